@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { DAYS_DEFAULT, DAYS_MAX, DAYS_MIN } from './limits.ts';
+import { intParam, toSearchParams } from './query.ts';
+import { CHANNELS } from './send.ts';
+
+// Seed §2 "Analytics" and §4 GET /api/v1/analytics. The seed shows only `completed` and
+// `reviewLeft`; the rest is the real service's shape, extended. Definitions below are the ones
+// our service computes and the dashboard explains.
+
+export const analyticsQuerySchema = z.strictObject({
+  days: intParam('days', DAYS_MIN, DAYS_MAX).default(DAYS_DEFAULT),
+});
+export type AnalyticsQuery = z.output<typeof analyticsQuerySchema>;
+
+export function analyticsSearchParams(query: Partial<AnalyticsQuery>): URLSearchParams {
+  return toSearchParams({ days: query.days });
+}
+
+const count = z.number().int().nonnegative();
+/** A share from 0 to 1, or null when its denominator is 0. */
+const rate = z.number().min(0).max(1).nullable();
+/** Mean rating, or null when there is nothing to average. */
+const mean = z.number().min(0).max(5).nullable();
+
+/** What our service writes: every field present. */
+export const analyticsOutputSchema = z.object({
+  rangeDays: z.number().int(),
+  /** Window: the last `rangeDays` calendar days in UTC, today included. */
+  from: z.string(),
+  to: z.string(),
+  reviews: z.object({
+    total: count,
+    avgRating: mean,
+    responded: count,
+    pending: count,
+    ignored: count,
+    responseRate: rate,
+    byRating: z.object({ '1': count, '2': count, '3': count, '4': count, '5': count }),
+  }),
+  requests: z.object({
+    total: count,
+    sent: count,
+    clicked: count,
+    completed: count,
+    reviewLeft: count,
+    feedback: count,
+    handoffs: count,
+    failed: count,
+    byChannel: z.object(
+      Object.fromEntries(CHANNELS.map((c) => [c, count])) as Record<(typeof CHANNELS)[number], typeof count>,
+    ),
+    clickRate: rate,
+    completionRate: rate,
+  }),
+  synced: z.object({
+    total: count,
+    avgRating: mean,
+    byPlatform: z.record(z.string(), count),
+  }),
+  daily: z.array(
+    z.object({
+      date: z.string(),
+      sent: count,
+      completed: count,
+      reviews: count,
+      synced: count,
+      avgRating: mean,
+    }),
+  ),
+});
+export type AnalyticsOutput = z.infer<typeof analyticsOutputSchema>;
+
+// Tolerant reading: a deployment is only known to send `completed` and `reviewLeft` (under
+// `requests`, as the real service does, or at the top of `data`). Everything is optional and
+// unknown fields are kept; a missing figure is "not provided", never a zero.
+const optCount = z.number().nonnegative().optional();
+const optRate = z.number().nullable().optional();
+const numberRecord = z.record(z.string(), z.number()).optional();
+
+export const analyticsResultSchema = z.looseObject({
+  rangeDays: z.number().optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  completed: optCount,
+  reviewLeft: optCount,
+  reviews: z
+    .looseObject({
+      total: optCount,
+      avgRating: optRate,
+      responded: optCount,
+      pending: optCount,
+      ignored: optCount,
+      responseRate: optRate,
+      byRating: numberRecord,
+    })
+    .optional(),
+  requests: z
+    .looseObject({
+      total: optCount,
+      sent: optCount,
+      clicked: optCount,
+      completed: optCount,
+      reviewLeft: optCount,
+      feedback: optCount,
+      handoffs: optCount,
+      failed: optCount,
+      byChannel: numberRecord,
+      clickRate: optRate,
+      completionRate: optRate,
+    })
+    .optional(),
+  synced: z.looseObject({ total: optCount, avgRating: optRate, byPlatform: numberRecord }).optional(),
+  daily: z
+    .array(
+      z.looseObject({
+        date: z.string(),
+        sent: optCount,
+        completed: optCount,
+        reviews: optCount,
+        synced: optCount,
+        avgRating: optRate,
+      }),
+    )
+    .optional(),
+});
+export type AnalyticsResult = z.infer<typeof analyticsResultSchema>;
+
+/** `completed` and `reviewLeft` wherever the deployment put them; null when not provided. */
+export function completionFigures(data: AnalyticsResult): {
+  completed: number | null;
+  reviewLeft: number | null;
+} {
+  return {
+    completed: data.requests?.completed ?? data.completed ?? null,
+    reviewLeft: data.requests?.reviewLeft ?? data.reviewLeft ?? null,
+  };
+}
+
+/**
+ * Definitions shown next to each figure (dashboard tooltips, OpenAPI descriptions). Seed §2:
+ * completion counts include feedback and hand-offs; neither completed nor reviewLeft proves
+ * that a review was published. Synced reviews stay apart from request counts.
+ */
+export const METRIC_DEFINITIONS = {
+  sent: 'Requests accepted for delivery in the window (or links created). Accepted is not delivered, and not a review.',
+  completed:
+    'Requests sent in the window whose customer has since left private feedback or followed the hand-off to an external review site. Completed includes private feedback and hand-offs to an external review site; it is not proof a review was published.',
+  reviewLeft:
+    'reviewLeft: legacy field, same caveat — it counts the same completions and is not proof a review was published.',
+  completionRate: 'Completed divided by sent, for requests sent in the window.',
+  clicked: 'Requests sent in the window whose review link has been opened at least once.',
+  feedback: 'Requests sent in the window whose customer left a rating on the review page.',
+  handoffs: 'Requests sent in the window whose customer followed the link to an external review site.',
+  failed: 'Requests in the window for which every delivery failed; nothing reached the customer.',
+  reviews: 'Reviews dated in the window, on every platform (collected through requests and synced).',
+  avgRating: 'Mean star rating of the reviews dated in the window.',
+  responseRate: 'Share of the window’s reviews marked responded.',
+  synced:
+    'Reviews imported from external networks (Google, Facebook, Yelp) dated in the window. They are counted apart from requests.',
+} as const;
+export type MetricName = keyof typeof METRIC_DEFINITIONS;

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, PAGE_MAX, PAGE_MIN } from './limits.ts';
+import { intParam } from './query.ts';
+import { ENDPOINTS, type EndpointName } from './scopes.ts';
+
+// The BFF's own contract with the dashboard: roles, login, the send journal, users.
+
+export const ROLES = ['owner', 'manager', 'staff'] as const;
+export type Role = (typeof ROLES)[number];
+export const roleSchema = z.enum(ROLES, { error: `role must be one of ${ROLES.join(', ')}` });
+
+export const PERMISSIONS = [
+  'reviews:read',
+  'analytics:read',
+  'requests:send',
+  'sends:read',
+  'users:manage',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** owner — everything and user management; manager — reviews, analytics, send; staff — send and reviews. */
+export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
+  owner: PERMISSIONS,
+  manager: ['reviews:read', 'analytics:read', 'requests:send', 'sends:read'],
+  staff: ['reviews:read', 'requests:send', 'sends:read'],
+};
+
+export function can(role: Role, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}
+
+/** The only upstream calls the BFF forwards: the three endpoints, at the same paths, with the permission each needs. */
+export const PROXY_ROUTES = [
+  { endpoint: 'send', permission: 'requests:send' },
+  { endpoint: 'reviews', permission: 'reviews:read' },
+  { endpoint: 'analytics', permission: 'analytics:read' },
+] as const satisfies readonly { endpoint: EndpointName; permission: Permission }[];
+
+export function proxyRoute(method: string, path: string) {
+  return PROXY_ROUTES.find(
+    (r) => ENDPOINTS[r.endpoint].method === method && ENDPOINTS[r.endpoint].path === path,
+  );
+}
+
+export const BFF_PATHS = {
+  login: '/auth/login',
+  logout: '/auth/logout',
+  me: '/auth/me',
+  sends: '/bff/sends',
+  users: '/bff/users',
+  healthz: '/healthz',
+  readyz: '/readyz',
+  metrics: '/metrics',
+} as const;
+
+/**
+ * CSRF for the BFF's own state-changing routes: a custom header a cross-site page cannot send
+ * without a CORS preflight (the convention of Duende's BFF), plus a same-origin Origin.
+ */
+export const CSRF_HEADER = 'x-csrf';
+export const CSRF_HEADER_VALUE = '1';
+
+/** One per user intent: a retry of the same submission reuses it, a new submission gets a new one. */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+export const IDEMPOTENCY_REPLAYED_HEADER = 'idempotency-replayed';
+export const idempotencyKeySchema = z.uuid({ error: 'Idempotency-Key must be a UUID' });
+
+export const PASSWORD_MIN = 12;
+export const PASSWORD_MAX = 1024;
+
+export const loginBodySchema = z.strictObject({
+  email: z
+    .string({ error: 'email is required' })
+    .trim()
+    .min(1, { error: 'email is required' })
+    .max(320)
+    .toLowerCase(),
+  password: z
+    .string({ error: 'password is required' })
+    .min(1, { error: 'password is required' })
+    .max(PASSWORD_MAX),
+});
+export type LoginBody = z.input<typeof loginBodySchema>;
+
+export const sessionUserSchema = z.object({ id: z.string(), email: z.string(), role: roleSchema });
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+/** GET /auth/me (and the answer to a login). */
+export const meSchema = z.object({
+  user: sessionUserSchema,
+  permissions: z.array(z.enum(PERMISSIONS)),
+  /** The business the server's API key belongs to, if the BFF knows it. */
+  business: z.object({ name: z.string() }).nullable(),
+  settings: z.object({
+    /** Window in which the send form warns about an earlier request to the same contact. */
+    frequencyCapDays: z.number().int().positive(),
+  }),
+});
+export type Me = z.infer<typeof meSchema>;
+
+/**
+ * Outcome of a send as the BFF journal knows it:
+ * in_flight — forwarded, no answer yet; sent — accepted by the upstream; warning — accepted with
+ * a delivery warning; failed — refused or every delivery failed (nothing went out); unknown —
+ * timeout or connection lost after the request left: a request may have been sent.
+ */
+export const SEND_OUTCOMES = ['in_flight', 'sent', 'warning', 'failed', 'unknown'] as const;
+export type SendOutcome = (typeof SEND_OUTCOMES)[number];
+
+export const sendHistoryQuerySchema = z.strictObject({
+  page: intParam('page', PAGE_MIN, PAGE_MAX, `of at least ${PAGE_MIN}`).default(PAGE_MIN),
+  limit: intParam('limit', LIMIT_MIN, LIMIT_MAX).default(LIMIT_DEFAULT),
+  /** A phone number (any format the send form accepts) or an email address; matched after normalising. */
+  contact: z.string({ error: 'contact must be given once' }).trim().min(1).max(320).optional(),
+});
+export type SendHistoryQuery = z.output<typeof sendHistoryQuerySchema>;
+
+export const sendHistoryEntrySchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  sentBy: z.string(),
+  channel: z.string(),
+  customerName: z.string().nullable(),
+  /** Masked phone and/or email, e.g. "+1 ••• ••• 2671", "a•••@example.com". */
+  contact: z.string(),
+  outcome: z.enum(SEND_OUTCOMES),
+  httpStatus: z.number().int().nullable(),
+  requestId: z.string().nullable(),
+  status: z.string().nullable(),
+  reviewLink: z.string().nullable(),
+  warning: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type SendHistoryEntry = z.infer<typeof sendHistoryEntrySchema>;
+
+export const sendHistorySchema = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int(),
+  sends: z.array(sendHistoryEntrySchema),
+});
+export type SendHistory = z.infer<typeof sendHistorySchema>;
+
+/** Honest words for each outcome, for badges and the result panel. */
+export const SEND_OUTCOME_MEANINGS: Record<SendOutcome, string> = {
+  in_flight: 'Being sent: no answer from the service yet.',
+  sent: 'Accepted for delivery. Not a delivery receipt, and not a review.',
+  warning: 'Accepted, but a delivery failed: read the warning.',
+  failed: 'Not sent: the service refused the request or every delivery failed.',
+  unknown:
+    'Outcome unknown: the connection was lost after the request left, so a request may have been sent. Check before sending again.',
+};
+
+export const userSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: roleSchema,
+  createdAt: z.string(),
+  lastLoginAt: z.string().nullable(),
+});
+export type User = z.infer<typeof userSchema>;
+
+const passwordSchema = z
+  .string({ error: 'password is required' })
+  .min(PASSWORD_MIN, { error: `password must be at least ${PASSWORD_MIN} characters` })
+  .max(PASSWORD_MAX, { error: `password must be at most ${PASSWORD_MAX} characters` });
+
+export const createUserSchema = z.strictObject({
+  email: z.email({ error: 'email must be a valid email address' }).max(320).toLowerCase(),
+  role: roleSchema,
+  password: passwordSchema,
+});
+export const updateUserSchema = z
+  .strictObject({ role: roleSchema.optional(), password: passwordSchema.optional() })
+  .refine((v) => v.role !== undefined || v.password !== undefined, {
+    error: 'Nothing to change: give role or password.',
+  });
+export { passwordSchema };

@@ -1,0 +1,173 @@
+import type { z } from 'zod';
+import { type AnalyticsQuery, analyticsResultSchema, analyticsSearchParams } from './analytics.ts';
+import { errorEnvelopeSchema, successEnvelopeSchema } from './envelope.ts';
+import {
+  isLastPage,
+  type ReviewList,
+  type ReviewsQuery,
+  reviewListSchema,
+  reviewsSearchParams,
+} from './reviews.ts';
+import { API_KEY_HEADER, type AuthScheme, ENDPOINTS } from './scopes.ts';
+import { type SendRequestInput, sendResultSchema } from './send.ts';
+
+// A small typed client for the three endpoints. It never throws for an HTTP failure: every
+// answer is a discriminated result, so callers handle 400/401/403/429/5xx explicitly. Network
+// failures (fetch rejecting) do propagate.
+
+export type ApiSuccess<T> = { ok: true; status: number; data: T; headers: Headers };
+export type ApiFailure = {
+  ok: false;
+  status: number;
+  error: string;
+  fields?: Record<string, string>;
+  /** Seconds to wait, from Retry-After (seconds or HTTP date); null when absent. */
+  retryAfterSeconds: number | null;
+  /** True when the body was not the seed's envelope (or not JSON at all). */
+  malformed: boolean;
+  headers: Headers;
+};
+export type ApiResponse<T> = ApiSuccess<T> | ApiFailure;
+
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (value === null || value.trim() === '') return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return null;
+  return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** Reads a Response as the seed's envelope, parsing `data` with the given schema. */
+export async function readEnvelope<S extends z.ZodType>(
+  response: Response,
+  dataSchema: S,
+): Promise<ApiResponse<z.output<S>>> {
+  const headers = response.headers;
+  const retryAfterSeconds = parseRetryAfter(headers.get('retry-after'));
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (response.ok) {
+    const parsed = successEnvelopeSchema(dataSchema).safeParse(body);
+    if (parsed.success)
+      return { ok: true, status: response.status, data: parsed.data.data as z.output<S>, headers };
+    return {
+      ok: false,
+      status: response.status,
+      error: 'The service answered with a response this client cannot read.',
+      retryAfterSeconds,
+      malformed: true,
+      headers,
+    };
+  }
+  const failure = errorEnvelopeSchema.safeParse(body);
+  if (failure.success) {
+    return {
+      ok: false,
+      status: response.status,
+      error: failure.data.error,
+      ...(failure.data.fields ? { fields: failure.data.fields } : {}),
+      retryAfterSeconds,
+      malformed: false,
+      headers,
+    };
+  }
+  return {
+    ok: false,
+    status: response.status,
+    error: `Request failed with HTTP ${response.status}.`,
+    retryAfterSeconds,
+    malformed: true,
+    headers,
+  };
+}
+
+export type ApiClientOptions = {
+  /** Base URL of a deployment, e.g. http://127.0.0.1:4000 (no trailing /api/v1). */
+  baseUrl: string;
+  apiKey?: string;
+  authScheme?: AuthScheme;
+  /** Origin header for POSTs (seed §5.7). */
+  origin?: string;
+  /** Extra headers on every call. */
+  headers?: Record<string, string>;
+  fetch?: typeof fetch;
+};
+
+export type CallOptions = { headers?: Record<string, string>; signal?: AbortSignal };
+
+export function createApiClient(options: ApiClientOptions) {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? fetch;
+
+  function headersFor(extra?: Record<string, string>): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    if (options.apiKey) {
+      if (options.authScheme === 'bearer') headers.authorization = `Bearer ${options.apiKey}`;
+      else headers[API_KEY_HEADER] = options.apiKey;
+    }
+    return { ...headers, ...extra };
+  }
+
+  return {
+    async send(body: SendRequestInput, call: CallOptions = {}) {
+      const headers = headersFor({ 'content-type': 'application/json', ...call.headers });
+      if (options.origin && !('origin' in headers)) headers.origin = options.origin;
+      const response = await doFetch(`${base}${ENDPOINTS.send.path}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: call.signal,
+      });
+      return readEnvelope(response, sendResultSchema);
+    },
+
+    async reviews(query: Partial<ReviewsQuery> = {}, call: CallOptions = {}) {
+      const qs = reviewsSearchParams(query).toString();
+      const response = await doFetch(`${base}${ENDPOINTS.reviews.path}${qs ? `?${qs}` : ''}`, {
+        headers: headersFor(call.headers),
+        signal: call.signal,
+      });
+      return readEnvelope(response, reviewListSchema);
+    },
+
+    async analytics(query: Partial<AnalyticsQuery> = {}, call: CallOptions = {}) {
+      const qs = analyticsSearchParams(query).toString();
+      const response = await doFetch(`${base}${ENDPOINTS.analytics.path}${qs ? `?${qs}` : ''}`, {
+        headers: headersFor(call.headers),
+        signal: call.signal,
+      });
+      return readEnvelope(response, analyticsResultSchema);
+    },
+
+    /**
+     * Every page matching the filters, by the seed's stop rule (§4). Yields each page; a failure
+     * ends the walk by throwing ApiCallError.
+     */
+    async *walkReviews(
+      query: Omit<Partial<ReviewsQuery>, 'page'> = {},
+      call: CallOptions = {},
+    ): AsyncGenerator<ReviewList> {
+      for (let page = 1; ; page++) {
+        const result = await this.reviews({ ...query, page }, call);
+        if (!result.ok) throw new ApiCallError(result);
+        yield result.data;
+        if (isLastPage(result.data)) return;
+      }
+    },
+  };
+}
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+export class ApiCallError extends Error {
+  readonly failure: ApiFailure;
+  constructor(failure: ApiFailure) {
+    super(failure.error);
+    this.name = 'ApiCallError';
+    this.failure = failure;
+  }
+}

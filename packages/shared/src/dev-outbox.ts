@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+// The embedded service's `outbox` delivery provider stores each message instead of handing it
+// to a carrier; with DEV_OUTBOX=1 they are listed at /dev/outbox (HTML) and /dev/outbox.json
+// (success envelope, newest first). Its fault hooks are deterministic so tests can rely on them.
+
+export const OUTBOX_FAULTS = {
+  /** An SMS to a phone number ending in these digits fails (the carrier refuses it). */
+  smsFailsWhenPhoneEndsWith: '0000',
+  /** An email to an address at this domain bounces. */
+  emailBouncesAtDomain: 'fail.example',
+} as const;
+
+export const outboxMessageSchema = z.object({
+  id: z.string(),
+  requestId: z.string(),
+  channel: z.enum(['sms', 'email']),
+  to: z.string(),
+  subject: z.string().nullable(),
+  body: z.string(),
+  reviewLink: z.string(),
+  status: z.enum(['accepted', 'failed']),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
+
+export const outboxListSchema = z.object({ messages: z.array(outboxMessageSchema) });

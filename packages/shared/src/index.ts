@@ -1,0 +1,14 @@
+// The Review Collection contract. Subpath imports (`@review-desk/shared/send`) keep the
+// dashboard's first load small; this index is for servers and tests.
+export * from './analytics.ts';
+export * from './bff.ts';
+export * from './client.ts';
+export * from './dev-outbox.ts';
+export * from './envelope.ts';
+export * from './errors.ts';
+export * from './limits.ts';
+export * from './phone.ts';
+export * from './query.ts';
+export * from './reviews.ts';
+export * from './scopes.ts';
+export * from './send.ts';

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, PAGE_MAX, PAGE_MIN, RATING_MAX, RATING_MIN } from './limits.ts';
+import { intParam, toSearchParams } from './query.ts';
+
+// Seed §2 "Review", §4 GET /api/v1/reviews, §8 limits.
+
+export const REVIEW_STATUSES = ['pending', 'responded', 'ignored'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+export const reviewStatusSchema = z.enum(REVIEW_STATUSES, {
+  error: `status must be one of ${REVIEW_STATUSES.join(', ')}`,
+});
+
+/** `direct`: left through a review-request link. The others are synced from external networks. */
+export const DIRECT_PLATFORM = 'direct';
+export const SYNCED_PLATFORMS = ['google', 'facebook', 'yelp'] as const;
+export type SyncedPlatform = (typeof SYNCED_PLATFORMS)[number];
+export const PLATFORMS = [DIRECT_PLATFORM, ...SYNCED_PLATFORMS] as const;
+
+/** Synced reviews are imported from external networks (seed §2) and reported apart from request counts. */
+export function isSyncedPlatform(platform: string | null | undefined): boolean {
+  return typeof platform === 'string' && platform !== '' && platform !== DIRECT_PLATFORM;
+}
+
+export const ratingSchema = z
+  .number()
+  .int({ error: `rating must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
+  .min(RATING_MIN, { error: `rating must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
+  .max(RATING_MAX, { error: `rating must be a whole number from ${RATING_MIN} to ${RATING_MAX}` });
+
+/** Query of GET /api/v1/reviews, from a query record (see `queryRecord`). Unknown parameters are refused. */
+export const reviewsQuerySchema = z.strictObject({
+  page: intParam('page', PAGE_MIN, PAGE_MAX, `of at least ${PAGE_MIN}`).default(PAGE_MIN),
+  limit: intParam('limit', LIMIT_MIN, LIMIT_MAX).default(LIMIT_DEFAULT),
+  status: z
+    .string({ error: `status must be given once: one of ${REVIEW_STATUSES.join(', ')}` })
+    .pipe(reviewStatusSchema)
+    .optional(),
+  minRating: intParam('minRating', RATING_MIN, RATING_MAX).optional(),
+});
+export type ReviewsQuery = z.output<typeof reviewsQuerySchema>;
+
+export function reviewsSearchParams(query: Partial<ReviewsQuery>): URLSearchParams {
+  return toSearchParams({
+    page: query.page,
+    limit: query.limit,
+    status: query.status,
+    minRating: query.minRating,
+  });
+}
+
+/**
+ * A review as our service writes it, in the real service's field names. Dates are ISO 8601.
+ */
+export const reviewSchema = z.object({
+  id: z.string(),
+  rating: ratingSchema,
+  response_status: reviewStatusSchema,
+  author_name: z.string().nullable(),
+  text: z.string().nullable(),
+  review_date: z.string(),
+  response_text: z.string().nullable(),
+  platform: z.string(),
+});
+export type Review = z.infer<typeof reviewSchema>;
+
+/**
+ * A review as a client reads it from any deployment (seed §4: "Shape of each review item: not
+ * shown"). Only `id`, `rating` and a status are required; the status may be called
+ * `response_status` (the real service) or `status`. Unknown fields are kept for display.
+ * A status outside the known three is kept as text rather than failing the whole page.
+ */
+export const reviewItemSchema = z
+  .looseObject({
+    id: z.union([z.string(), z.number()]),
+    rating: ratingSchema,
+    response_status: z.string().optional(),
+    status: z.string().optional(),
+    author_name: z.string().nullish(),
+    text: z.string().nullish(),
+    review_date: z.string().nullish(),
+    response_text: z.string().nullish(),
+    platform: z.string().nullish(),
+  })
+  .refine((item) => typeof (item.response_status ?? item.status) === 'string', {
+    error: 'review has no status (response_status or status)',
+    path: ['response_status'],
+  });
+export type ReviewItem = z.infer<typeof reviewItemSchema>;
+
+export function reviewStatusOf(item: ReviewItem): string {
+  return (item.response_status ?? item.status) as string;
+}
+
+/** Seed §2 "Review list envelope (inside data)". */
+export const reviewListSchema = z.looseObject({
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int().nonnegative(),
+  reviews: z.array(reviewItemSchema),
+});
+export type ReviewList = z.infer<typeof reviewListSchema>;
+
+/** The list our service writes (strict review items). */
+export const reviewListOutputSchema = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int().nonnegative(),
+  reviews: z.array(reviewSchema),
+});
+
+/** Seed §4 pagination rule: stop when reviews is empty or when page × limit reaches total. */
+export function isLastPage(list: {
+  page: number;
+  limit: number;
+  total: number;
+  reviews: readonly unknown[];
+}): boolean {
+  return list.reviews.length === 0 || list.page * list.limit >= list.total;
+}
+
+/** 1-based positions of the first and last item of a page ("21–40 of 57"); 0–0 when empty. */
+export function pageRange(list: { page: number; limit: number; reviews: readonly unknown[] }): {
+  from: number;
+  to: number;
+} {
+  if (list.reviews.length === 0) return { from: 0, to: 0 };
+  const from = (list.page - 1) * list.limit + 1;
+  return { from, to: from + list.reviews.length - 1 };
+}

@@ -1,0 +1,29 @@
+// Seed §5.3: each endpoint enforces one scope.
+export const SCOPES = ['review_requests:write', 'reviews:read', 'analytics:read'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** The three operations of the API (seed §4), their exact paths, methods and scopes. */
+export const ENDPOINTS = {
+  send: { method: 'POST', path: '/api/v1/requests/send', scope: 'review_requests:write' },
+  reviews: { method: 'GET', path: '/api/v1/reviews', scope: 'reviews:read' },
+  analytics: { method: 'GET', path: '/api/v1/analytics', scope: 'analytics:read' },
+} as const satisfies Record<string, { method: 'GET' | 'POST'; path: string; scope: Scope }>;
+export type EndpointName = keyof typeof ENDPOINTS;
+
+export const API_PREFIX = '/api/v1';
+
+/** Seed §5.2: the two header forms that carry the key. */
+export const API_KEY_HEADER = 'x-api-key';
+export const AUTH_SCHEMES = ['x-api-key', 'bearer'] as const;
+export type AuthScheme = (typeof AUTH_SCHEMES)[number];
+
+/**
+ * Seed §5.2: "Keys carry a fixed service-specific prefix followed by the secret part."
+ * Ours is `rd_live_` + 43 base64url characters (32 random bytes).
+ */
+export const API_KEY_PREFIX = 'rd_live_';
+export const API_KEY_SECRET_BYTES = 32;
+export const API_KEY_PATTERN = /^rd_live_[A-Za-z0-9_-]{43}$/;
+
+/** Query parameters that look like an API key: refused (400) and never logged. */
+export const KEY_QUERY_PARAMS = ['api_key', 'apikey', 'apiKey', 'key', 'access_token', 'token'] as const;

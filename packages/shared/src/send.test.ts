@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import { validationFailure } from './envelope.ts';
+import { CUSTOMER_EMAIL_MAX, CUSTOMER_NAME_MAX } from './limits.ts';
+import { sendRequestSchema } from './send.ts';
+
+// Seed §4 POST /api/v1/requests/send: channel rules 1–4, as a table.
+
+const phone = '+14155552671';
+const email = 'ann@example.com';
+
+describe('send body: accepted', () => {
+  it.each([
+    ['sms is the default channel', { customerPhone: phone }, { channel: 'sms', customerPhone: phone }],
+    [
+      'rule 1: sms with an international phone',
+      { channel: 'sms', customerPhone: phone },
+      { customerPhone: phone },
+    ],
+    [
+      'rule 2: email with a valid address',
+      { channel: 'email', customerEmail: email },
+      { customerEmail: email },
+    ],
+    [
+      'rule 3: both with phone and email',
+      { channel: 'both', customerPhone: phone, customerEmail: email },
+      { customerPhone: phone, customerEmail: email },
+    ],
+    ['rule 4: link needs no contact', { channel: 'link' }, { channel: 'link' }],
+    ['link keeps a contact it is given', { channel: 'link', customerEmail: email }, { customerEmail: email }],
+    ['customerName is optional', { customerPhone: phone }, { customerName: undefined }],
+    [
+      'customerName is trimmed',
+      { customerName: '  Ann Lee ', customerPhone: phone },
+      { customerName: 'Ann Lee' },
+    ],
+    ['blank name counts as absent', { customerName: '   ', channel: 'link' }, { customerName: undefined }],
+    [
+      `customerName of ${CUSTOMER_NAME_MAX} characters`,
+      { customerName: 'a'.repeat(CUSTOMER_NAME_MAX), channel: 'link' },
+      { customerName: 'a'.repeat(CUSTOMER_NAME_MAX) },
+    ],
+    [
+      'phone with spaces and punctuation → E.164',
+      { customerPhone: '+1 (415) 555-2671' },
+      { customerPhone: phone },
+    ],
+    ['UK mobile → E.164', { customerPhone: '+44 7911 123456' }, { customerPhone: '+447911123456' }],
+    ['German number → E.164', { customerPhone: '+49 30 901820' }, { customerPhone: '+4930901820' }],
+    [
+      'email is trimmed and lower-cased',
+      { channel: 'email', customerEmail: '  Ann@Example.COM ' },
+      { customerEmail: email },
+    ],
+    [
+      'blank phone is absent for channel email',
+      { channel: 'email', customerEmail: email, customerPhone: '' },
+      { customerPhone: undefined },
+    ],
+  ])('%s', (_name, input, expected) => {
+    const result = sendRequestSchema.safeParse(input);
+    expect(result.error?.issues).toBeUndefined();
+    for (const [key, value] of Object.entries(expected)) {
+      expect(result.data?.[key as keyof typeof result.data]).toEqual(value);
+    }
+  });
+
+  it(`accepts an email address of exactly ${CUSTOMER_EMAIL_MAX} characters`, () => {
+    const label = 'b'.repeat(63);
+    const local = 'a'.repeat(64);
+    const domain = `${label}.${label}.${label}.${'c'.repeat(CUSTOMER_EMAIL_MAX - 64 - 1 - 3 * 64 - 4)}.com`;
+    const address = `${local}@${domain}`;
+    expect(address).toHaveLength(CUSTOMER_EMAIL_MAX);
+    expect(sendRequestSchema.safeParse({ channel: 'email', customerEmail: address }).success).toBe(true);
+  });
+});
+
+describe('send body: rejected, with the message on the offending field', () => {
+  it.each([
+    ['rule 1: sms without a phone', { channel: 'sms' }, 'customerPhone', /required for this channel/],
+    [
+      'rule 1: default channel without a phone',
+      { customerName: 'Ann' },
+      'customerPhone',
+      /required for this channel/,
+    ],
+    ['rule 1: phone without +', { customerPhone: '4155552671' }, 'customerPhone', /leading \+/],
+    ['rule 1: phone with letters', { customerPhone: '+1415CALLNOW' }, 'customerPhone', /only digits/],
+    [
+      'rule 1: phone not valid for its country',
+      { customerPhone: '+1 123 456' },
+      'customerPhone',
+      /not a valid phone number/,
+    ],
+    [
+      'rule 1: unknown country code',
+      { customerPhone: '+999 1234567' },
+      'customerPhone',
+      /not a valid phone number/,
+    ],
+    ['rule 1: phone too long', { customerPhone: `+1${'2'.repeat(60)}` }, 'customerPhone', /too long/],
+    ['rule 1: phone not text', { customerPhone: 14155552671 }, 'customerPhone', /must be text/],
+    ['rule 2: email without an address', { channel: 'email' }, 'customerEmail', /required for this channel/],
+    [
+      'rule 2: email with an invalid address',
+      { channel: 'email', customerEmail: 'ann@' },
+      'customerEmail',
+      /valid email/,
+    ],
+    [
+      'rule 2: email without a domain dot',
+      { channel: 'email', customerEmail: 'ann@example' },
+      'customerEmail',
+      /valid email/,
+    ],
+    [
+      'rule 2: email too long',
+      { channel: 'email', customerEmail: `${'a'.repeat(320)}@example.com` },
+      'customerEmail',
+      /at most 320/,
+    ],
+    [
+      'rule 3: both without email',
+      { channel: 'both', customerPhone: phone },
+      'customerEmail',
+      /required for this channel/,
+    ],
+    [
+      'rule 3: both without phone',
+      { channel: 'both', customerEmail: email },
+      'customerPhone',
+      /required for this channel/,
+    ],
+    ['unknown channel', { channel: 'fax', customerPhone: phone }, 'channel', /one of sms, email, both, link/],
+    ['channel in the wrong case', { channel: 'SMS', customerPhone: phone }, 'channel', /one of/],
+    ['name too long', { channel: 'link', customerName: 'a'.repeat(201) }, 'customerName', /at most 200/],
+    [
+      'name with a newline',
+      { channel: 'link', customerName: 'Ann\nLee' },
+      'customerName',
+      /control characters/,
+    ],
+    ['name not text', { channel: 'link', customerName: 42 }, 'customerName', /must be text/],
+    ['unknown body field', { channel: 'link', customer_email: email }, 'customer_email', /Unknown field/],
+    [
+      'prototype key as field',
+      JSON.parse('{"channel":"link","__proto__":{"x":1}}'),
+      '__proto__',
+      /Unknown field/,
+    ],
+  ])('%s', (_name, input, field, message) => {
+    const result = sendRequestSchema.safeParse(input);
+    expect(result.success).toBe(false);
+    const envelope = validationFailure(result.error!);
+    expect(envelope.success).toBe(false);
+    expect(envelope.fields?.[field]).toMatch(message);
+    expect(envelope.error).toContain(envelope.fields?.[field]);
+  });
+
+  it.each([
+    ['null', null],
+    ['an array', [{ channel: 'link' }]],
+    ['a string', 'channel=link'],
+  ])('a body that is %s is refused with a general message', (_name, input) => {
+    const result = sendRequestSchema.safeParse(input);
+    expect(result.success).toBe(false);
+    expect(validationFailure(result.error!).error.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { CUSTOMER_EMAIL_MAX, CUSTOMER_NAME_MAX } from './limits.ts';
+import { checkPhone } from './phone.ts';
+
+// Seed §4, POST /api/v1/requests/send.
+
+export const CHANNELS = ['sms', 'email', 'both', 'link'] as const;
+export type Channel = (typeof CHANNELS)[number];
+/** Seed §4: "One of sms (default), email, both, link." */
+export const DEFAULT_CHANNEL: Channel = 'sms';
+
+/** Which contact fields each channel needs (seed §4 channel rules 1–4). */
+export const CHANNEL_REQUIRES = {
+  sms: { phone: true, email: false },
+  email: { phone: false, email: true },
+  both: { phone: true, email: true },
+  link: { phone: false, email: false },
+} as const satisfies Record<Channel, { phone: boolean; email: boolean }>;
+
+/** Whether a channel sends a message (rule 4: link creates a shareable request and sends none). */
+export function channelSendsMessage(channel: Channel): boolean {
+  return channel !== 'link';
+}
+
+export const channelSchema = z.enum(CHANNELS, {
+  error: `channel must be one of ${CHANNELS.join(', ')}`,
+});
+
+/** Optional text field: blank or whitespace-only counts as absent, so forms can send "". */
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+export const customerNameSchema = z
+  .string({ error: 'customerName must be text' })
+  .trim()
+  .max(CUSTOMER_NAME_MAX, { error: `customerName must be at most ${CUSTOMER_NAME_MAX} characters` })
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+  .regex(/^[^\u0000-\u001f\u007f]*$/, { error: 'customerName must not contain control characters' });
+
+export const customerPhoneSchema = z
+  .string({ error: 'customerPhone must be text' })
+  .transform((value, ctx) => {
+    const result = checkPhone(value);
+    if (!result.ok) {
+      ctx.addIssue({ code: 'custom', message: `customerPhone ${result.reason}` });
+      return z.NEVER;
+    }
+    return result.e164;
+  });
+
+export const customerEmailSchema = z
+  .string({ error: 'customerEmail must be text' })
+  .trim()
+  .max(CUSTOMER_EMAIL_MAX, { error: `customerEmail must be at most ${CUSTOMER_EMAIL_MAX} characters` })
+  .pipe(z.email({ error: 'customerEmail must be a valid email address, e.g. name@example.com' }))
+  // One contact, one spelling: the frequency cap and opt-outs compare lower-cased addresses.
+  .transform((value) => value.toLowerCase());
+
+const sendRequestObject = z.strictObject({
+  customerName: z.preprocess(blankToUndefined, customerNameSchema.optional()),
+  customerPhone: z.preprocess(blankToUndefined, customerPhoneSchema.optional()),
+  /** The seed leaves this field's name unnamed (§4); `customerEmail` is the real service's name. */
+  customerEmail: z.preprocess(blankToUndefined, customerEmailSchema.optional()),
+  channel: channelSchema.default(DEFAULT_CHANNEL),
+});
+
+export const PHONE_REQUIRED_MESSAGE =
+  'customerPhone is required for this channel: a phone number in international format with a leading + and country code';
+export const EMAIL_REQUIRED_MESSAGE = 'customerEmail is required for this channel: a valid email address';
+
+/**
+ * The send body, validated and normalised: phone → E.164, email → trimmed lower case, name →
+ * trimmed. Unknown fields are rejected. Channel rules 1–3 put their message on the missing field.
+ */
+export const sendRequestSchema = sendRequestObject.superRefine((body, ctx) => {
+  const needs = CHANNEL_REQUIRES[body.channel];
+  if (!needs) return; // an invalid channel already has its own issue
+  if (needs.phone && body.customerPhone === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['customerPhone'],
+      message: `${PHONE_REQUIRED_MESSAGE} (channel ${body.channel})`,
+    });
+  }
+  if (needs.email && body.customerEmail === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['customerEmail'],
+      message: `${EMAIL_REQUIRED_MESSAGE} (channel ${body.channel})`,
+    });
+  }
+});
+/** What a caller writes. */
+export type SendRequestInput = z.input<typeof sendRequestSchema>;
+/** What the service acts on (normalised). */
+export type SendRequest = z.output<typeof sendRequestSchema>;
+
+/**
+ * Seed §2 "Review request (result of sending)". `status` is an open string: the seed names only
+ * `sent` ("not a delivery receipt and not proof that a review was published"); clients must show
+ * values they do not know. Unknown fields are kept.
+ */
+export const sendResultSchema = z.looseObject({
+  requestId: z.string(),
+  status: z.string(),
+  channel: z.string(),
+  reviewLink: z.string(),
+  warning: z.string().optional(),
+});
+export type SendResult = z.infer<typeof sendResultSchema>;
+
+/** The status our service answers when a request was created and at least one delivery accepted. */
+export const SEND_STATUS_SENT = 'sent';
+
+/** Honest words for the statuses clients show (seed §2). Unknown values are shown as they are. */
+export const SEND_STATUS_MEANINGS: Record<string, string> = {
+  sent: 'Accepted for delivery. Not a delivery receipt, and not a review.',
+};
