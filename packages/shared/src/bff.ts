@@ -60,6 +60,13 @@ export const BFF_PATHS = {
 export const CSRF_HEADER = 'x-csrf';
 export const CSRF_HEADER_VALUE = '1';
 
+/**
+ * The BFF's own 401 (no session, or it expired) carries this header, so the dashboard can tell
+ * "sign in again" apart from an upstream 401 ("the server's API key was refused": check the key).
+ */
+export const AUTH_REQUIRED_HEADER = 'x-auth-required';
+export const AUTH_REQUIRED_SESSION = 'session';
+
 /** One per user intent: a retry of the same submission reuses it, a new submission gets a new one. */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_REPLAYED_HEADER = 'idempotency-replayed';

@@ -1,5 +1,10 @@
 import { z } from 'zod';
 
+// Facts of the embedded service's development features that tests and the start script rely on.
+
+/** The business `SEED_DEMO=1` creates, and whose key the local BFF uses. */
+export const DEMO_BUSINESS = { slug: 'demo', name: 'Harbour Street Coffee' } as const;
+
 // The embedded service's `outbox` delivery provider stores each message instead of handing it
 // to a carrier; with DEV_OUTBOX=1 they are listed at /dev/outbox (HTML) and /dev/outbox.json
 // (success envelope, newest first). Its fault hooks are deterministic so tests can rely on them.
