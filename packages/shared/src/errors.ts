@@ -98,6 +98,7 @@ export const MESSAGES = {
   keyInQuery:
     'API keys are not accepted in the query string; send the key in the X-API-Key or Authorization header.',
   scopeMissing: (scope: string) => `This API key lacks the ${scope} scope.`,
+  businessAccess: 'This API key has no access to its business: the business is suspended.',
   originRefused:
     'Forbidden: POST requires an Origin header matching the application host (browser-style CSRF rule).',
   allowanceExceeded: (limit: number) =>
