@@ -1,0 +1,30 @@
+import type { DeliveryProvider } from './delivery/provider.ts';
+import type { AuthenticatedKey, KeyLookup } from './domain/keys.ts';
+import type { RateLimiter } from './domain/rate-limiter.ts';
+import type { Config } from './env.ts';
+import type { Logger } from './logger.ts';
+import type { Store } from './store/index.ts';
+
+/** Everything a request handler may use, built once by server.ts. */
+export type AppContext = {
+  config: Config;
+  store: Store;
+  delivery: DeliveryProvider;
+  logger: Logger;
+  rateLimiter: RateLimiter;
+  now: () => number;
+  /** Filled in once the server is bound (PUBLIC_ORIGIN defaults to the bound address). */
+  site: { publicOrigin: string };
+};
+
+declare global {
+  namespace Express {
+    interface Request {
+      id: string;
+      /** The key the caller presented, as looked up (set by the credentials step). */
+      credentials?: { presented: boolean; lookup: KeyLookup | undefined };
+      /** The authenticated key (set by requireScope). */
+      apiKey?: AuthenticatedKey;
+    }
+  }
+}

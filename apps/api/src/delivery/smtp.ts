@@ -1,0 +1,44 @@
+import nodemailer from 'nodemailer';
+import { outboxOutcome } from './outbox.ts';
+import type { DeliveryProvider } from './provider.ts';
+
+// Email through a real SMTP server (nodemailer). There is no SMS carrier integration, so SMS legs
+// behave as with the outbox provider (kept in the outbox, same fault hooks).
+
+export function smtpProvider(options: { url: string; from: string }): DeliveryProvider {
+  const url = new URL(options.url);
+  const secure = url.protocol === 'smtps:';
+  const transport = nodemailer.createTransport({
+    host: url.hostname,
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    ...(url.username
+      ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }
+      : {}),
+    // A send call waits for the server's answer; bound it so a dead server fails the leg.
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
+  return {
+    name: 'smtp',
+    async deliver(message) {
+      if (message.channel === 'sms') return outboxOutcome(message);
+      try {
+        await transport.sendMail({
+          from: options.from,
+          to: message.to,
+          subject: message.subject ?? '',
+          text: message.body,
+        });
+        return { status: 'accepted' };
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        return { status: 'failed', error: `The mail server refused the email: ${reason}` };
+      }
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}

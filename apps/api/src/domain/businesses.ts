@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import type { BusinessRow } from '../store/businesses.ts';
+import type { Store } from '../store/index.ts';
+import { AppError } from './errors.ts';
+
+export const businessInputSchema = z.strictObject({
+  slug: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, {
+    error: 'slug must be 1–63 lower-case letters, digits or dashes, not starting or ending with a dash',
+  }),
+  name: z.string().trim().min(1, { error: 'name must not be empty' }).max(200),
+  reviewUrl: z
+    .url({ protocol: /^https?$/, error: 'review URL must be an http(s) URL' })
+    .max(2000)
+    .nullable()
+    .default(null),
+});
+export type BusinessInput = z.input<typeof businessInputSchema>;
+
+export function createBusiness(store: Store, input: BusinessInput, now: number): BusinessRow {
+  const parsed = businessInputSchema.safeParse(input);
+  if (!parsed.success) throw AppError.validation(parsed.error);
+  if (store.businesses.bySlug(parsed.data.slug)) {
+    throw new AppError(400, `A business with slug "${parsed.data.slug}" already exists.`);
+  }
+  return store.businesses.create({ ...parsed.data, now });
+}
+
+export function requireBusiness(store: Store, slug: string): BusinessRow {
+  const business = store.businesses.bySlug(slug);
+  if (!business) throw new AppError(404, `No business with slug "${slug}".`);
+  return business;
+}

@@ -1,0 +1,65 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { DEMO_BUSINESS, SCOPES } from '@review-desk/shared';
+import type { BusinessRow } from '../store/businesses.ts';
+import type { Store } from '../store/index.ts';
+import { generateData } from './generate.ts';
+import { createApiKey, lookupApiKey } from './keys.ts';
+
+// SEED_DEMO=1 / `cli seed-demo`: the demo business with ~2,000 reviews over 400 days and ~3,000
+// requests, and a key for the local dashboard written to a 0600 file (never printed). Running it
+// again changes nothing; a key file holding a valid key of the demo business is kept.
+
+const DEMO_MARKER = 'demo_seeded_at';
+export const DEMO_REVIEW_URL = 'https://www.example.com/harbour-street-coffee/write-a-review';
+/** The dashboard shares one key among all its users. */
+export const DEMO_KEY_RATE_LIMIT = 1200;
+
+export function seedDemo(
+  store: Store,
+  options: { keyFile: string; now: number },
+): { business: BusinessRow; created: boolean; keyCreated: boolean } {
+  const { business, created } = store.transaction(() => {
+    let business = store.businesses.bySlug(DEMO_BUSINESS.slug);
+    if (!business) {
+      business = store.businesses.create({
+        slug: DEMO_BUSINESS.slug,
+        name: DEMO_BUSINESS.name,
+        reviewUrl: DEMO_REVIEW_URL,
+        now: options.now,
+      });
+    }
+    if (store.settings.get(DEMO_MARKER)) return { business, created: false };
+    generateData(store, {
+      businessId: business.id,
+      requests: 3000,
+      reviews: 2000,
+      days: 400,
+      now: options.now,
+      seed: 7,
+      handoffs: business.review_url !== null,
+    });
+    store.settings.set(DEMO_MARKER, new Date(options.now).toISOString());
+    return { business, created: true };
+  });
+  const keyCreated = ensureDemoKey(store, business, options.keyFile, options.now);
+  return { business, created, keyCreated };
+}
+
+function ensureDemoKey(store: Store, business: BusinessRow, keyFile: string, now: number): boolean {
+  if (existsSync(keyFile)) {
+    const existing = readFileSync(keyFile, 'utf8').trim();
+    const lookup = lookupApiKey(store, existing, now);
+    if (lookup.ok && lookup.key.businessId === business.id) return false;
+  }
+  const { key } = createApiKey(store, {
+    businessSlug: business.slug,
+    scopes: [...SCOPES],
+    rateLimitPerMinute: DEMO_KEY_RATE_LIMIT,
+    now,
+  });
+  mkdirSync(path.dirname(keyFile), { recursive: true });
+  writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
+  chmodSync(keyFile, 0o600); // an existing file keeps its old mode through writeFileSync
+  return true;
+}

@@ -1,0 +1,137 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  API_KEY_PATTERN,
+  API_KEY_PREFIX,
+  API_KEY_SECRET_BYTES,
+  SCOPES,
+  type Scope,
+} from '@review-desk/shared';
+import type { BusinessRow } from '../store/businesses.ts';
+import type { Store } from '../store/index.ts';
+import type { ApiKeyRow } from '../store/keys.ts';
+import { keyId, sha256Hex } from './ids.ts';
+
+// API keys (seed §5): `rd_live_` + 32 random bytes, base64url. Only the SHA-256 is stored: a
+// leaked database does not leak usable keys, and a 256-bit random secret needs no slow hash.
+
+export type AuthenticatedKey = {
+  id: string;
+  businessId: number;
+  scopes: Scope[];
+  rateLimitPerMinute: number | null;
+  business: BusinessRow;
+};
+
+export function generateApiKey(): string {
+  return API_KEY_PREFIX + randomBytes(API_KEY_SECRET_BYTES).toString('base64url');
+}
+
+export function parseScopes(text: string): Scope[] {
+  return text.split(',').filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
+}
+
+export type KeyLookup =
+  | { ok: true; key: AuthenticatedKey; row: ApiKeyRow }
+  | { ok: false; row: ApiKeyRow | undefined };
+
+/**
+ * Finds the key a caller presented. A malformed key is never looked up. The row is found through
+ * the hash's index; the hashes are then compared in constant time, so neither step's timing
+ * depends on how much of a secret matched.
+ */
+export function lookupApiKey(store: Store, presented: string, now: number): KeyLookup {
+  if (!API_KEY_PATTERN.test(presented)) return { ok: false, row: undefined };
+  const hash = sha256Hex(presented);
+  const row = store.keys.byHash(hash);
+  if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) {
+    return { ok: false, row: undefined };
+  }
+  // Seed §5.5: revoked or expired keys get 401, like a missing one.
+  if (row.revoked_at !== null && row.revoked_at <= now) return { ok: false, row };
+  if (row.expires_at !== null && row.expires_at <= now) return { ok: false, row };
+  const business = store.businesses.byId(row.business_id);
+  if (!business) return { ok: false, row };
+  return {
+    ok: true,
+    row,
+    key: {
+      id: row.id,
+      businessId: row.business_id,
+      scopes: parseScopes(row.scopes),
+      rateLimitPerMinute: row.rate_limit_per_minute,
+      business,
+    },
+  };
+}
+
+export type CreateKeyInput = {
+  businessSlug: string;
+  scopes: Scope[];
+  expiresInDays?: number | undefined;
+  rateLimitPerMinute?: number | undefined;
+  now: number;
+};
+
+export class KeyAdminError extends Error {
+  override name = 'KeyAdminError';
+}
+
+export function createApiKey(store: Store, input: CreateKeyInput): { key: string; row: ApiKeyRow } {
+  const business = store.businesses.bySlug(input.businessSlug);
+  if (!business) throw new KeyAdminError(`No business with slug "${input.businessSlug}".`);
+  if (input.scopes.length === 0) throw new KeyAdminError(`Give at least one scope: ${SCOPES.join(', ')}.`);
+  const key = generateApiKey();
+  const row = store.keys.insert({
+    id: keyId(),
+    businessId: business.id,
+    keyHash: sha256Hex(key),
+    displayPrefix: key.slice(0, API_KEY_PREFIX.length + 4),
+    scopes: [...new Set(input.scopes)],
+    rateLimitPerMinute: input.rateLimitPerMinute ?? null,
+    createdAt: input.now,
+    expiresAt: input.expiresInDays ? input.now + input.expiresInDays * 86_400_000 : null,
+  });
+  return { key, row };
+}
+
+export function revokeApiKey(store: Store, id: string, now: number): ApiKeyRow {
+  const row = store.keys.byId(id);
+  if (!row) throw new KeyAdminError(`No key with id "${id}".`);
+  if (row.revoked_at !== null) throw new KeyAdminError(`Key ${id} is already revoked.`);
+  store.keys.revoke(id, now);
+  return store.keys.byId(id)!;
+}
+
+/**
+ * A new key with the same business, scopes, limit and remaining lifetime; the old one is revoked
+ * now, or after `graceHours` so a deployment can switch over without a failed call.
+ */
+export function rotateApiKey(
+  store: Store,
+  id: string,
+  now: number,
+  graceHours = 0,
+): { key: string; row: ApiKeyRow; old: ApiKeyRow } {
+  return store.transaction(() => {
+    const old = store.keys.byId(id);
+    if (!old) throw new KeyAdminError(`No key with id "${id}".`);
+    if (old.revoked_at !== null && old.revoked_at <= now) throw new KeyAdminError(`Key ${id} is revoked.`);
+    if (old.expires_at !== null && old.expires_at <= now) throw new KeyAdminError(`Key ${id} has expired.`);
+    const business = store.businesses.byId(old.business_id)!;
+    const { key, row } = createApiKey(store, {
+      businessSlug: business.slug,
+      scopes: parseScopes(old.scopes),
+      rateLimitPerMinute: old.rate_limit_per_minute ?? undefined,
+      now,
+    });
+    if (old.expires_at !== null) store.keys.setExpires(row.id, old.expires_at);
+    if (graceHours > 0) {
+      const end = now + graceHours * 3_600_000;
+      store.keys.setExpires(id, old.expires_at === null ? end : Math.min(old.expires_at, end));
+    } else {
+      store.keys.revoke(id, now);
+    }
+    store.keys.setRotatedTo(id, row.id);
+    return { key, row: store.keys.byId(row.id)!, old: store.keys.byId(id)! };
+  });
+}

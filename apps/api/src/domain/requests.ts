@@ -1,0 +1,162 @@
+import { MESSAGES, SEND_STATUS_SENT, type SendRequest, type SendResult } from '@review-desk/shared';
+import { composeMessages } from '../delivery/messages.ts';
+import type { DeliveryOutcome, DeliveryProvider, OutgoingMessage } from '../delivery/provider.ts';
+import type { Store } from '../store/index.ts';
+import type { RequestRow } from '../store/requests.ts';
+import { DAY_MS, monthOf } from '../store/time.ts';
+import { AppError } from './errors.ts';
+import { randomToken, requestPublicId } from './ids.ts';
+import type { AuthenticatedKey } from './keys.ts';
+
+// POST /api/v1/requests/send (seed §4). A request is reserved first (opt-out, frequency cap and
+// allowance checked under the write lock, so two concurrent sends cannot both pass), then
+// delivered, then finished with the outcome. Reserving before the network call means a slow
+// mail server never holds the database lock.
+
+export type SendContext = {
+  store: Store;
+  delivery: DeliveryProvider;
+  publicOrigin: string;
+  frequencyCapDays: number;
+  monthlySendAllowance: number;
+  now: () => number;
+};
+
+export type SendOutcome = { result: SendResult; request: RequestRow; legs: LegOutcome[] };
+type LegOutcome = { message: OutgoingMessage; outcome: DeliveryOutcome };
+
+const LEG_NAMES = { sms: 'SMS', email: 'Email' } as const;
+
+export function reviewLinkFor(publicOrigin: string, token: string): string {
+  return `${publicOrigin}/r/${token}`;
+}
+
+export async function sendReviewRequest(
+  ctx: SendContext,
+  key: AuthenticatedKey,
+  body: SendRequest,
+): Promise<SendOutcome> {
+  const { store } = ctx;
+  const now = ctx.now();
+  const business = key.business;
+  const sendsMessage = body.channel !== 'link';
+  // Only the contacts the channel messages: a link messages nobody, so no cap or opt-out applies.
+  const phone = body.channel === 'sms' || body.channel === 'both' ? (body.customerPhone ?? null) : null;
+  const email = body.channel === 'email' || body.channel === 'both' ? (body.customerEmail ?? null) : null;
+  const month = monthOf(now);
+
+  const reserved = store.transaction(() => {
+    for (const contact of [phone, email]) {
+      if (contact && store.requests.isOptedOut(business.id, contact))
+        throw new AppError(400, MESSAGES.optedOut);
+    }
+    if (ctx.frequencyCapDays > 0 && (phone || email)) {
+      const since = now - ctx.frequencyCapDays * DAY_MS;
+      if (
+        store.requests.contactedSince(
+          business.id,
+          { phone: phone ?? undefined, email: email ?? undefined },
+          since,
+        )
+      ) {
+        throw new AppError(400, MESSAGES.frequencyCap(ctx.frequencyCapDays));
+      }
+    }
+    // Seed §5.6/§7: beyond the sending allowance → 403. Links send nothing and are not counted.
+    if (sendsMessage && ctx.monthlySendAllowance > 0) {
+      if (store.requests.usage(business.id, month) >= ctx.monthlySendAllowance) {
+        throw new AppError(403, MESSAGES.allowanceExceeded(ctx.monthlySendAllowance));
+      }
+      store.requests.addUsage(business.id, month, 1);
+    }
+    return store.requests.insert({
+      publicId: requestPublicId(),
+      token: randomToken(32),
+      businessId: business.id,
+      apiKeyId: key.id,
+      channel: body.channel,
+      customerName: body.customerName ?? null,
+      customerPhone: body.customerPhone ?? null,
+      customerEmail: body.customerEmail ?? null,
+      createdAt: now,
+    });
+  });
+
+  const reviewLink = reviewLinkFor(ctx.publicOrigin, reserved.token);
+  const messages = sendsMessage
+    ? composeMessages({
+        channel: body.channel as 'sms' | 'email' | 'both',
+        businessName: business.name,
+        customerName: body.customerName ?? null,
+        phone,
+        email,
+        reviewLink,
+      })
+    : [];
+
+  const legs: LegOutcome[] = [];
+  for (const message of messages) {
+    let outcome: DeliveryOutcome;
+    try {
+      outcome = await ctx.delivery.deliver(message);
+    } catch (error) {
+      outcome = { status: 'failed', error: error instanceof Error ? error.message : 'Delivery failed.' };
+    }
+    legs.push({ message, outcome });
+  }
+
+  const failed = legs.filter((l) => l.outcome.status === 'failed');
+  const allFailed = legs.length > 0 && failed.length === legs.length;
+  const describe = (l: LegOutcome) =>
+    `${LEG_NAMES[l.message.channel]}: ${l.outcome.status === 'failed' ? l.outcome.error : 'accepted'}`;
+  // Seed §2: with channel both, one delivery may fail while the other succeeds; the caller must
+  // check warning. It names the failed leg so the caller knows which contact to fix.
+  const warning =
+    !allFailed && failed.length > 0
+      ? `${failed.map(describe).join(' ')} The other delivery was accepted.`
+      : null;
+  const error = allFailed ? `${MESSAGES.allDeliveriesFailed} ${failed.map(describe).join(' ')}` : null;
+
+  const finished = store.transaction(() => {
+    const at = ctx.now();
+    for (const { message, outcome } of legs) {
+      store.outbox.insert({
+        requestId: reserved.id,
+        channel: message.channel,
+        to: message.to,
+        subject: message.subject,
+        body: message.body,
+        reviewLink: message.reviewLink,
+        status: outcome.status,
+        error: outcome.status === 'failed' ? outcome.error : null,
+        createdAt: at,
+      });
+    }
+    // Nothing reached the customer: give back the allowance; the failed status keeps the attempt
+    // out of the frequency cap.
+    if (allFailed && sendsMessage && ctx.monthlySendAllowance > 0)
+      store.requests.addUsage(business.id, month, -1);
+    return store.requests.finish(reserved.id, allFailed ? 'failed' : 'sent', warning, error);
+  });
+
+  if (allFailed) throw new AppError(502, error!);
+  const result: SendResult = {
+    requestId: finished.public_id,
+    status: SEND_STATUS_SENT,
+    channel: finished.channel,
+    reviewLink,
+  };
+  if (warning) result.warning = warning;
+  return { result, request: finished, legs };
+}
+
+/** Requests a stopped process left mid-delivery: nobody saw their outcome, so they are failed. */
+export function recoverInterruptedSends(store: Store, now: number): number {
+  const stale = store.requests.staleSending(now - 60_000);
+  for (const row of stale) {
+    store.transaction(() => {
+      store.requests.finish(row.id, 'failed', null, 'The service stopped before delivery finished.');
+    });
+  }
+  return stale.length;
+}

@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import {
+  API_KEY_HEADER,
+  JSON_BODY_LIMIT_BYTES,
+  KEY_QUERY_PARAMS,
+  MESSAGES,
+  type Scope,
+} from '@review-desk/shared';
+import express, { type RequestHandler } from 'express';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../domain/errors.ts';
+import { lookupApiKey } from '../domain/keys.ts';
+import { redactUrl } from '../logger.ts';
+
+// The middleware, in the order server.ts mounts them: request id → logging → security headers →
+// CORS → credentials → rate limit → Origin rule → auth (per route) → body → routes → errors.
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export function requestId(): RequestHandler {
+  return (req, res, next) => {
+    const given = req.get('x-request-id');
+    req.id = given && REQUEST_ID.test(given) ? given : randomUUID();
+    res.set('x-request-id', req.id);
+    next();
+  };
+}
+
+export function requestLogging(ctx: AppContext): RequestHandler {
+  return (req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const entry = {
+        reqId: req.id,
+        method: req.method,
+        url: redactUrl(req.originalUrl),
+        status: res.statusCode,
+        ms: Math.round(ms * 100) / 100,
+        ...(req.apiKey ? { keyId: req.apiKey.id, business: req.apiKey.business.slug } : {}),
+      };
+      if (res.statusCode >= 500) ctx.logger.error(entry, 'request');
+      else ctx.logger.info(entry, 'request');
+    });
+    next();
+  };
+}
+
+export function securityHeaders(ctx: AppContext): RequestHandler {
+  const hsts = ctx.config.publicOrigin?.startsWith('https://') ?? false;
+  return (_req, res, next) => {
+    res.set({
+      'x-content-type-options': 'nosniff',
+      // Review links carry a secret token: never leak it to the next site through Referer.
+      'referrer-policy': 'no-referrer',
+      'x-frame-options': 'DENY',
+      'cross-origin-opener-policy': 'same-origin',
+      // JSON answers need nothing; HTML routes set their own policy.
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'cache-control': 'no-store',
+    });
+    if (hsts) res.set('strict-transport-security', 'max-age=31536000');
+    next();
+  };
+}
+
+const CORS_ALLOW_HEADERS = ['content-type', API_KEY_HEADER, 'authorization', 'x-request-id'].join(', ');
+const CORS_EXPOSE_HEADERS = [
+  'x-request-id',
+  'retry-after',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'ratelimit-policy',
+].join(', ');
+
+/**
+ * Seed §5.8: an exact allow-list (CORS_ORIGINS). An allowed origin is echoed, never `*`; keys
+ * travel in headers, not cookies, so no credentials mode is offered. A disallowed origin gets no
+ * CORS headers, so the browser refuses to hand the answer to the page.
+ */
+export function cors(ctx: AppContext): RequestHandler {
+  const allowed = new Set(ctx.config.corsOrigins);
+  return (req, res, next) => {
+    res.vary('Origin');
+    const origin = req.get('origin');
+    const ok = origin !== undefined && allowed.has(origin);
+    if (ok) {
+      res.set('access-control-allow-origin', origin);
+      res.set('access-control-expose-headers', CORS_EXPOSE_HEADERS);
+    }
+    if (req.method === 'OPTIONS' && req.get('access-control-request-method')) {
+      if (ok) {
+        res.set({
+          'access-control-allow-methods': 'GET, POST',
+          'access-control-allow-headers': CORS_ALLOW_HEADERS,
+          'access-control-max-age': '600',
+        });
+      }
+      res.status(204).end();
+      return;
+    }
+    next();
+  };
+}
+
+/** The key from `X-API-Key` or `Authorization: Bearer` (seed §5.2), or undefined. */
+export function presentedKey(req: express.Request): string | undefined {
+  const header = req.get(API_KEY_HEADER);
+  if (header !== undefined && header.trim() !== '') return header.trim();
+  const authorization = req.get('authorization');
+  const match = authorization?.match(/^Bearer[ \t]+(\S+)\s*$/i);
+  return match?.[1];
+}
+
+/**
+ * Refuses a key in the query string (it would end up in logs and browser history), then looks up
+ * the presented key. Decisions (401/403) wait for requireScope, after the rate limit.
+ */
+export function credentials(ctx: AppContext): RequestHandler {
+  const keyParams = new Set<string>(KEY_QUERY_PARAMS.map((p) => p.toLowerCase()));
+  return (req, _res, next) => {
+    const q = req.originalUrl.indexOf('?');
+    if (q !== -1) {
+      for (const [name, value] of new URLSearchParams(req.originalUrl.slice(q + 1))) {
+        if (keyParams.has(name.toLowerCase()) || /rd_live_/i.test(value)) {
+          throw new AppError(400, MESSAGES.keyInQuery);
+        }
+      }
+    }
+    const key = presentedKey(req);
+    req.credentials = {
+      presented: key !== undefined,
+      lookup: key === undefined ? undefined : lookupApiKey(ctx.store, key, ctx.now()),
+    };
+    next();
+  };
+}
+
+/** Per-key limit; RATE_LIMIT_PER_MINUTE=0 turns limiting off, a key's own limit overrides the default. */
+export function rateLimit(ctx: AppContext): RequestHandler {
+  return (req, res, next) => {
+    const lookup = req.credentials?.lookup;
+    if (ctx.config.rateLimitPerMinute === 0 || !lookup?.ok) return next();
+    const limit = lookup.key.rateLimitPerMinute ?? ctx.config.rateLimitPerMinute;
+    const decision = ctx.rateLimiter.check(lookup.key.id, limit, ctx.now());
+    res.set({
+      'ratelimit-limit': String(decision.limit),
+      'ratelimit-remaining': String(decision.remaining),
+      'ratelimit-reset': String(decision.resetSeconds),
+      'ratelimit-policy': `${decision.limit};w=60`,
+    });
+    if (!decision.allowed) {
+      throw new AppError(429, MESSAGES.rateLimited(decision.retryAfterSeconds), {
+        headers: { 'retry-after': String(decision.retryAfterSeconds) },
+      });
+    }
+    next();
+  };
+}
+
+/**
+ * Seed §5.7: a POST without an Origin header, or with one that is not the application's, gets
+ * 403. Accepted: PUBLIC_ORIGIN, ALLOWED_ORIGINS and the CORS allow-list (origins trusted to call
+ * from a browser). CSRF_EXEMPT_API_KEYS=true exempts calls that carry an API key (the seed's
+ * "deployments may exempt /api/v1 API-key traffic").
+ */
+export function originRule(ctx: AppContext): RequestHandler {
+  const extra = new Set([...ctx.config.allowedOrigins, ...ctx.config.corsOrigins]);
+  return (req, _res, next) => {
+    if (req.method !== 'POST') return next();
+    if (ctx.config.csrfExemptApiKeys && req.credentials?.presented) return next();
+    const origin = req.get('origin');
+    if (origin === undefined || (origin !== ctx.site.publicOrigin && !extra.has(origin))) {
+      throw new AppError(403, MESSAGES.originRefused);
+    }
+    next();
+  };
+}
+
+/** Seed §5.3–5.6: 401 for a missing, unknown, revoked or expired key; 403 without scope or business. */
+export function requireScope(ctx: AppContext, scope: Scope): RequestHandler {
+  return (req, _res, next) => {
+    const creds = req.credentials;
+    if (!creds?.presented) throw new AppError(401, MESSAGES.keyMissing);
+    const lookup = creds.lookup;
+    if (!lookup?.ok) throw new AppError(401, MESSAGES.keyInvalid);
+    if (!lookup.key.scopes.includes(scope)) throw new AppError(403, MESSAGES.scopeMissing(scope));
+    if (lookup.key.business.suspended_at !== null) throw new AppError(403, MESSAGES.businessAccess);
+    req.apiKey = lookup.key;
+    // last_used_at for `key list`, written at most once a minute per key.
+    const now = ctx.now();
+    if (lookup.row.last_used_at === null || now - lookup.row.last_used_at > 60_000) {
+      try {
+        ctx.store.keys.touch(lookup.key.id, now);
+      } catch {
+        // Bookkeeping only: a busy database must not fail the call.
+      }
+    }
+    next();
+  };
+}
+
+/** JSON bodies only (415 otherwise), at most JSON_BODY_LIMIT_BYTES (413), well-formed (400). */
+export function jsonBody(): RequestHandler[] {
+  const parse = express.json({ limit: JSON_BODY_LIMIT_BYTES, type: () => true, strict: true });
+  return [
+    (req, _res, next) => {
+      // Seed §4: "Request header Content-Type: application/json", with or without a body.
+      const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
+        throw new AppError(415, MESSAGES.notJson);
+      }
+      next();
+    },
+    parse,
+    (req, _res, next) => {
+      if (req.body === undefined) req.body = {};
+      next();
+    },
+  ];
+}

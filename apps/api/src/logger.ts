@@ -1,0 +1,45 @@
+import { KEY_QUERY_PARAMS } from '@review-desk/shared';
+import pino from 'pino';
+
+// Structured JSON logs on stdout. Keys, cookies and link tokens never appear: headers are not
+// logged, and URLs are logged with secrets replaced (see redactUrl).
+
+export type Logger = pino.Logger;
+
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    base: { service: 'api' },
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        'req.headers.cookie',
+        'res.headers["set-cookie"]',
+        '*.apiKey',
+        '*.key',
+      ],
+      censor: '[redacted]',
+    },
+  });
+}
+
+const SECRET_PARAMS = new Set<string>([...KEY_QUERY_PARAMS, 'to']);
+
+/**
+ * A URL fit for a log line: the review-link token is replaced, and so is the value of every
+ * query parameter that may carry a key or a contact (or that looks like a key).
+ */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  const path = (q === -1 ? url : url.slice(0, q)).replace(/^\/r\/[^/?#]+/, '/r/[token]');
+  if (q === -1) return path;
+  const params = new URLSearchParams(url.slice(q + 1));
+  const out: string[] = [];
+  for (const [name, value] of params) {
+    const secret =
+      SECRET_PARAMS.has(name) || SECRET_PARAMS.has(name.toLowerCase()) || /rd_live_/i.test(value);
+    out.push(`${encodeURIComponent(name)}=${secret ? '[redacted]' : encodeURIComponent(value)}`);
+  }
+  return `${path}?${out.join('&')}`;
+}

@@ -1,0 +1,83 @@
+import {
+  analyticsQuerySchema,
+  ENDPOINTS,
+  ok,
+  queryRecord,
+  reviewsQuerySchema,
+  sendRequestSchema,
+} from '@review-desk/shared';
+import { Router } from 'express';
+import type { AppContext } from '../context.ts';
+import { computeAnalytics } from '../domain/analytics.ts';
+import { AppError } from '../domain/errors.ts';
+import { maskEmail, maskPhone } from '../domain/mask.ts';
+import { sendReviewRequest } from '../domain/requests.ts';
+import { listReviews } from '../domain/reviews.ts';
+import { jsonBody, methodNotAllowed, requireScope } from '../http/index.ts';
+
+// The three operations of seed §4 at their exact paths. Each validates its input with the shared
+// schema (400 names every offending field or parameter), then calls the domain.
+
+function searchParams(originalUrl: string): URLSearchParams {
+  const q = originalUrl.indexOf('?');
+  return new URLSearchParams(q === -1 ? '' : originalUrl.slice(q + 1));
+}
+
+export function apiRoutes(ctx: AppContext): Router {
+  const router = Router();
+
+  router.post(
+    ENDPOINTS.send.path,
+    requireScope(ctx, ENDPOINTS.send.scope),
+    ...jsonBody(),
+    async (req, res) => {
+      const parsed = sendRequestSchema.safeParse(req.body);
+      if (!parsed.success) throw AppError.validation(parsed.error);
+      const key = req.apiKey!;
+      const { result, legs } = await sendReviewRequest(
+        {
+          store: ctx.store,
+          delivery: ctx.delivery,
+          publicOrigin: ctx.site.publicOrigin,
+          frequencyCapDays: ctx.config.frequencyCapDays,
+          monthlySendAllowance: ctx.config.monthlySendAllowance,
+          now: ctx.now,
+        },
+        key,
+        parsed.data,
+      );
+      ctx.logger.debug(
+        {
+          reqId: req.id,
+          requestId: result.requestId,
+          channel: result.channel,
+          legs: legs.map((l) => ({
+            channel: l.message.channel,
+            to: l.message.channel === 'sms' ? maskPhone(l.message.to) : maskEmail(l.message.to),
+            status: l.outcome.status,
+          })),
+        },
+        'review request sent',
+      );
+      // 200 rather than 201: the seed shows only the envelope, and callers test `success`.
+      res.json(ok(result));
+    },
+  );
+
+  router.get(ENDPOINTS.reviews.path, requireScope(ctx, ENDPOINTS.reviews.scope), (req, res) => {
+    const parsed = reviewsQuerySchema.safeParse(queryRecord(searchParams(req.originalUrl)));
+    if (!parsed.success) throw AppError.validation(parsed.error);
+    res.json(ok(listReviews(ctx.store, req.apiKey!.businessId, parsed.data)));
+  });
+
+  router.get(ENDPOINTS.analytics.path, requireScope(ctx, ENDPOINTS.analytics.scope), (req, res) => {
+    const parsed = analyticsQuerySchema.safeParse(queryRecord(searchParams(req.originalUrl)));
+    if (!parsed.success) throw AppError.validation(parsed.error);
+    res.json(ok(computeAnalytics(ctx.store, req.apiKey!.businessId, parsed.data.days, ctx.now())));
+  });
+
+  for (const endpoint of Object.values(ENDPOINTS)) {
+    router.all(endpoint.path, methodNotAllowed([endpoint.method]));
+  }
+  return router;
+}

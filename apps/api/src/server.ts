@@ -1,0 +1,125 @@
+import type { AddressInfo } from 'node:net';
+import { API_PREFIX, JSON_BODY_LIMIT_BYTES } from '@review-desk/shared';
+import express from 'express';
+import type { AppContext } from './context.ts';
+import { createDeliveryProvider } from './delivery/index.ts';
+import type { DeliveryProvider } from './delivery/provider.ts';
+import { seedDemo } from './domain/demo.ts';
+import { createRateLimiter } from './domain/rate-limiter.ts';
+import { recoverInterruptedSends } from './domain/requests.ts';
+import type { Config } from './env.ts';
+import {
+  cors,
+  credentials,
+  errorHandler,
+  notFound,
+  originRule,
+  rateLimit,
+  requestId,
+  requestLogging,
+  securityHeaders,
+} from './http/index.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { apiRoutes } from './routes/api.ts';
+import { devOutboxRoutes } from './routes/dev-outbox.ts';
+import { docsRoutes } from './routes/docs.ts';
+import { healthRoutes } from './routes/health.ts';
+import { reviewPageRoutes } from './routes/review-page.ts';
+import { openStore, type Store } from './store/index.ts';
+
+// Composition: configuration → store, delivery, logger → the Express app, mounted in the order
+// of a request's story.
+
+export type ApiOptions = {
+  store?: Store;
+  delivery?: DeliveryProvider;
+  logger?: Logger;
+  /** Clock for tests (ms since the epoch). */
+  now?: () => number;
+};
+
+export function buildApp(config: Config, options: ApiOptions = {}) {
+  const ctx: AppContext = {
+    config,
+    store: options.store ?? openStore(config.databasePath),
+    delivery: options.delivery ?? createDeliveryProvider(config),
+    logger: options.logger ?? createLogger(config.logLevel),
+    rateLimiter: createRateLimiter(),
+    now: options.now ?? Date.now,
+    site: { publicOrigin: config.publicOrigin ?? `http://${config.host}:${config.port}` },
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('trust proxy', config.trustProxy);
+  app.set('query parser', false); // every route reads the raw query through shared queryRecord
+
+  app.use(requestId());
+  app.use(requestLogging(ctx));
+  app.use(securityHeaders(ctx));
+  app.use(API_PREFIX, cors(ctx), credentials(ctx), rateLimit(ctx), originRule(ctx));
+  app.use(apiRoutes(ctx));
+  app.use(docsRoutes(ctx));
+  app.use(reviewPageRoutes(ctx));
+  app.use(healthRoutes(ctx));
+  if (config.devOutbox) app.use(devOutboxRoutes(ctx));
+  app.use(notFound);
+  app.use(errorHandler(ctx.logger, JSON_BODY_LIMIT_BYTES));
+  return { app, ctx };
+}
+
+export type RunningApi = {
+  url: string;
+  ctx: AppContext;
+  close(): Promise<void>;
+};
+
+/** Opens the store, seeds the demo if asked, listens, and logs the `listening` line. */
+export async function startApi(config: Config, options: ApiOptions = {}): Promise<RunningApi> {
+  const { app, ctx } = buildApp(config, options);
+  const recovered = recoverInterruptedSends(ctx.store, ctx.now());
+  if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
+
+  // Demo data before the ready line: whoever waits for `listening` finds it in place.
+  if (config.seedDemo) {
+    const seeded = seedDemo(ctx.store, { keyFile: config.demoKeyFile, now: ctx.now() });
+    ctx.logger.info(
+      { business: seeded.business.slug, created: seeded.created, keyCreated: seeded.keyCreated },
+      seeded.created ? 'demo data seeded' : 'demo data already present',
+    );
+  }
+
+  const server = app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  ctx.site.publicOrigin = config.publicOrigin ?? url;
+  // A client keeping a connection open must not hold a graceful shutdown for long.
+  server.keepAliveTimeout = 5_000;
+
+  ctx.logger.info({ url, publicOrigin: ctx.site.publicOrigin, delivery: ctx.delivery.name }, 'listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    ctx,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+          // In-flight requests get a moment to finish; then their sockets are cut.
+          setTimeout(() => server.closeAllConnections(), 3_000).unref();
+        });
+        await ctx.delivery.close();
+        if (!options.store) ctx.store.close();
+      })();
+      return closing;
+    },
+  };
+}

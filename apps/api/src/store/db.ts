@@ -1,0 +1,93 @@
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { fileURLToPath } from 'node:url';
+
+// SQLite through node:sqlite: one connection per process, WAL so the CLI can write while the
+// server reads and writes the same file, numbered SQL migrations applied at open.
+
+const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export type Db = DatabaseSync & { transaction<T>(fn: () => T): T };
+
+export function openDatabase(file: string): Db {
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  const db = new DatabaseSync(file, { timeout: 5000, enableForeignKeyConstraints: true });
+  // WAL: readers never block the writer; NORMAL sync is durable across application crashes
+  // (an OS crash may lose the last commits, never corrupt the file).
+  if (file !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
+  db.exec(`
+    PRAGMA synchronous = NORMAL;
+    PRAGMA foreign_keys = ON;
+    PRAGMA busy_timeout = 5000;
+    PRAGMA temp_store = MEMORY;
+    PRAGMA cache_size = -65536;
+    PRAGMA mmap_size = 268435456;
+  `);
+  const wrapped = Object.assign(db, { transaction: makeTransaction(db) });
+  migrate(wrapped);
+  return wrapped;
+}
+
+function makeTransaction(db: DatabaseSync) {
+  let depth = 0;
+  return function transaction<T>(fn: () => T): T {
+    // Nested calls join the outer transaction: a domain operation composes store writes freely.
+    if (depth > 0) return fn();
+    // IMMEDIATE takes the write lock up front, so a read-then-write (frequency cap, allowance)
+    // cannot interleave with another process's write and fail with SQLITE_BUSY half-way.
+    db.exec('BEGIN IMMEDIATE');
+    depth++;
+    try {
+      const result = fn();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      depth--;
+    }
+  };
+}
+
+export function migrationFiles(): { version: number; name: string; sql: string }[] {
+  return readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d{3}-[a-z0-9-]+\.sql$/.test(f))
+    .sort()
+    .map((f) => ({
+      version: Number(f.slice(0, 3)),
+      name: f,
+      sql: readFileSync(path.join(MIGRATIONS_DIR, f), 'utf8'),
+    }));
+}
+
+function migrate(db: Db): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
+  for (const migration of migrationFiles()) {
+    // Checked inside the write lock: the server and a CLI started together apply each file once.
+    db.transaction(() => {
+      const done = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version);
+      if (done) return;
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      );
+    });
+  }
+}
+
+/** Checkpoints the WAL into the main file and closes; called on graceful shutdown. */
+export function closeDatabase(db: Db): void {
+  if (!db.isOpen) return;
+  try {
+    db.exec('PRAGMA optimize');
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  } catch {
+    // Another process may hold the file; closing is still safe.
+  }
+  db.close();
+}

@@ -1,0 +1,18 @@
+// Calendar arithmetic in UTC, shared by the roll-ups and the analytics window.
+
+export const DAY_MS = 86_400_000;
+
+/** UTC day number (days since 1970-01-01) of a timestamp in ms. */
+export function dayOf(ms: number): number {
+  return Math.floor(ms / DAY_MS);
+}
+
+/** 'YYYY-MM-DD' of a UTC day number. */
+export function dayToDate(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** 'YYYY-MM' of a timestamp: the calendar month of the sending allowance. */
+export function monthOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 7);
+}
