@@ -1,0 +1,37 @@
+import { Center, Loader } from '@mantine/core';
+import { Navigate, useLocation } from 'react-router';
+import { ErrorState } from '../components/error-state.tsx';
+import { loginHref } from '../config/paths.ts';
+import { useMe } from '../features/auth/api/get-me.ts';
+import { isAuthRequired } from '../lib/api-error.ts';
+import { SessionContext } from '../lib/session.ts';
+import { Shell } from './shell.tsx';
+
+/** Pages behind sign-in: waits for /auth/me, then renders the shell with the session. */
+export function RequireSession() {
+  const me = useMe();
+  const location = useLocation();
+
+  if (me.data) {
+    return (
+      <SessionContext value={me.data}>
+        <Shell />
+      </SessionContext>
+    );
+  }
+  if (me.error && isAuthRequired(me.error)) {
+    return <Navigate to={loginHref(`${location.pathname}${location.search}`)} replace />;
+  }
+  if (me.error) {
+    return (
+      <main className="center-page">
+        <ErrorState error={me.error} onRetry={() => me.refetch()} />
+      </main>
+    );
+  }
+  return (
+    <Center className="center-page" aria-busy="true">
+      <Loader aria-label="Loading Review Desk" />
+    </Center>
+  );
+}

@@ -1,0 +1,81 @@
+import { Center, Loader } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { paths } from '../config/paths.ts';
+import { AuthRedirect } from './auth-redirect.tsx';
+import { NotFound } from './not-found.tsx';
+import { RequirePermission } from './require-permission.tsx';
+import { RequireSession } from './require-session.tsx';
+import { routeModules } from './route-modules.ts';
+
+// The role check runs before a page's chunk is requested, so staff never download Analytics.
+
+const LoginPage = lazy(routeModules.login);
+const ReviewsPage = lazy(routeModules.reviews);
+const SendPage = lazy(routeModules.send);
+const RecentRequestsPage = lazy(routeModules.requests);
+const AnalyticsPage = lazy(routeModules.analytics);
+const UsersPage = lazy(routeModules.users);
+
+export function AppRouter() {
+  return (
+    <BrowserRouter>
+      <AuthRedirect />
+      <Suspense
+        fallback={
+          <Center className="center-page">
+            <Loader aria-label="Loading" />
+          </Center>
+        }
+      >
+        <Routes>
+          <Route path={paths.login} element={<LoginPage />} />
+          <Route element={<RequireSession />}>
+            <Route index element={<Navigate to={paths.reviews} replace />} />
+            <Route
+              path={paths.reviews}
+              element={
+                <RequirePermission permission="reviews:read" page="Reviews">
+                  <ReviewsPage />
+                </RequirePermission>
+              }
+            />
+            <Route
+              path={paths.send}
+              element={
+                <RequirePermission permission="requests:send" page="Send a review request">
+                  <SendPage />
+                </RequirePermission>
+              }
+            />
+            <Route
+              path={paths.requests}
+              element={
+                <RequirePermission permission="sends:read" page="Recent requests">
+                  <RecentRequestsPage />
+                </RequirePermission>
+              }
+            />
+            <Route
+              path={paths.analytics}
+              element={
+                <RequirePermission permission="analytics:read" page="Analytics">
+                  <AnalyticsPage />
+                </RequirePermission>
+              }
+            />
+            <Route
+              path={paths.users}
+              element={
+                <RequirePermission permission="users:manage" page="Users">
+                  <UsersPage />
+                </RequirePermission>
+              }
+            />
+            <Route path="*" element={<NotFound />} />
+          </Route>
+        </Routes>
+      </Suspense>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,98 @@
+import { Burger } from '@mantine/core';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { useSession } from '../lib/session.ts';
+import { NavItems } from './nav-items.tsx';
+import { PageSkeleton } from './page-skeleton.tsx';
+import { RouteErrorBoundary } from './route-error-boundary.tsx';
+import { UserButton } from './user-button.tsx';
+
+const loadUserMenu = () => import('./user-menu.tsx');
+const UserMenu = lazy(loadUserMenu);
+const loadMobileNav = () => import('./mobile-nav.tsx');
+const MobileNav = lazy(loadMobileNav);
+
+/** The account button; the menu's code arrives on first hover, focus or click. */
+function AccountMenu() {
+  const [wanted, setWanted] = useState(false);
+  const trigger = (
+    <UserButton
+      onMouseEnter={() => void loadUserMenu()}
+      onFocus={() => void loadUserMenu()}
+      onClick={() => setWanted(true)}
+    />
+  );
+  if (!wanted) return trigger;
+  return (
+    <Suspense fallback={trigger}>
+      <UserMenu initiallyOpened />
+    </Suspense>
+  );
+}
+
+/** After a client-side navigation, move focus to the new page's heading, as a page load would. */
+function useFocusHeadingOnNavigate() {
+  const { pathname } = useLocation();
+  const shown = useRef(pathname);
+  useEffect(() => {
+    if (shown.current === pathname) return;
+    shown.current = pathname;
+    const timer = setTimeout(() => document.getElementById('page-title')?.focus(), 50);
+    return () => clearTimeout(timer);
+  }, [pathname]);
+}
+
+export function Shell() {
+  const me = useSession();
+  const [navOpen, setNavOpen] = useState(false);
+  const [navLoaded, setNavLoaded] = useState(false);
+  const location = useLocation();
+  useFocusHeadingOnNavigate();
+
+  return (
+    <div className="shell">
+      <a href="#main" className="skip-link">
+        Skip to main content
+      </a>
+      <header className="shell-header">
+        <div className="shell-header__inner">
+          <Burger
+            opened={navOpen}
+            onClick={() => {
+              setNavLoaded(true);
+              setNavOpen((open) => !open);
+            }}
+            onMouseEnter={() => void loadMobileNav()}
+            className="shell-burger"
+            size="sm"
+            aria-label={navOpen ? 'Close navigation' : 'Open navigation'}
+          />
+          <div className="brand">
+            <span className="brand-name">Review Desk</span>
+            {me.business && (
+              <span className="brand-business" data-testid="business-name">
+                {me.business.name}
+              </span>
+            )}
+          </div>
+          <nav className="shell-nav" aria-label="Main">
+            <NavItems />
+          </nav>
+          <AccountMenu />
+        </div>
+      </header>
+      {navLoaded && (
+        <Suspense fallback={null}>
+          <MobileNav opened={navOpen} onClose={() => setNavOpen(false)} />
+        </Suspense>
+      )}
+      <main id="main" className="shell-main" tabIndex={-1}>
+        <RouteErrorBoundary key={location.pathname}>
+          <Suspense fallback={<PageSkeleton />}>
+            <Outlet />
+          </Suspense>
+        </RouteErrorBoundary>
+      </main>
+    </div>
+  );
+}

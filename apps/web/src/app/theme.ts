@@ -1,0 +1,19 @@
+import { createTheme } from '@mantine/core';
+
+// The default theme's CSS variables ship as a static file (default-css-variables.css) because
+// the BFF's CSP allows no inline <style>. Anything changed here that Mantine would turn into a
+// CSS variable must also be written in app.css; props-only settings are safe.
+export const theme = createTheme({
+  primaryColor: 'blue',
+  cursorType: 'pointer',
+  components: {
+    Tooltip: {
+      defaultProps: {
+        withArrow: true,
+        multiline: true,
+        w: 280,
+        events: { hover: true, focus: true, touch: true },
+      },
+    },
+  },
+});

@@ -1,0 +1,31 @@
+import '../components/overlays.css';
+import { Menu } from '@mantine/core';
+import { useNavigate } from 'react-router';
+import { paths } from '../config/paths.ts';
+import { useLogout } from '../features/auth/api/logout.ts';
+import { useSession } from '../lib/session.ts';
+import { UserButton } from './user-button.tsx';
+
+/** The account menu (loaded on first use: the header paints without the floating-menu code). */
+export default function UserMenu({ initiallyOpened }: { initiallyOpened: boolean }) {
+  const me = useSession();
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const signOut = () =>
+    logout.mutate(undefined, { onSettled: () => navigate(paths.login, { replace: true }) });
+  return (
+    <Menu position="bottom-end" defaultOpened={initiallyOpened}>
+      <Menu.Target>
+        <UserButton autoFocus />
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>
+          Signed in as {me.user.email} ({me.user.role})
+        </Menu.Label>
+        <Menu.Item onClick={signOut} disabled={logout.isPending}>
+          Sign out
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

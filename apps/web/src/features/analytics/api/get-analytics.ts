@@ -1,0 +1,32 @@
+import { analyticsResultSchema, analyticsSearchParams } from '@review-desk/shared/analytics';
+import { ENDPOINTS } from '@review-desk/shared/scopes';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { getJson, withQuery } from '../../../lib/http.ts';
+
+// GET /api/v1/analytics through the BFF. Read with the tolerant schema: a deployment is only
+// known to send `completed` and `reviewLeft` (seed §2), so everything else may be missing.
+
+export function getAnalytics(days: number, signal?: AbortSignal) {
+  return getJson(
+    withQuery(ENDPOINTS.analytics.path, analyticsSearchParams({ days })),
+    analyticsResultSchema,
+    signal,
+  );
+}
+
+export const analyticsKeys = {
+  all: ['analytics'] as const,
+  window: (days: number) => [...analyticsKeys.all, { days }] as const,
+};
+
+export function analyticsQueryOptions(days: number) {
+  return queryOptions({
+    queryKey: analyticsKeys.window(days),
+    queryFn: ({ signal }) => getAnalytics(days, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAnalytics(days: number) {
+  return useQuery(analyticsQueryOptions(days));
+}

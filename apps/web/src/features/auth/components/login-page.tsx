@@ -1,0 +1,104 @@
+import '@mantine/core/styles/PasswordInput.layer.css';
+import { Alert, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { loginBodySchema } from '@review-desk/shared/bff';
+import { type FormEvent, useState } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { safeNext } from '../../../config/paths.ts';
+import { ApiError } from '../../../lib/api-error.ts';
+import { describeError } from '../../../lib/describe-error.ts';
+import { useCountdown } from '../../../lib/use-countdown.ts';
+import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { useMe } from '../api/get-me.ts';
+import { useLogin } from '../api/login.ts';
+
+type FieldErrors = { email?: string; password?: string };
+
+function LoginError({ error }: { error: unknown }) {
+  const description = describeError(error);
+  const wait = useCountdown(description.retryAfterSeconds, description.receivedAt);
+  if (error instanceof ApiError && error.status === 401) {
+    return (
+      <Alert color="red" title="Could not sign in">
+        {error.message || 'Email or password is incorrect.'}
+      </Alert>
+    );
+  }
+  return (
+    <Alert
+      color="red"
+      title={error instanceof ApiError && error.status === 429 ? 'Too many attempts' : description.title}
+    >
+      <Text size="sm">{description.detail ?? description.meaning}</Text>
+      {wait > 0 && <Text size="sm">You can try again in {wait} s.</Text>}
+    </Alert>
+  );
+}
+
+export default function LoginPage() {
+  usePageTitle('Sign in');
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
+  const navigate = useNavigate();
+  const me = useMe();
+  const login = useLogin();
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  if (me.data && !login.isPending) return <Navigate to={next} replace />;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (login.isPending) return;
+    const form = new FormData(event.currentTarget);
+    const parsed = loginBodySchema.safeParse({ email: form.get('email'), password: form.get('password') });
+    if (!parsed.success) {
+      const fieldErrors: FieldErrors = {};
+      for (const issue of parsed.error.issues) {
+        const key = issue.path[0];
+        if ((key === 'email' || key === 'password') && !fieldErrors[key]) fieldErrors[key] = issue.message;
+      }
+      setErrors(fieldErrors);
+      return;
+    }
+    setErrors({});
+    login.mutate(parsed.data, { onSuccess: () => navigate(next, { replace: true }) });
+  }
+
+  return (
+    <main className="login-page">
+      <Paper withBorder shadow="sm" p="xl" radius="md" className="login-card">
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <div>
+              <Title order={1} className="login-title">
+                Review Desk
+              </Title>
+              <Text c="dimmed" size="sm">
+                {params.get('next') ? 'Sign in to continue where you were.' : 'Sign in to your dashboard.'}
+              </Text>
+            </div>
+            {login.error && <LoginError error={login.error} />}
+            <TextInput
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="username"
+              required
+              error={errors.email}
+              autoFocus
+            />
+            <PasswordInput
+              label="Password"
+              name="password"
+              autoComplete="current-password"
+              required
+              error={errors.password}
+            />
+            <Button type="submit" loading={login.isPending} fullWidth>
+              Sign in
+            </Button>
+          </Stack>
+        </form>
+      </Paper>
+    </main>
+  );
+}

@@ -1,0 +1,198 @@
+import type { SendHistoryEntry } from '@review-desk/shared/bff';
+import { MESSAGES } from '@review-desk/shared/errors';
+import {
+  CHANNEL_REQUIRES,
+  type Channel,
+  DEFAULT_CHANNEL,
+  type SendRequest,
+  type SendRequestInput,
+  sendRequestSchema,
+} from '@review-desk/shared/send';
+import {
+  type CountryCode,
+  getCountries,
+  getCountryCallingCode,
+  parsePhoneNumberFromString,
+} from 'libphonenumber-js/max';
+import { ApiError, NetworkError } from '../../lib/api-error.ts';
+
+// The send form's rules, kept out of the components so they can be tested alone. Validation is
+// the shared schema itself: the form shows the server's own messages before sending.
+
+export type SendFormValues = {
+  channel: Channel;
+  customerName: string;
+  phoneCountry: CountryCode;
+  /** What the user typed: national ("415 555 2671") or international ("+1 415…"). */
+  phoneNumber: string;
+  customerEmail: string;
+};
+
+export type SendField = 'customerName' | 'customerPhone' | 'customerEmail' | 'channel';
+export type SendFieldErrors = Partial<Record<SendField, string>>;
+
+export function initialSendValues(country: CountryCode): SendFormValues {
+  return {
+    channel: DEFAULT_CHANNEL,
+    customerName: '',
+    phoneCountry: country,
+    phoneNumber: '',
+    customerEmail: '',
+  };
+}
+
+/**
+ * The phone number in international form, from the country choice and what was typed. A number
+ * typed with a leading + (or an international prefix) keeps its own country code. What cannot
+ * be parsed is passed on as +<calling code><digits>, so the shared schema gives its message.
+ */
+export function composePhone(country: CountryCode, input: string): string {
+  const typed = input.trim();
+  if (typed === '') return '';
+  if (typed.startsWith('+')) return typed;
+  const parsed = parsePhoneNumberFromString(typed, country);
+  if (parsed) return parsed.number;
+  const digits = typed.replace(/\D/g, '');
+  return digits ? `+${getCountryCallingCode(country)}${digits}` : typed;
+}
+
+/** A readable form of a valid number, for the "will be sent to" hint; null while invalid. */
+export function phonePreview(
+  country: CountryCode,
+  input: string,
+): { international: string; country?: string } | null {
+  const parsed = parsePhoneNumberFromString(composePhone(country, input));
+  if (!parsed?.isValid()) return null;
+  return { international: parsed.formatInternational(), country: parsed.country };
+}
+
+/** Only the fields the channel needs (seed §4 channel rules); the name always goes when given. */
+export function buildSendBody(values: SendFormValues): SendRequestInput {
+  const needs = CHANNEL_REQUIRES[values.channel];
+  const body: SendRequestInput = { channel: values.channel };
+  if (values.customerName.trim() !== '') body.customerName = values.customerName;
+  if (needs.phone) body.customerPhone = composePhone(values.phoneCountry, values.phoneNumber);
+  if (needs.email) body.customerEmail = values.customerEmail;
+  return body;
+}
+
+export function validateSend(
+  values: SendFormValues,
+): { ok: true; body: SendRequest } | { ok: false; errors: SendFieldErrors } {
+  const parsed = sendRequestSchema.safeParse(buildSendBody(values));
+  if (parsed.success) return { ok: true, body: parsed.data };
+  const errors: SendFieldErrors = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0];
+    if (
+      (field === 'customerName' ||
+        field === 'customerPhone' ||
+        field === 'customerEmail' ||
+        field === 'channel') &&
+      !errors[field]
+    ) {
+      errors[field] = issue.message;
+    }
+  }
+  return { ok: false, errors };
+}
+
+/** Same body, same intent: the Idempotency-Key is reused only while the fingerprint matches. */
+export function fingerprint(body: SendRequest): string {
+  return JSON.stringify([
+    body.channel,
+    body.customerName ?? null,
+    body.customerPhone ?? null,
+    body.customerEmail ?? null,
+  ]);
+}
+
+/** The contacts the frequency-cap check looks up (E.164 phone, lower-case email). */
+export function contactsOf(body: SendRequest): string[] {
+  return [body.customerPhone, body.customerEmail].filter(
+    (c): c is string => typeof c === 'string' && c !== '',
+  );
+}
+
+/**
+ * Earlier sends to the same contact inside the frequency-cap window. A send that failed
+ * outright reached nobody, so it does not count; unknown and in-flight ones might have.
+ */
+export function recentSends(
+  entries: readonly SendHistoryEntry[],
+  capDays: number,
+  now = Date.now(),
+): SendHistoryEntry[] {
+  const windowStart = now - capDays * 86_400_000;
+  const seen = new Set<string>();
+  return entries
+    .filter((entry) => entry.outcome !== 'failed')
+    .filter((entry) => {
+      const at = Date.parse(entry.createdAt);
+      return !Number.isNaN(at) && at >= windowStart;
+    })
+    .filter((entry) => {
+      if (seen.has(entry.id)) return false;
+      seen.add(entry.id);
+      return true;
+    })
+    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+}
+
+/**
+ * What a failed send means for the customer. "unknown": a request may have gone out (the
+ * connection broke, the BFF timed out or answered 409, or a 2xx came back unreadable) — never
+ * shown as success or as a plain failure. "refused": the service said no; nothing was sent.
+ */
+export type SendFailureKind = 'unknown' | 'refused';
+
+export function classifySendFailure(error: unknown): SendFailureKind {
+  if (error instanceof NetworkError) return 'unknown';
+  if (!(error instanceof ApiError)) return 'unknown';
+  if (error.status < 400) return 'unknown';
+  if (error.status === 409) return 'unknown';
+  // The service's own "every delivery failed": a definite answer, nothing reached the customer.
+  if (error.status === 502 && error.message === MESSAGES.allDeliveriesFailed) return 'refused';
+  if (error.status >= 500) return 'unknown';
+  return 'refused';
+}
+
+/** Countries for the phone field, by name in the user's language, with their calling codes. */
+export function countryOptions(locale?: string): { value: CountryCode; label: string }[] {
+  let names: Intl.DisplayNames | null = null;
+  try {
+    names = new Intl.DisplayNames(locale ? [locale] : undefined, { type: 'region' });
+  } catch {
+    names = null;
+  }
+  return getCountries()
+    .map((code) => ({ code, name: names?.of(code) ?? code }))
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map(({ code, name }) => ({ value: code, label: `${name} (+${getCountryCallingCode(code)})` }));
+}
+
+const COUNTRY_STORAGE_KEY = 'review-desk.phone-country';
+
+/** Last country used, else the region of the browser's language, else the US. */
+export function defaultCountry(): CountryCode {
+  const known = new Set<string>(getCountries());
+  try {
+    const stored = localStorage.getItem(COUNTRY_STORAGE_KEY);
+    if (stored && known.has(stored)) return stored as CountryCode;
+  } catch {
+    // storage unavailable (private mode): fall through
+  }
+  for (const language of navigator.languages ?? [navigator.language]) {
+    const region = language.split('-')[1]?.toUpperCase();
+    if (region && known.has(region)) return region as CountryCode;
+  }
+  return 'US';
+}
+
+export function rememberCountry(country: CountryCode): void {
+  try {
+    localStorage.setItem(COUNTRY_STORAGE_KEY, country);
+  } catch {
+    // not essential
+  }
+}

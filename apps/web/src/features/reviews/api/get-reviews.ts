@@ -1,0 +1,36 @@
+import { type ReviewsQuery, reviewListSchema, reviewsSearchParams } from '@review-desk/shared/reviews';
+import { ENDPOINTS } from '@review-desk/shared/scopes';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { getJson, withQuery } from '../../../lib/http.ts';
+
+// GET /api/v1/reviews through the BFF (same path, query and envelope as the upstream, seed §4).
+
+export type ReviewsListQuery = Pick<ReviewsQuery, 'page' | 'limit'> &
+  Partial<Pick<ReviewsQuery, 'status' | 'minRating'>>;
+
+export function getReviews(query: ReviewsListQuery, signal?: AbortSignal) {
+  return getJson(withQuery(ENDPOINTS.reviews.path, reviewsSearchParams(query)), reviewListSchema, signal);
+}
+
+export const reviewsKeys = {
+  all: ['reviews'] as const,
+  list: (query: ReviewsListQuery) =>
+    [
+      ...reviewsKeys.all,
+      'list',
+      { page: query.page, limit: query.limit, status: query.status, minRating: query.minRating },
+    ] as const,
+};
+
+export function reviewsQueryOptions(query: ReviewsListQuery) {
+  return queryOptions({
+    queryKey: reviewsKeys.list(query),
+    queryFn: ({ signal }) => getReviews(query, signal),
+    // The page on screen stays while the next one loads.
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useReviews(query: ReviewsListQuery) {
+  return useQuery(reviewsQueryOptions(query));
+}

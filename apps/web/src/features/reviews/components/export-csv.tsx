@@ -1,0 +1,85 @@
+import { Button, Group, Progress, Text } from '@mantine/core';
+import { useRef, useState } from 'react';
+import { ErrorState } from '../../../components/error-state.tsx';
+import { isAbortError } from '../../../lib/api-error.ts';
+import { toast } from '../../../lib/toast.ts';
+import {
+  downloadText,
+  type ExportProgress,
+  exportFileName,
+  fetchAllReviews,
+  reviewsToCsv,
+} from '../api/export-reviews.ts';
+import type { ReviewFilters } from '../filters.ts';
+
+type ExportState =
+  | { kind: 'idle' }
+  | { kind: 'running'; progress: ExportProgress | null }
+  | { kind: 'failed'; error: unknown };
+
+/** "Export CSV" of every review matching the filters, with progress and cancel. */
+export function ExportCsv({ filters }: { filters: Pick<ReviewFilters, 'status' | 'minRating'> }) {
+  const [state, setState] = useState<ExportState>({ kind: 'idle' });
+  const controller = useRef<AbortController | null>(null);
+
+  async function start() {
+    controller.current?.abort();
+    const abort = new AbortController();
+    controller.current = abort;
+    setState({ kind: 'running', progress: null });
+    try {
+      const reviews = await fetchAllReviews(
+        filters,
+        (progress) => setState({ kind: 'running', progress }),
+        abort.signal,
+      );
+      const csv = await reviewsToCsv(reviews);
+      if (abort.signal.aborted) return;
+      downloadText(csv, exportFileName(filters));
+      setState({ kind: 'idle' });
+      toast({
+        color: 'green',
+        title: 'Export ready',
+        message: `${reviews.length} review${reviews.length === 1 ? '' : 's'} exported.`,
+      });
+    } catch (error) {
+      if (abort.signal.aborted || isAbortError(error)) return;
+      setState({ kind: 'failed', error });
+    }
+  }
+
+  function cancel() {
+    controller.current?.abort();
+    controller.current = null;
+    setState({ kind: 'idle' });
+    toast({ title: 'Export cancelled', message: 'Nothing was downloaded.' });
+  }
+
+  if (state.kind === 'running') {
+    const { progress } = state;
+    const percent =
+      progress && progress.total > 0 ? Math.min(100, (progress.fetched / progress.total) * 100) : 0;
+    const label = progress
+      ? `Exporting: ${progress.fetched} of ${progress.total} reviews`
+      : 'Exporting: starting…';
+    return (
+      <div className="export-panel" data-testid="export-progress">
+        <Text size="sm">{label}</Text>
+        <Group gap="xs" wrap="nowrap">
+          <Progress value={percent} aria-label="Export progress" className="export-panel__bar" animated />
+          <Button size="xs" variant="default" onClick={cancel}>
+            Cancel
+          </Button>
+        </Group>
+      </div>
+    );
+  }
+  return (
+    <div className="export-panel">
+      <Button variant="default" onClick={start}>
+        Export CSV
+      </Button>
+      {state.kind === 'failed' && <ErrorState error={state.error} onRetry={start} />}
+    </div>
+  );
+}

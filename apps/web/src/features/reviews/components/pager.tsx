@@ -1,0 +1,49 @@
+import { Button, Group, Text } from '@mantine/core';
+import { isLastPage, pageRange } from '@review-desk/shared/reviews';
+
+type PageInfo = { page: number; limit: number; total: number; reviews: readonly unknown[] };
+
+/**
+ * "21–40 of 57" with previous/next. Next follows the seed's stop rule (§4: no next page when
+ * this one is empty or page × limit reaches total), so a deployment whose total and pages
+ * disagree never sends the user to an empty page.
+ */
+export function Pager({
+  list,
+  onPage,
+  busy,
+}: {
+  list: PageInfo;
+  onPage: (page: number) => void;
+  busy: boolean;
+}) {
+  const { from, to } = pageRange(list);
+  const last = isLastPage(list);
+  const pages = Math.max(1, Math.ceil(list.total / Math.max(1, list.limit)));
+  return (
+    <nav className="pager" aria-label="Pages">
+      <Text size="sm" aria-live="polite" data-testid="page-range">
+        {list.reviews.length === 0 ? `0 of ${list.total}` : `${from}–${to} of ${list.total}`}
+      </Text>
+      <Group gap="xs">
+        <Button variant="default" size="xs" onClick={() => onPage(1)} disabled={busy || list.page <= 1}>
+          First
+        </Button>
+        <Button
+          variant="default"
+          size="xs"
+          onClick={() => onPage(list.page - 1)}
+          disabled={busy || list.page <= 1}
+        >
+          Previous
+        </Button>
+        <Text size="sm" className="pager__page">
+          Page {list.page} of {pages}
+        </Text>
+        <Button variant="default" size="xs" onClick={() => onPage(list.page + 1)} disabled={busy || last}>
+          Next
+        </Button>
+      </Group>
+    </nav>
+  );
+}

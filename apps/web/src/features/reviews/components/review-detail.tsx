@@ -1,0 +1,124 @@
+import '../../../components/overlays.css';
+import { Drawer, Stack, Text } from '@mantine/core';
+import { type ReviewItem, reviewStatusOf } from '@review-desk/shared/reviews';
+import type { ReactNode } from 'react';
+import { formatDateTime } from '../../../lib/format.ts';
+import { PlatformBadge, StatusBadge } from './badges.tsx';
+import { Stars } from './stars.tsx';
+
+// Seed §2: "Fields of a review record: not shown beyond its status and rating". The fields our
+// service writes get labels; every other field a deployment sends is shown as it came.
+
+const KNOWN: Record<string, { label: string; render: (value: unknown, review: ReviewItem) => ReactNode }> = {
+  rating: { label: 'Rating', render: (_, review) => <Stars rating={review.rating} /> },
+  response_status: {
+    label: 'Status',
+    render: (_, review) => <StatusBadge status={reviewStatusOf(review)} />,
+  },
+  status: { label: 'Status', render: (_, review) => <StatusBadge status={reviewStatusOf(review)} /> },
+  author_name: { label: 'Author', render: (value) => (typeof value === 'string' && value) || 'Anonymous' },
+  review_date: { label: 'Date', render: (value) => formatDateTime(typeof value === 'string' ? value : null) },
+  platform: {
+    label: 'Platform',
+    render: (value) => <PlatformBadge platform={typeof value === 'string' ? value : null} />,
+  },
+  text: { label: 'Review text', render: (value) => <Prose value={value} empty="No text" /> },
+  response_text: {
+    label: 'Business response',
+    render: (value) => <Prose value={value} empty="No response yet" />,
+  },
+  id: { label: 'Review ID', render: (value) => <code>{String(value)}</code> },
+};
+const ORDER = [
+  'rating',
+  'response_status',
+  'status',
+  'author_name',
+  'review_date',
+  'platform',
+  'text',
+  'response_text',
+  'id',
+];
+
+function Prose({ value, empty }: { value: unknown; empty: string }) {
+  if (typeof value !== 'string' || value.trim() === '') return <span className="muted">{empty}</span>;
+  return <span className="prose">{value}</span>;
+}
+
+export function GenericValue({ value }: { value: unknown }) {
+  if (value === null || value === undefined || value === '') return <span className="muted">—</span>;
+  if (typeof value === 'string') return <span className="prose">{value}</span>;
+  if (typeof value === 'number' || typeof value === 'boolean') return <span>{String(value)}</span>;
+  return <pre className="json-value">{JSON.stringify(value, null, 2)}</pre>;
+}
+
+export function reviewFieldRows(
+  review: ReviewItem,
+): { key: string; label: string; node: ReactNode; known: boolean }[] {
+  const record = review as Record<string, unknown>;
+  const keys = Object.keys(record);
+  // When a deployment sends both status spellings, show the one reviewStatusOf uses, once.
+  const statusKey = record.response_status !== undefined ? 'response_status' : 'status';
+  const known = ORDER.filter(
+    (key) => keys.includes(key) && (key === statusKey || (key !== 'status' && key !== 'response_status')),
+  );
+  const unknown = keys.filter((key) => !(key in KNOWN)).sort();
+  return [
+    ...known.map((key) => ({
+      key,
+      label: KNOWN[key]!.label,
+      node: KNOWN[key]!.render(record[key], review),
+      known: true,
+    })),
+    ...(statusKey === 'response_status' && keys.includes('status')
+      ? [{ key: 'status', label: 'status', node: <GenericValue value={record.status} />, known: false }]
+      : []),
+    ...unknown.map((key) => ({ key, label: key, node: <GenericValue value={record[key]} />, known: false })),
+  ];
+}
+
+export default function ReviewDetail({
+  review,
+  onClose,
+}: {
+  review: ReviewItem | null;
+  onClose: () => void;
+}) {
+  const rows = review ? reviewFieldRows(review) : [];
+  const knownRows = rows.filter((row) => row.known);
+  const otherRows = rows.filter((row) => !row.known);
+  return (
+    <Drawer opened={review !== null} onClose={onClose} position="right" size="md" title="Review details">
+      {review && (
+        <Stack gap="md">
+          <dl className="field-list">
+            {knownRows.map((row) => (
+              <div key={row.key} className="field-list__row">
+                <dt>{row.label}</dt>
+                <dd>{row.node}</dd>
+              </div>
+            ))}
+          </dl>
+          {otherRows.length > 0 && (
+            <div>
+              <Text fw={600} size="sm" mb={4}>
+                Other fields from the service
+              </Text>
+              <dl className="field-list">
+                {otherRows.map((row) => (
+                  <div key={row.key} className="field-list__row">
+                    <dt>
+                      <code>{row.label}</code>
+                    </dt>
+                    <dd>{row.node}</dd>
+                  </div>
+                ))}
+              </dl>
+            </div>
+          )}
+        </Stack>
+      )}
+    </Drawer>
+  );
+}

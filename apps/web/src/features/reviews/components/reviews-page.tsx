@@ -1,0 +1,144 @@
+import { Alert, Button, Loader, Skeleton, Stack, Text } from '@mantine/core';
+import type { ReviewItem } from '@review-desk/shared/reviews';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { ErrorState } from '../../../components/error-state.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useReviews } from '../api/get-reviews.ts';
+import {
+  DEFAULT_FILTERS,
+  describeFilters,
+  needsCanonicalUrl,
+  parseReviewFilters,
+  type ReviewFilters,
+  reviewFiltersToParams,
+  withFilter,
+} from '../filters.ts';
+import { ExportCsv } from './export-csv.tsx';
+import { Pager } from './pager.tsx';
+import { ReviewFiltersBar } from './review-filters.tsx';
+import { ReviewsTable } from './reviews-table.tsx';
+
+// The detail drawer's code loads when a review is first opened.
+const ReviewDetail = lazy(() => import('./review-detail.tsx'));
+
+function TableSkeleton({ rows }: { rows: number }) {
+  return (
+    <Stack gap="xs" aria-busy="true" aria-label="Loading reviews" data-testid="reviews-skeleton">
+      {Array.from({ length: Math.min(rows, 8) }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
+        <Skeleton key={i} height={44} />
+      ))}
+    </Stack>
+  );
+}
+
+export default function ReviewsPage() {
+  const [params, setParams] = useSearchParams();
+  const { filters, corrections } = useMemo(() => parseReviewFilters(params), [params]);
+  const [notice, setNotice] = useState<string[]>([]);
+  const [open, setOpenState] = useState<ReviewItem | null>(null);
+  const [detailLoaded, setDetailLoaded] = useState(false);
+  const setOpen = (review: ReviewItem | null) => {
+    if (review) setDetailLoaded(true);
+    setOpenState(review);
+  };
+  const reviews = useReviews(filters);
+
+  // A URL out of range or in a non-canonical form is rewritten in place (no extra history entry).
+  useEffect(() => {
+    if (!needsCanonicalUrl(params, filters)) return;
+    if (corrections.length > 0) setNotice(corrections);
+    setParams(reviewFiltersToParams(filters), { replace: true });
+  }, [params, filters, corrections, setParams]);
+
+  // A page past the end (an old link, or reviews changed status meanwhile): go to the last page.
+  const data = reviews.data;
+  useEffect(() => {
+    if (!data || reviews.isPlaceholderData) return;
+    if (data.reviews.length > 0 || data.total === 0 || filters.page <= 1) return;
+    const last = Math.max(1, Math.ceil(data.total / Math.max(1, data.limit)));
+    if (last >= filters.page) return;
+    setNotice([`page ${filters.page} is past the last page; showing page ${last}`]);
+    setParams(reviewFiltersToParams({ ...filters, page: last }), { replace: true });
+  }, [data, reviews.isPlaceholderData, filters, setParams]);
+
+  // Filter and page changes push history entries, so Back and Forward walk through them.
+  const go = (next: ReviewFilters) => {
+    setNotice([]);
+    setParams(reviewFiltersToParams(next));
+  };
+
+  const filterText = describeFilters(filters);
+  const busy = reviews.isFetching && reviews.isPlaceholderData;
+
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title="Reviews"
+        lead="Reviews of your business: left through review requests, and synced from external networks."
+        actions={<ExportCsv filters={filters} />}
+      />
+      <ReviewFiltersBar
+        filters={filters}
+        onChange={(change) => go(withFilter(filters, change))}
+        onReset={() => go({ ...DEFAULT_FILTERS, limit: filters.limit })}
+      />
+      {notice.length > 0 && (
+        <Alert
+          color="blue"
+          variant="light"
+          title="The address was corrected"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setNotice([])}
+        >
+          {notice.join('; ')}.
+        </Alert>
+      )}
+      {reviews.error && <ErrorState error={reviews.error} onRetry={() => reviews.refetch()} />}
+      {data ? (
+        data.reviews.length === 0 ? (
+          <div className="empty-state" data-testid="reviews-empty">
+            <Text fw={600}>{filterText ? 'No reviews match these filters' : 'No reviews yet'}</Text>
+            <Text size="sm" c="dimmed">
+              {filterText
+                ? `Nothing matched ${filterText}.`
+                : 'Reviews appear here once customers leave them or they are synced from external networks.'}
+            </Text>
+            {filterText && (
+              <Button
+                variant="default"
+                size="xs"
+                mt="xs"
+                onClick={() => go({ ...DEFAULT_FILTERS, limit: filters.limit })}
+              >
+                Clear filters
+              </Button>
+            )}
+          </div>
+        ) : (
+          <div className={busy ? 'is-refreshing' : undefined}>
+            {busy && (
+              <Text size="xs" c="dimmed" className="refresh-note">
+                <Loader size={12} mr={6} aria-hidden="true" />
+                Loading…
+              </Text>
+            )}
+            <ReviewsTable reviews={data.reviews} onOpen={setOpen} busy={busy} />
+          </div>
+        )
+      ) : (
+        !reviews.error && <TableSkeleton rows={filters.limit} />
+      )}
+      {data && data.total > 0 && (
+        <Pager list={data} busy={busy} onPage={(page) => go({ ...filters, page })} />
+      )}
+      {detailLoaded && (
+        <Suspense fallback={null}>
+          <ReviewDetail review={open} onClose={() => setOpen(null)} />
+        </Suspense>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,80 @@
+import { Button, Text } from '@mantine/core';
+import { type ReviewItem, reviewStatusOf } from '@review-desk/shared/reviews';
+import { formatDate } from '../../../lib/format.ts';
+import { PlatformBadge, StatusBadge } from './badges.tsx';
+import { Stars } from './stars.tsx';
+
+/**
+ * One row per review. Below 720 px the rows become cards (CSS); explicit roles keep the table
+ * semantics for assistive technology when the display changes.
+ */
+export function ReviewsTable({
+  reviews,
+  onOpen,
+  busy,
+}: {
+  reviews: readonly ReviewItem[];
+  onOpen: (review: ReviewItem) => void;
+  busy: boolean;
+}) {
+  return (
+    <table className="data-table reviews-table" aria-busy={busy}>
+      <thead>
+        <tr>
+          <th>Rating</th>
+          <th>Author</th>
+          <th>Review</th>
+          <th>Date</th>
+          <th>Platform</th>
+          <th>Status</th>
+          <th>
+            <span className="visually-hidden">Details</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {reviews.map((review) => {
+          const author = review.author_name?.trim() || 'Anonymous';
+          return (
+            <tr key={String(review.id)} data-testid="review-row">
+              <td data-label="Rating">
+                <Stars rating={review.rating} />
+              </td>
+              <td data-label="Author" className="cell-author">
+                {author}
+              </td>
+              <td data-label="Review" className="cell-text">
+                {review.text ? (
+                  <Text size="sm" lineClamp={2}>
+                    {review.text}
+                  </Text>
+                ) : (
+                  <span className="muted">No text</span>
+                )}
+              </td>
+              <td data-label="Date" className="cell-nowrap">
+                {formatDate(review.review_date)}
+              </td>
+              <td data-label="Platform">
+                <PlatformBadge platform={review.platform} />
+              </td>
+              <td data-label="Status">
+                <StatusBadge status={reviewStatusOf(review)} />
+              </td>
+              <td className="cell-action">
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  onClick={() => onOpen(review)}
+                  aria-label={`Details of the review by ${author}`}
+                >
+                  Details
+                </Button>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,17 @@
+import './app/mantine.css';
+import './app/app.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { AppProviders } from './app/providers.tsx';
+import { AppRouter } from './app/router.tsx';
+import { createQueryClient } from './lib/query-client.ts';
+
+const queryClient = createQueryClient();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <AppProviders queryClient={queryClient}>
+      <AppRouter />
+    </AppProviders>
+  </StrictMode>,
+);
