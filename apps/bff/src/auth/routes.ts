@@ -1,0 +1,102 @@
+import { BFF_PATHS, loginBodySchema, type Me, ok, ROLE_PERMISSIONS } from '@review-desk/shared';
+import { type Request, type RequestHandler, Router } from 'express';
+import type { Logger } from 'pino';
+import { readJsonBody } from '../http/body.ts';
+import { AppError } from '../http/errors.ts';
+import type { Metrics } from '../metrics.ts';
+import {
+  type CookieSettings,
+  clearSessionCookies,
+  readSessionToken,
+  requireSession,
+  setSessionCookie,
+} from './middleware.ts';
+import { dummyPasswordHash, verifyPassword } from './passwords.ts';
+import type { SessionStore, SessionUser } from './sessions.ts';
+import type { LoginThrottle } from './throttle.ts';
+import type { UserStore } from './users.ts';
+
+export type AuthDeps = {
+  users: UserStore;
+  sessions: SessionStore;
+  throttle: LoginThrottle;
+  cookies: CookieSettings;
+  csrf: RequestHandler;
+  businessName: string | null;
+  frequencyCapDays: number;
+  logger: Logger;
+  metrics: Metrics;
+};
+
+export function meFor(user: SessionUser, deps: Pick<AuthDeps, 'businessName' | 'frequencyCapDays'>): Me {
+  return {
+    user: { id: user.id, email: user.email, role: user.role },
+    permissions: [...ROLE_PERMISSIONS[user.role]],
+    business: deps.businessName === null ? null : { name: deps.businessName },
+    settings: { frequencyCapDays: deps.frequencyCapDays },
+  };
+}
+
+const named =
+  (route: string): RequestHandler =>
+  (req, _res, next) => {
+    req.ctx.route = route;
+    next();
+  };
+
+export function authRoutes(deps: AuthDeps): Router {
+  const router = Router();
+  const { users, sessions, throttle, cookies, logger, metrics } = deps;
+
+  router.post(BFF_PATHS.login, named('login'), deps.csrf, async (req, res) => {
+    const body = await readJsonBody(req);
+    const parsed = loginBodySchema.safeParse(body.value);
+    if (!parsed.success) throw AppError.validation(parsed.error);
+    const { email, password } = parsed.data;
+    const ip = req.ip ?? 'unknown';
+
+    const waitSeconds = throttle.attempt(email, ip);
+    if (waitSeconds !== null) {
+      metrics.logins.inc({ result: 'throttled' });
+      logger.warn({ reqId: req.ctx.id, ip }, 'login throttled');
+      throw new AppError(
+        'too_many_requests',
+        `Too many sign-in attempts. Try again in ${Math.ceil(waitSeconds / 60)} minute${waitSeconds > 60 ? 's' : ''}.`,
+        { headers: { 'retry-after': String(waitSeconds) } },
+      );
+    }
+
+    const user = users.findByEmail(email);
+    // Unknown emails still pay for a hash check, so timing does not reveal which accounts exist.
+    const valid = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+    if (!user || !valid) {
+      metrics.logins.inc({ result: 'failed' });
+      logger.info({ reqId: req.ctx.id, ip }, 'login failed');
+      throw new AppError('unauthenticated', 'Email or password is incorrect.');
+    }
+
+    throttle.succeeded(email, ip);
+    // Rotation: whatever session this browser had is ended; the login gets a fresh id.
+    const previous = readSessionToken(req);
+    if (previous !== null) sessions.destroy(previous);
+    const token = sessions.create(user.id);
+    users.recordLogin(user.id);
+    setSessionCookie(req, res, token, cookies);
+    metrics.logins.inc({ result: 'ok' });
+    logger.info({ reqId: req.ctx.id, user: user.id }, 'login');
+    res.json(ok(meFor(user, deps)));
+  });
+
+  router.post(BFF_PATHS.logout, named('logout'), deps.csrf, (req: Request, res) => {
+    const token = readSessionToken(req);
+    if (token !== null) sessions.destroy(token);
+    clearSessionCookies(req, res, cookies);
+    res.json(ok({}));
+  });
+
+  router.get(BFF_PATHS.me, named('me'), requireSession(sessions, cookies), (req, res) => {
+    res.json(ok(meFor(req.ctx.session!.user, deps)));
+  });
+
+  return router;
+}

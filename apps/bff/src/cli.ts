@@ -1,0 +1,169 @@
+import { parseArgs } from 'node:util';
+import { createUserSchema, passwordSchema, ROLES, roleSchema } from '@review-desk/shared';
+import { endSessionsOf } from './auth/sessions.ts';
+import { createUserStore } from './auth/users.ts';
+import { ConfigError, loadCliConfig } from './env.ts';
+import { AppError } from './http/errors.ts';
+import { openDatabase } from './store/db.ts';
+
+// Dashboard users from the command line (BFF_DATABASE_PATH selects the database):
+//   user add --email E --role R      password read from stdin (prompted, hidden, on a terminal)
+//   user passwd --email E            new password from stdin; ends the user's sessions
+//   user role --email E --role R
+//   user remove --email E
+//   user list [--json]
+
+const USAGE = `Usage: npm run cli -w apps/bff -- user <command> [options]
+
+Commands:
+  user add --email E --role ${ROLES.join('|')}   Create a user; the password is read from stdin.
+  user passwd --email E                 Set a new password (from stdin); signs the user out everywhere.
+  user role --email E --role R          Change a user's role.
+  user remove --email E                 Remove a user (not the last owner).
+  user list [--json]                    List users.
+
+Environment: BFF_DATABASE_PATH (default data/bff.db at the repository root).`;
+
+class UsageError extends Error {}
+
+async function readPassword(prompt: string): Promise<string> {
+  const stdin = process.stdin;
+  if (!stdin.isTTY) {
+    let text = '';
+    for await (const chunk of stdin) text += chunk;
+    return text.replace(/\r?\n$/, '').split(/\r?\n/)[0] ?? '';
+  }
+  process.stderr.write(prompt);
+  stdin.setRawMode(true);
+  stdin.resume();
+  stdin.setEncoding('utf8');
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const onData = (key: string) => {
+      for (const ch of key) {
+        if (ch === '\r' || ch === '\n') {
+          stdin.setRawMode(false);
+          stdin.pause();
+          stdin.off('data', onData);
+          process.stderr.write('\n');
+          resolve(value);
+          return;
+        }
+        if (ch === '\u0003') {
+          stdin.setRawMode(false);
+          reject(new UsageError('cancelled'));
+          return;
+        }
+        if (ch === '\u007f') value = value.slice(0, -1);
+        else value += ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`--${flag} is required`);
+  return value;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      role: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help || positionals.length === 0) {
+    process.stdout.write(`${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  const [group, command] = positionals;
+  if (group !== 'user' || command === undefined)
+    throw new UsageError(`unknown command: ${positionals.join(' ')}`);
+
+  const { databasePath } = loadCliConfig();
+  const db = openDatabase(databasePath);
+  const users = createUserStore(db);
+  try {
+    switch (command) {
+      case 'add': {
+        const email = required(values.email, 'email');
+        const role = roleSchema.safeParse(required(values.role, 'role'));
+        if (!role.success) throw new UsageError(role.error.issues[0]?.message ?? 'invalid role');
+        const password = await readPassword(`Password for ${email}: `);
+        const input = createUserSchema.safeParse({ email, role: role.data, password });
+        if (!input.success) throw new UsageError(input.error.issues.map((i) => i.message).join('; '));
+        const user = await users.create(input.data);
+        process.stdout.write(`Created ${user.role} ${user.email} (${user.id})\n`);
+        return 0;
+      }
+      case 'passwd': {
+        const user = users.findByEmail(required(values.email, 'email'));
+        if (!user) throw new AppError('not_found', `No user with the email ${values.email}.`);
+        const password = passwordSchema.safeParse(await readPassword(`New password for ${user.email}: `));
+        if (!password.success) throw new UsageError(password.error.issues[0]?.message ?? 'invalid password');
+        await users.update(user.id, { password: password.data });
+        endSessionsOf(db, user.id);
+        process.stdout.write(`Password changed for ${user.email}; their sessions were ended.\n`);
+        return 0;
+      }
+      case 'role': {
+        const user = users.findByEmail(required(values.email, 'email'));
+        if (!user) throw new AppError('not_found', `No user with the email ${values.email}.`);
+        const role = roleSchema.safeParse(required(values.role, 'role'));
+        if (!role.success) throw new UsageError(role.error.issues[0]?.message ?? 'invalid role');
+        const updated = await users.update(user.id, { role: role.data });
+        process.stdout.write(`${updated.email} is now ${updated.role}\n`);
+        return 0;
+      }
+      case 'remove': {
+        const user = users.findByEmail(required(values.email, 'email'));
+        if (!user) throw new AppError('not_found', `No user with the email ${values.email}.`);
+        users.remove(user.id);
+        process.stdout.write(`Removed ${user.email}\n`);
+        return 0;
+      }
+      case 'list': {
+        const list = users.list();
+        if (values.json) {
+          process.stdout.write(`${JSON.stringify(list)}\n`);
+        } else if (list.length === 0) {
+          process.stdout.write('No users.\n');
+        } else {
+          for (const u of list) {
+            process.stdout.write(
+              `${u.email.padEnd(32)} ${u.role.padEnd(8)} created ${u.createdAt}  last login ${u.lastLoginAt ?? 'never'}\n`,
+            );
+          }
+        }
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown command: user ${command}`);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError) {
+    process.stderr.write(`bff cli: ${error.message}\n\n${USAGE}\n`);
+    process.exitCode = 2;
+  } else if (error instanceof AppError || error instanceof ConfigError) {
+    process.stderr.write(`bff cli: ${error.message}\n`);
+    process.exitCode = 1;
+  } else if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    process.stderr.write(`bff cli: ${(error as Error).message}\n\n${USAGE}\n`);
+    process.exitCode = 2;
+  } else {
+    throw error;
+  }
+}

@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import type { Session } from '../auth/sessions.ts';
+import type { Metrics } from '../metrics.ts';
+
+// Per-request context: an id (sent upstream and returned as X-Request-Id), the route name used
+// for metrics and logs, and the session once authenticated. One access-log line per request.
+
+export type RequestContext = {
+  id: string;
+  started: bigint;
+  /** Bounded name for metrics and logs: 'reviews', 'login', 'static', … never a raw path. */
+  route: string;
+  session: Session | null;
+  /** The session token from the cookie, when one was presented. */
+  token: string | null;
+};
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    ctx: RequestContext;
+  }
+}
+
+export function requestContext(logger: Logger, metrics: Metrics): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const ctx: RequestContext = {
+      id: randomUUID(),
+      started: process.hrtime.bigint(),
+      route: 'other',
+      session: null,
+      token: null,
+    };
+    req.ctx = ctx;
+    res.setHeader('x-request-id', ctx.id);
+    res.once('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - ctx.started) / 1e9;
+      metrics.observeRequest(ctx.route, req.method, res.statusCode, seconds);
+      const url = req.originalUrl ?? req.url;
+      const q = url.indexOf('?');
+      // The query is left out: /bff/sends?contact=… would put a customer's contact in the log.
+      logger.info(
+        {
+          reqId: ctx.id,
+          method: req.method,
+          path: q === -1 ? url : url.slice(0, q),
+          route: ctx.route,
+          status: res.statusCode,
+          ms: Math.round(seconds * 10_000) / 10,
+          user: ctx.session?.user.id,
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}

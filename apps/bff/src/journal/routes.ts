@@ -1,0 +1,53 @@
+import { BFF_PATHS, ok, queryRecord, type SendHistory, sendHistoryQuerySchema } from '@review-desk/shared';
+import { Router } from 'express';
+import { type CookieSettings, requirePermission, requireSession } from '../auth/middleware.ts';
+import type { SessionStore } from '../auth/sessions.ts';
+import { AppError } from '../http/errors.ts';
+import { methodNotAllowed } from '../http/method.ts';
+import { type ContactHasher, normaliseContactFilter } from './contact.ts';
+import type { Journal } from './journal.ts';
+
+// GET /bff/sends: this dashboard's sends, newest first, paged like the reviews list; filtered by
+// contact (normalised, then matched by keyed hash) so the send form can warn "a request went to
+// this contact N days ago".
+
+export function sendHistoryRoutes(deps: {
+  journal: Journal;
+  hasher: ContactHasher;
+  sessions: SessionStore;
+  cookies: CookieSettings;
+  staleAfterMs: number;
+}): Router {
+  const router = Router();
+  router.get(
+    BFF_PATHS.sends,
+    (req, _res, next) => {
+      req.ctx.route = 'sends';
+      next();
+    },
+    requireSession(deps.sessions, deps.cookies),
+    requirePermission('sends:read'),
+    (req, res) => {
+      const q = req.url.indexOf('?');
+      const parsed = sendHistoryQuerySchema.safeParse(queryRecord(q === -1 ? '' : req.url.slice(q + 1)));
+      if (!parsed.success) throw AppError.validation(parsed.error);
+      const { page, limit, contact } = parsed.data;
+      let filter: { phoneHash?: string; emailHash?: string } = {};
+      if (contact !== undefined) {
+        const normalised = normaliseContactFilter(contact);
+        if ('error' in normalised)
+          throw new AppError('bad_request', normalised.error, { fields: { contact: normalised.error } });
+        filter =
+          normalised.kind === 'phone'
+            ? { phoneHash: deps.hasher.phone(normalised.value) }
+            : { emailHash: deps.hasher.email(normalised.value) };
+      }
+      deps.journal.orphanStale(deps.staleAfterMs);
+      const { total, sends } = deps.journal.list({ page, limit, ...filter });
+      const history: SendHistory = { page, limit, total, sends };
+      res.json(ok(history));
+    },
+  );
+  router.all(BFF_PATHS.sends, methodNotAllowed('GET'));
+  return router;
+}

@@ -1,0 +1,171 @@
+import cluster, { type Worker } from 'node:cluster';
+import { AggregatorRegistry } from 'prom-client';
+import { type Config, ConfigError, loadConfig } from './env.ts';
+import { createLogger, type LogSink } from './log.ts';
+import { createMetrics, METRICS_REPLY, METRICS_REQUEST } from './metrics.ts';
+import { createBff, listen, openStores, runMaintenance, type Stores, shutdown } from './server.ts';
+
+// Entry point. One process by default; BFF_WORKERS > 1 runs that many node:cluster workers on one
+// port, with the primary doing the start-up duties (migrations, first owner, orphaned sends),
+// the periodic clean-up and metrics aggregation. Sessions, throttling and the journal live in
+// SQLite (WAL, busy timeout, atomic claims), so every worker sees the same state.
+
+const MAINTENANCE_EVERY_MS = 5 * 60_000;
+
+function loadOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`bff: configuration error: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function startupDuties(stores: Stores, config: Config, sink: LogSink): Promise<void> {
+  const { logger } = sink;
+  if (stores.users.count() === 0) {
+    if (config.admin) {
+      const owner = await stores.users.create({ ...config.admin, role: 'owner' });
+      logger.info({ user: owner.id, email: owner.email }, 'first owner created from ADMIN_EMAIL');
+    } else {
+      logger.warn(
+        'no dashboard users yet: create one with `npm run cli -w apps/bff -- user add --email you@example.com --role owner`',
+      );
+    }
+  }
+  // Issue rule: an in_flight entry found at start becomes unknown; no process is waiting on it.
+  const orphaned = stores.journal.orphanAll();
+  if (orphaned > 0) logger.warn({ count: orphaned }, 'in-flight sends from a previous run marked unknown');
+  runMaintenance(stores, config);
+}
+
+function onSignals(handler: (signal: NodeJS.Signals) => void) {
+  let received = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (received) return;
+      received = true;
+      handler(signal);
+    });
+  }
+}
+
+async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker'): Promise<void> {
+  const { logger } = sink;
+  const metrics = createMetrics();
+  if (role === 'worker') {
+    // Lets the primary's AggregatorRegistry collect this worker's metrics.
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([metrics.registry]);
+  }
+  const stores = openStores(config);
+  if (role === 'single') await startupDuties(stores, config, sink);
+  const bff = createBff(config, logger, metrics, stores);
+  const listening = await listen(bff.app, config);
+
+  let maintenance: NodeJS.Timeout | undefined;
+  if (role === 'single') {
+    maintenance = setInterval(() => runMaintenance(stores, config), MAINTENANCE_EVERY_MS).unref();
+    logger.info({ url: listening.url, upstream: config.upstream.url.origin }, 'listening');
+  } else {
+    logger.info({ url: listening.url }, 'worker listening');
+    process.send?.({ type: 'review-desk:listening', url: listening.url });
+  }
+
+  onSignals(async (signal) => {
+    logger.info({ signal }, 'shutting down');
+    clearInterval(maintenance);
+    await shutdown(listening, bff, config.upstream.timeoutMs + 2_000);
+    stores.db.close();
+    logger.info('stopped');
+    sink.flush();
+    process.exit(0);
+  });
+}
+
+async function runPrimary(config: Config, sink: LogSink): Promise<void> {
+  const { logger } = sink;
+  const stores = openStores(config);
+  await startupDuties(stores, config, sink);
+  const maintenance = setInterval(() => runMaintenance(stores, config), MAINTENANCE_EVERY_MS).unref();
+  const aggregator = new AggregatorRegistry();
+  let stopping = false;
+  let announced = false;
+  const listeningWorkers = new Set<number>();
+
+  const fork = (): Worker => {
+    const worker = cluster.fork();
+    worker.on('message', async (message: { type?: string; id?: number; url?: string }) => {
+      if (message?.type === 'review-desk:listening' && message.url) {
+        listeningWorkers.add(worker.id);
+        if (!announced && listeningWorkers.size === config.workers) {
+          announced = true;
+          logger.info(
+            { url: message.url, workers: config.workers, upstream: config.upstream.url.origin },
+            'listening',
+          );
+        }
+      } else if (message?.type === METRICS_REQUEST) {
+        try {
+          const body = await aggregator.clusterMetrics();
+          worker.send({ type: METRICS_REPLY, id: message.id, body });
+        } catch (error) {
+          worker.send({ type: METRICS_REPLY, id: message.id, error: (error as Error).message });
+        }
+      }
+    });
+    return worker;
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    const pid = worker.process.pid;
+    if (pid !== undefined) {
+      const orphaned = stores.journal.orphanProcess(pid);
+      if (orphaned > 0)
+        logger.warn({ pid, count: orphaned }, 'in-flight sends of a stopped worker marked unknown');
+    }
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) {
+        stores.db.close();
+        logger.info('stopped');
+        sink.flush();
+        process.exit(0);
+      }
+      return;
+    }
+    if (!listeningWorkers.has(worker.id)) {
+      // Died before it ever served: restarting would loop on the same fault.
+      logger.fatal({ pid, code, signal }, 'worker failed to start');
+      sink.flush();
+      process.exit(1);
+    }
+    listeningWorkers.delete(worker.id);
+    logger.error({ pid, code, signal }, 'worker stopped unexpectedly; starting a new one');
+    fork();
+  });
+
+  for (let i = 0; i < config.workers; i++) fork();
+
+  onSignals((signal) => {
+    stopping = true;
+    clearInterval(maintenance);
+    logger.info({ signal }, 'shutting down');
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+  });
+}
+
+const config = loadOrExit();
+const sink = createLogger(config.logLevel);
+process.on('uncaughtException', (error) => {
+  sink.logger.fatal({ err: error }, 'uncaught exception');
+  sink.flush();
+  process.exit(1);
+});
+
+if (cluster.isWorker) await runServer(config, sink, 'worker');
+else if (config.workers > 1) await runPrimary(config, sink);
+else await runServer(config, sink, 'single');

@@ -1,0 +1,110 @@
+import cluster from 'node:cluster';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+// Prometheus metrics. Labels are bounded: a route *name* (never a raw path), the method, the
+// status. Under node:cluster each worker keeps its own registry and /metrics asks the primary,
+// which aggregates every worker's (see main.ts).
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const requests = new Counter({
+    name: 'bff_http_requests_total',
+    help: 'HTTP requests answered by the BFF, by route name, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'bff_http_request_duration_seconds',
+    help: 'Time from request to response end, by route name, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const upstreamDuration = new Histogram({
+    name: 'bff_upstream_request_duration_seconds',
+    help: 'Upstream exchanges (request to last body byte), by endpoint and upstream status.',
+    labelNames: ['endpoint', 'status'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const upstreamErrors = new Counter({
+    name: 'bff_upstream_errors_total',
+    help: 'Upstream failures: unreachable, timeout, reset, unreadable answer.',
+    labelNames: ['endpoint', 'kind'] as const,
+    registers: [registry],
+  });
+  const sends = new Counter({
+    name: 'bff_sends_total',
+    help: 'Send attempts by journal outcome (replayed and conflicting keys included).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const logins = new Counter({
+    name: 'bff_logins_total',
+    help: 'Login attempts by result.',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+
+  // Label lookups hash their arguments; the few combinations that exist are cached as children.
+  const requestChildren = new Map<string, { count: () => void; observe: (v: number) => void }>();
+
+  return {
+    registry,
+    upstreamDuration,
+    upstreamErrors,
+    sends,
+    logins,
+    observeRequest(route: string, method: string, status: number, seconds: number) {
+      const key = `${route} ${method} ${status}`;
+      let child = requestChildren.get(key);
+      if (!child) {
+        const labels = { route, method, status: String(status) };
+        const counter = requests.labels(labels);
+        const histogram = duration.labels(labels);
+        const created = { count: () => counter.inc(), observe: (v: number) => histogram.observe(v) };
+        requestChildren.set(key, created);
+        child = created;
+      }
+      child.count();
+      child.observe(seconds);
+    },
+  };
+}
+
+/** Text exposition of this process's metrics, or of every worker's when clustered. */
+export async function metricsText(metrics: Metrics): Promise<{ type: string; body: string }> {
+  if (cluster.isWorker && process.send) {
+    const body = await askPrimaryForMetrics();
+    return { type: metrics.registry.contentType, body };
+  }
+  return { type: metrics.registry.contentType, body: await metrics.registry.metrics() };
+}
+
+export const METRICS_REQUEST = 'review-desk:metrics-request';
+export const METRICS_REPLY = 'review-desk:metrics-reply';
+
+let nextId = 0;
+function askPrimaryForMetrics(): Promise<string> {
+  const id = ++nextId;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      process.off('message', onMessage);
+      reject(new Error('metrics aggregation timed out'));
+    }, 5_000);
+    function onMessage(message: unknown) {
+      const m = message as { type?: string; id?: number; body?: string; error?: string };
+      if (m?.type !== METRICS_REPLY || m.id !== id) return;
+      clearTimeout(timer);
+      process.off('message', onMessage);
+      if (typeof m.body === 'string') resolve(m.body);
+      else reject(new Error(m.error ?? 'metrics aggregation failed'));
+    }
+    process.on('message', onMessage);
+    process.send?.({ type: METRICS_REQUEST, id });
+  });
+}

@@ -1,0 +1,82 @@
+import { errorEnvelopeSchema, fail } from '@review-desk/shared';
+import { isJsonContentType } from './headers.ts';
+import { PROXY_MESSAGES } from './messages.ts';
+
+// Turns what the upstream answered (status, headers, body bytes) into what the browser gets.
+// The status and envelope pass through unchanged when they are readable; 401/403 get words that
+// say what to fix; anything unreadable becomes a plain 502 envelope. The key's bytes are searched
+// for in every body, so even an upstream that echoes the key cannot leak it through the BFF.
+
+export type UpstreamReply = {
+  status: number;
+  contentType: string | undefined;
+  body: Buffer;
+};
+
+export type Answer =
+  | { kind: 'pass'; status: number; body: Buffer }
+  | { kind: 'replace'; status: number; body: Buffer; reason: string };
+
+const json = (status: number, message: string, reason: string): Answer => ({
+  kind: 'replace',
+  status,
+  body: Buffer.from(JSON.stringify(fail(message))),
+  reason,
+});
+
+const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+/**
+ * Cheap structural check of a success body: a JSON object. Reads are not re-parsed on the hot
+ * path (the dashboard parses them with the shared schemas); an HTML error page, plain text, an
+ * empty or a truncated body all fail it.
+ */
+export function looksLikeJsonObject(body: Buffer): boolean {
+  let start = 0;
+  let end = body.length - 1;
+  while (start <= end && WS.has(body[start] as number)) start++;
+  while (end >= start && WS.has(body[end] as number)) end--;
+  return end > start && body[start] === 0x7b && body[end] === 0x7d;
+}
+
+function upstreamError(body: Buffer): string | null {
+  try {
+    const parsed = errorEnvelopeSchema.safeParse(JSON.parse(body.toString('utf8')));
+    return parsed.success ? parsed.data.error : null;
+  } catch {
+    return null;
+  }
+}
+
+export function interpretReply(reply: UpstreamReply, scope: string, keyBytes: Buffer): Answer {
+  const { status, body } = reply;
+  if (body.includes(keyBytes))
+    return json(502, PROXY_MESSAGES.unreadable, 'upstream body contained the API key');
+  const jsonBody = isJsonContentType(reply.contentType);
+
+  if (status === 401) return json(401, PROXY_MESSAGES.keyRefused, 'upstream refused the key');
+  if (status === 403) {
+    const message = jsonBody ? upstreamError(body) : null;
+    if (message === null || /scope/i.test(message)) {
+      return json(
+        403,
+        message === null ? PROXY_MESSAGES.refused(scope, null) : PROXY_MESSAGES.keyLacksScope(scope),
+        'upstream 403',
+      );
+    }
+    return json(403, PROXY_MESSAGES.refused(scope, message), 'upstream 403');
+  }
+  if (status >= 200 && status < 300) {
+    if (jsonBody && looksLikeJsonObject(body)) return { kind: 'pass', status, body };
+    return json(502, PROXY_MESSAGES.unreadable, 'unreadable success body');
+  }
+  if (status >= 400) {
+    if (jsonBody && upstreamError(body) !== null) return { kind: 'pass', status, body };
+    // Keep the statuses a client backs off on (seed §7), with a plain message of our own.
+    if (status === 429) return json(429, PROXY_MESSAGES.rateLimited, 'unreadable 429 body');
+    if (status === 503) return json(503, PROXY_MESSAGES.unavailable(status), 'unreadable 503 body');
+    return json(502, PROXY_MESSAGES.unreadable, `unreadable ${status} body`);
+  }
+  // 1xx/3xx: the API answers neither; following a redirect would leave the allow-list.
+  return json(502, PROXY_MESSAGES.unreadable, `unexpected status ${status}`);
+}

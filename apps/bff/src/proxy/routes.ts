@@ -1,0 +1,73 @@
+import {
+  analyticsQuerySchema,
+  analyticsSearchParams,
+  ENDPOINTS,
+  MESSAGES,
+  PROXY_ROUTES,
+  queryRecord,
+  reviewsQuerySchema,
+  reviewsSearchParams,
+} from '@review-desk/shared';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
+import { type CookieSettings, requirePermission, requireSession } from '../auth/middleware.ts';
+import type { SessionStore } from '../auth/sessions.ts';
+import { AppError, sendError } from '../http/errors.ts';
+import { methodNotAllowed } from '../http/method.ts';
+import { hasBody } from '../http/security.ts';
+import type { ReadForwarder } from './reads.ts';
+import type { SendHandler } from './send.ts';
+
+// The allow-list: exactly the shared PROXY_ROUTES, at the upstream's own paths and methods
+// (case-sensitive, no trailing slash). Every other method → 405, every other path under /api →
+// 404; neither is forwarded. Each route: CSRF (POST) → session → role → validation → forward.
+
+const readSchemas = {
+  reviews: { schema: reviewsQuerySchema, canonical: reviewsSearchParams },
+  analytics: { schema: analyticsQuerySchema, canonical: analyticsSearchParams },
+} as const;
+
+export function apiRoutes(deps: {
+  sessions: SessionStore;
+  cookies: CookieSettings;
+  csrf: RequestHandler;
+  reads: ReadForwarder;
+  send: SendHandler;
+}): Router {
+  const router = Router({ caseSensitive: true, strict: true });
+  const session = requireSession(deps.sessions, deps.cookies);
+
+  for (const route of PROXY_ROUTES) {
+    const endpoint = ENDPOINTS[route.endpoint];
+    const notAllowed = methodNotAllowed(endpoint.method);
+    // Express lets GET routes answer HEAD; the allow-list is exact, so HEAD is refused too.
+    const name: RequestHandler = (req, res, next) => {
+      req.ctx.route = route.endpoint;
+      if (req.method === endpoint.method) next();
+      else notAllowed(req, res, next);
+    };
+    const allowed = requirePermission(route.permission);
+
+    if (route.endpoint === 'send') {
+      router.post(endpoint.path, name, deps.csrf, session, allowed, (req, res) => deps.send.handle(req, res));
+    } else {
+      const { schema, canonical } = readSchemas[route.endpoint];
+      const endpointName = route.endpoint;
+      router.get(endpoint.path, name, session, allowed, (req: Request, res: Response) => {
+        if (hasBody(req)) throw new AppError('bad_request', 'GET requests must not carry a body.');
+        const q = req.url.indexOf('?');
+        const parsed = schema.safeParse(queryRecord(q === -1 ? '' : req.url.slice(q + 1)));
+        if (!parsed.success) throw AppError.validation(parsed.error);
+        // The upstream sees a query rebuilt from the parsed values, never the browser's text.
+        const query = canonical(parsed.data as never).toString();
+        deps.reads(req, res, endpointName, query ? `${endpoint.path}?${query}` : endpoint.path);
+      });
+    }
+    router.all(endpoint.path, name);
+  }
+
+  router.all(['/api', '/api/*rest'], (req, res) => {
+    req.ctx.route = 'api-unknown';
+    sendError(res, new AppError('not_found', MESSAGES.notFound));
+  });
+  return router;
+}

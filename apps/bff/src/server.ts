@@ -1,0 +1,213 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { BFF_PATHS, fail, MESSAGES, ok } from '@review-desk/shared';
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import { authRoutes } from './auth/routes.ts';
+import { createSessionStore, type SessionStore } from './auth/sessions.ts';
+import { createLoginThrottle } from './auth/throttle.ts';
+import { createUserStore, type UserStore } from './auth/users.ts';
+import type { Config } from './env.ts';
+import { requestContext } from './http/context.ts';
+import { AppError, errorHandler, sendError } from './http/errors.ts';
+import { corsPolicy, csrfProtection, type OriginPolicy } from './http/origin.ts';
+import { rejectUnsafeTargets, securityHeaders } from './http/security.ts';
+import { createContactHasher } from './journal/contact.ts';
+import { createJournal, type Journal } from './journal/journal.ts';
+import { sendHistoryRoutes } from './journal/routes.ts';
+import { type Metrics, metricsText } from './metrics.ts';
+import { createUpstreamHeaders } from './proxy/headers.ts';
+import { createReadForwarder } from './proxy/reads.ts';
+import { apiRoutes } from './proxy/routes.ts';
+import { createSendHandler, type SendHandler } from './proxy/send.ts';
+import { staticSite } from './static.ts';
+import { type Db, metaValue, openDatabase } from './store/db.ts';
+import { userRoutes } from './users/routes.ts';
+
+// Composition: the stores, the proxy, and the middleware in the order a request meets them —
+// request id & access log → refuse unsafe targets → security headers → CORS → health →
+// auth → the allow-listed proxy → the BFF's own API → the dashboard → 404 → error envelope.
+
+export type Stores = {
+  db: Db;
+  users: UserStore;
+  sessions: SessionStore;
+  journal: Journal;
+};
+
+export function openStores(config: Pick<Config, 'databasePath' | 'session'>): Stores {
+  const db = openDatabase(config.databasePath);
+  return {
+    db,
+    users: createUserStore(db),
+    sessions: createSessionStore(db, config.session),
+    journal: createJournal(db),
+  };
+}
+
+/** Periodic clean-up: expired sessions, stale throttle windows, forgotten keys, old history. */
+export function runMaintenance(stores: Stores, config: Config): void {
+  stores.sessions.sweep();
+  createLoginThrottle(stores.db).sweep();
+  stores.journal.orphanStale(config.upstream.timeoutMs + 5_000);
+  stores.journal.cleanup(config.idempotencyRetentionMs, config.sendHistoryMs);
+}
+
+/** Whether the upstream answers HTTP at all (any status below 500), cached briefly. */
+function upstreamProbe(config: Config) {
+  let cached: { at: number; ok: boolean } | null = null;
+  const probeUrl = new URL(`${config.upstream.url.href.replace(/\/+$/, '')}/healthz`);
+  return async (): Promise<boolean> => {
+    if (cached && Date.now() - cached.at < 2_000) return cached.ok;
+    const ok = await new Promise<boolean>((resolve) => {
+      const transport = probeUrl.protocol === 'https:' ? https : http;
+      const request = transport.request(probeUrl, { method: 'GET', timeout: 2_000, agent: false }, (res) => {
+        res.resume();
+        resolve((res.statusCode ?? 500) < 500);
+      });
+      request.on('timeout', () => request.destroy(new Error('timeout')));
+      request.on('error', () => resolve(false));
+      request.end();
+    });
+    cached = { at: Date.now(), ok };
+    return ok;
+  };
+}
+
+export type Bff = {
+  app: Express;
+  stores: Stores;
+  send: SendHandler;
+};
+
+export function createBff(
+  config: Config,
+  logger: Logger,
+  metrics: Metrics,
+  stores = openStores(config),
+): Bff {
+  const secret = metaValue(stores.db, 'contact_hash_secret');
+  if (!secret) throw new Error('database has no contact hash secret');
+  const hasher = createContactHasher(secret);
+  const upstreamHeaders = createUpstreamHeaders(config.upstream);
+  const reads = createReadForwarder({ config, upstreamHeaders, logger, metrics });
+  const send = createSendHandler({
+    config,
+    journal: stores.journal,
+    hasher,
+    upstreamHeaders,
+    logger,
+    metrics,
+  });
+  const policy: OriginPolicy = {
+    allowedOrigins: new Set(config.allowedOrigins),
+    publicOrigin: config.publicOrigin,
+  };
+  const csrf = csrfProtection(policy);
+  const cookies = {
+    secure: config.cookieSecure,
+    publicOrigin: config.publicOrigin,
+    maxAgeMs: config.session.absoluteMs,
+  };
+  const ready = upstreamProbe(config);
+  const dbCheck = stores.db.prepare('SELECT 1 AS one');
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', false);
+  app.set('trust proxy', config.trustProxy);
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
+
+  app.use(requestContext(logger, metrics));
+  app.use(rejectUnsafeTargets());
+  app.use(securityHeaders());
+  app.use(corsPolicy(policy));
+
+  app.get(BFF_PATHS.healthz, (req, res) => {
+    req.ctx.route = 'healthz';
+    res.setHeader('cache-control', 'no-store');
+    res.json(ok({ status: 'ok' }));
+  });
+  app.get(BFF_PATHS.readyz, async (req, res) => {
+    req.ctx.route = 'readyz';
+    res.setHeader('cache-control', 'no-store');
+    let database = 'ok';
+    try {
+      dbCheck.get();
+    } catch {
+      database = 'unavailable';
+    }
+    const upstream = (await ready()) ? 'ok' : 'unreachable';
+    const checks = { database, upstream };
+    if (database === 'ok' && upstream === 'ok') res.json(ok({ status: 'ready', checks }));
+    else res.status(503).json({ ...fail(`Not ready: database ${database}, upstream ${upstream}.`), checks });
+  });
+  app.get(BFF_PATHS.metrics, async (req, res) => {
+    req.ctx.route = 'metrics';
+    const { type, body } = await metricsText(metrics);
+    res.setHeader('cache-control', 'no-store');
+    res.type(type).send(body);
+  });
+
+  app.use(
+    authRoutes({
+      users: stores.users,
+      sessions: stores.sessions,
+      throttle: createLoginThrottle(stores.db),
+      cookies,
+      csrf,
+      businessName: config.businessName,
+      frequencyCapDays: config.frequencyCapDays,
+      logger,
+      metrics,
+    }),
+  );
+  app.use(apiRoutes({ sessions: stores.sessions, cookies, csrf, reads, send }));
+  app.use(
+    sendHistoryRoutes({
+      journal: stores.journal,
+      hasher,
+      sessions: stores.sessions,
+      cookies,
+      staleAfterMs: config.upstream.timeoutMs + 5_000,
+    }),
+  );
+  app.use(userRoutes({ users: stores.users, sessions: stores.sessions, cookies, csrf, logger }));
+  app.use(staticSite(config.webDistDir));
+  app.use((req, res) => {
+    if (req.ctx.route === 'other') req.ctx.route = 'not-found';
+    sendError(res, new AppError('not_found', MESSAGES.notFound));
+  });
+  app.use(errorHandler(logger));
+
+  return { app, stores, send };
+}
+
+export type Listening = { server: http.Server; url: string };
+
+export function listen(app: Express, config: Pick<Config, 'port' | 'host'>): Promise<Listening> {
+  return new Promise((resolve, reject) => {
+    const server = http.createServer(
+      { keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 120_000 },
+      app,
+    );
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      const address = server.address() as AddressInfo;
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolve({ server, url: `http://${host}:${address.port}` });
+    });
+  });
+}
+
+/** Stops accepting, lets in-flight requests (and sends) finish, then closes idle connections. */
+export async function shutdown(listening: Listening, bff: Bff, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => listening.server.close(() => resolve()));
+  listening.server.closeIdleConnections();
+  const deadline = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+  await Promise.race([Promise.all([closed, bff.send.drain()]), deadline]);
+  listening.server.closeAllConnections();
+}

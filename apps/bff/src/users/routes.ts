@@ -1,0 +1,76 @@
+import { BFF_PATHS, createUserSchema, ok, updateUserSchema } from '@review-desk/shared';
+import { type RequestHandler, Router } from 'express';
+import type { Logger } from 'pino';
+import { type CookieSettings, requirePermission, requireSession } from '../auth/middleware.ts';
+import type { SessionStore } from '../auth/sessions.ts';
+import type { UserStore } from '../auth/users.ts';
+import { readJsonBody } from '../http/body.ts';
+import { AppError } from '../http/errors.ts';
+import { methodNotAllowed } from '../http/method.ts';
+
+// Owner-only user management (permission users:manage): list, create, change role or password,
+// remove. The last owner can be neither demoted nor removed (409).
+
+export function userRoutes(deps: {
+  users: UserStore;
+  sessions: SessionStore;
+  cookies: CookieSettings;
+  csrf: RequestHandler;
+  logger: Logger;
+}): Router {
+  const { users, sessions, logger } = deps;
+  const router = Router();
+  const base = BFF_PATHS.users;
+  const item = `${base}/:id`;
+  const guard: RequestHandler = (req, _res, next) => {
+    req.ctx.route = 'users';
+    next();
+  };
+  const session = requireSession(sessions, deps.cookies);
+  const owner = requirePermission('users:manage');
+
+  router.get(base, guard, session, owner, (_req, res) => {
+    res.json(ok({ users: users.list() }));
+  });
+
+  router.post(base, guard, deps.csrf, session, owner, async (req, res) => {
+    const parsed = createUserSchema.safeParse((await readJsonBody(req)).value);
+    if (!parsed.success) throw AppError.validation(parsed.error);
+    const user = await users.create(parsed.data);
+    logger.info(
+      { reqId: req.ctx.id, by: req.ctx.session!.user.id, user: user.id, role: user.role },
+      'user created',
+    );
+    res.status(201).json(ok({ user }));
+  });
+
+  router.patch(item, guard, deps.csrf, session, owner, async (req, res) => {
+    const parsed = updateUserSchema.safeParse((await readJsonBody(req)).value);
+    if (!parsed.success) throw AppError.validation(parsed.error);
+    const id = String(req.params.id);
+    const user = await users.update(id, parsed.data);
+    // A new password ends the user's other sessions (keeping the caller's own, if it is theirs).
+    if (parsed.data.password !== undefined) sessions.destroyOthers(id, req.ctx.token);
+    logger.info(
+      {
+        reqId: req.ctx.id,
+        by: req.ctx.session!.user.id,
+        user: id,
+        role: parsed.data.role,
+        passwordChanged: parsed.data.password !== undefined,
+      },
+      'user updated',
+    );
+    res.json(ok({ user }));
+  });
+
+  router.delete(item, guard, deps.csrf, session, owner, (req, res) => {
+    const user = users.remove(String(req.params.id));
+    logger.info({ reqId: req.ctx.id, by: req.ctx.session!.user.id, user: user.id }, 'user removed');
+    res.json(ok({ user }));
+  });
+
+  router.all(base, methodNotAllowed('GET', 'POST'));
+  router.all(item, methodNotAllowed('PATCH', 'DELETE'));
+  return router;
+}
