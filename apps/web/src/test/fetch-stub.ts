@@ -34,6 +34,7 @@ export function stubFetch(handler: Handler) {
         : input instanceof URL
           ? input
           : new URL(input.url);
+    if (init?.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
     const request = new Request(url, init);
     calls.push(request.clone());
     return handler(request);

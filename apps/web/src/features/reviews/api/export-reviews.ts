@@ -19,6 +19,7 @@ export async function fetchAllReviews(
 ): Promise<ReviewItem[]> {
   const byId = new Map<string, ReviewItem>();
   for (let page = 1; ; page++) {
+    signal?.throwIfAborted();
     const list = await withReadRetry(
       () =>
         getReviews({ status: filters.status, minRating: filters.minRating, page, limit: LIMIT_MAX }, signal),

@@ -1,0 +1,267 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, ok, stubFetch } from '../../../test/fetch-stub.ts';
+import { renderPage, session } from '../../../test/render.tsx';
+import SendPage from './send-page.tsx';
+
+type SendCall = { key: string | null; body: Record<string, unknown> };
+
+/** A BFF: a send history (optionally with an earlier request) and a scripted send endpoint. */
+function bff(options: { history?: unknown[]; answers?: (() => Response | Promise<Response>)[] } = {}) {
+  const sends: SendCall[] = [];
+  const lookups: string[] = [];
+  const answers = [...(options.answers ?? [])];
+  const stub = stubFetch(async (request) => {
+    const url = new URL(request.url);
+    if (url.pathname === '/bff/sends') {
+      lookups.push(url.searchParams.get('contact') ?? '');
+      const list = options.history ?? [];
+      return ok({ page: 1, limit: 20, total: list.length, sends: list });
+    }
+    if (url.pathname === '/api/v1/requests/send' && request.method === 'POST') {
+      sends.push({
+        key: request.headers.get('idempotency-key'),
+        body: (await request.json()) as Record<string, unknown>,
+      });
+      const answer = answers.shift();
+      if (answer) return answer();
+      return ok({
+        requestId: 'req_123',
+        status: 'sent',
+        channel: 'sms',
+        reviewLink: 'http://127.0.0.1:4000/r/tok',
+      });
+    }
+    return fail(404, 'Not found.');
+  });
+  return { ...stub, sends, lookups };
+}
+
+beforeEach(() => localStorage.clear());
+afterEach(() => vi.unstubAllGlobals());
+
+const user = () => userEvent.setup();
+const renderSend = () => renderPage(<SendPage />, { url: '/send', me: session('staff') });
+
+async function fillPhone(u: ReturnType<typeof user>, number: string) {
+  await u.selectOptions(screen.getByLabelText('Country'), 'US');
+  await u.type(screen.getByLabelText(/Phone number/), number);
+}
+
+describe('Send page: the form per channel', () => {
+  it('shows only the fields each channel needs', async () => {
+    const u = user();
+    bff();
+    renderSend();
+    expect(screen.getByLabelText(/Phone number/)).toBeInTheDocument();
+    expect(screen.queryByLabelText(/Customer email/)).not.toBeInTheDocument();
+
+    await u.click(screen.getByRole('radio', { name: 'Email' }));
+    expect(screen.queryByLabelText(/Phone number/)).not.toBeInTheDocument();
+    expect(screen.getByLabelText(/Customer email/)).toBeInTheDocument();
+
+    await u.click(screen.getByRole('radio', { name: 'Both' }));
+    expect(screen.getByLabelText(/Phone number/)).toBeInTheDocument();
+    expect(screen.getByLabelText(/Customer email/)).toBeInTheDocument();
+
+    await u.click(screen.getByRole('radio', { name: 'Link' }));
+    expect(screen.queryByLabelText(/Phone number/)).not.toBeInTheDocument();
+    expect(screen.queryByLabelText(/Customer email/)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create link' })).toBeInTheDocument();
+  });
+
+  it('refuses an SMS without a phone with the shared schema’s message, sending nothing', async () => {
+    const u = user();
+    const { fetchMock } = bff();
+    renderSend();
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    expect(await screen.findByText(/^customerPhone is required for this channel/)).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('shows where the number will go, in international form', async () => {
+    const u = user();
+    bff();
+    renderSend();
+    await fillPhone(u, '415 555 2671');
+    expect(screen.getByTestId('phone-preview')).toHaveTextContent('Will be sent to +1 415 555 2671');
+  });
+});
+
+describe('Send page: sending', () => {
+  it('checks the history, sends once with an Idempotency-Key and E.164, and tells the honest result', async () => {
+    const u = user();
+    const { sends, lookups } = bff();
+    renderSend();
+    await u.type(screen.getByLabelText(/Customer name/), 'Ana');
+    await fillPhone(u, '(415) 555-2671');
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+
+    const result = await screen.findByTestId('send-result');
+    expect(lookups).toEqual(['+14155552671']);
+    expect(sends).toHaveLength(1);
+    expect(sends[0]!.key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(sends[0]!.body).toEqual({ channel: 'sms', customerName: 'Ana', customerPhone: '+14155552671' });
+    expect(result).toHaveTextContent('Accepted for delivery. Not a delivery receipt, and not a review.');
+    expect(within(result).getByTestId('request-id')).toHaveTextContent('req_123');
+    expect(within(result).getByRole('button', { name: 'Copy link' })).toBeInTheDocument();
+  });
+
+  it('puts a partial-delivery warning first and prominently', async () => {
+    const u = user();
+    bff({
+      answers: [
+        () =>
+          ok({
+            requestId: 'req_9',
+            status: 'sent',
+            channel: 'both',
+            reviewLink: 'http://x/r/1',
+            warning: 'SMS delivery failed: carrier refused the number. The email was sent.',
+          }),
+      ],
+    });
+    renderSend();
+    await u.click(screen.getByRole('radio', { name: 'Both' }));
+    await fillPhone(u, '415 555 0000');
+    await u.type(screen.getByLabelText(/Customer email/), 'ana@example.com');
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    const warning = await screen.findByTestId('send-warning');
+    expect(warning).toHaveTextContent('SMS delivery failed');
+    expect(screen.getByRole('heading', { name: 'Request accepted, with a problem' })).toBeInTheDocument();
+  });
+
+  it('asks for explicit confirmation when the contact got a request inside the cap window', async () => {
+    const u = user();
+    const earlier = {
+      id: 's0',
+      createdAt: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+      finishedAt: null,
+      sentBy: 'manager@example.com',
+      channel: 'sms',
+      customerName: 'Ana',
+      contact: '+1 ••• ••• 2671',
+      outcome: 'sent',
+      httpStatus: 200,
+      requestId: 'req_0',
+      status: 'sent',
+      reviewLink: null,
+      warning: null,
+      error: null,
+    };
+    const { sends } = bff({ history: [earlier] });
+    renderSend();
+    await fillPhone(u, '415 555 2671');
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    const dialog = await screen.findByRole('dialog', { name: 'This customer got a request recently' });
+    expect(dialog).toHaveTextContent('3 days ago');
+    expect(dialog).toHaveTextContent('every 30 days');
+    await u.click(within(dialog).getByRole('button', { name: 'Don’t send' }));
+    expect(sends).toHaveLength(0);
+
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    await u.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Send anyway' }));
+    await screen.findByTestId('send-result');
+    expect(sends).toHaveLength(1);
+  });
+
+  it('sends exactly once on a double click, with the button disabled in flight', async () => {
+    const u = user();
+    let release: () => void = () => {};
+    const { sends } = bff({
+      answers: [
+        () =>
+          new Promise<Response>((resolve) => {
+            release = () =>
+              resolve(ok({ requestId: 'r', status: 'sent', channel: 'link', reviewLink: 'http://x/r/2' }));
+          }),
+      ],
+    });
+    renderSend();
+    await u.click(screen.getByRole('radio', { name: 'Link' }));
+    const button = screen.getByRole('button', { name: 'Create link' });
+    await u.dblClick(button);
+    await waitFor(() => expect(sends).toHaveLength(1));
+    expect(screen.getByRole('button', { name: /Create link/ })).toBeDisabled();
+    release();
+    expect(await screen.findByTestId('qr-code')).toBeInTheDocument();
+    expect(sends).toHaveLength(1);
+  });
+
+  it('shows a distinct outcome-unknown state on a timeout; trying again reuses the key, a new request gets a new one', async () => {
+    const u = user();
+    const { sends } = bff({
+      answers: [
+        () => fail(504, 'The upstream service did not answer in time.'),
+        () =>
+          fail(
+            409,
+            'Outcome unknown — a request may have been sent; check recent requests before sending again.',
+          ),
+      ],
+    });
+    renderSend();
+    await fillPhone(u, '415 555 2671');
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    const unknown = await screen.findByTestId('send-unknown');
+    expect(unknown).toHaveTextContent('Outcome unknown: a request may have gone out');
+    expect(within(unknown).getByRole('link', { name: 'Check recent requests' })).toHaveAttribute(
+      'href',
+      '/requests?contact=%2B14155552671',
+    );
+    expect(screen.queryByTestId('send-result')).not.toBeInTheDocument();
+
+    await u.click(within(unknown).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(sends).toHaveLength(2));
+    expect(sends[1]!.key).toBe(sends[0]!.key);
+    expect(await screen.findByTestId('send-unknown')).toHaveTextContent(
+      'Outcome unknown — a request may have been sent',
+    );
+
+    await u.click(screen.getByRole('button', { name: 'Edit the request' }));
+    await u.clear(screen.getByLabelText(/Phone number/));
+    await fillPhone(u, '415 555 2672');
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    await screen.findByTestId('send-result');
+    expect(sends).toHaveLength(3);
+    expect(sends[2]!.key).not.toBe(sends[0]!.key);
+  });
+
+  it('puts the server’s 400 field messages on the fields', async () => {
+    const u = user();
+    bff({
+      answers: [
+        () =>
+          fail(400, 'customerPhone is not reachable by SMS.', {
+            fields: { customerPhone: 'customerPhone is not reachable by SMS.' },
+          }),
+      ],
+    });
+    renderSend();
+    await fillPhone(u, '415 555 2671');
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    const phone = await screen.findByLabelText(/Phone number/);
+    await waitFor(() => expect(phone).toHaveAccessibleDescription(/customerPhone is not reachable by SMS\./));
+  });
+
+  it('explains a 403 (allowance) with what to do, and does not call it unknown', async () => {
+    const u = user();
+    bff({
+      answers: [
+        () =>
+          fail(
+            403,
+            'Sending allowance exceeded: this business may send 500 review requests per calendar month.',
+          ),
+      ],
+    });
+    renderSend();
+    await fillPhone(u, '415 555 2671');
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    const refused = await screen.findByTestId('send-refused');
+    expect(refused).toHaveTextContent('Not allowed');
+    expect(refused).toHaveTextContent('Sending allowance exceeded');
+    expect(screen.queryByTestId('send-unknown')).not.toBeInTheDocument();
+  });
+});
