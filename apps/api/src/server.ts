@@ -117,7 +117,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
           setTimeout(() => server.closeAllConnections(), 3_000).unref();
         });
         await ctx.delivery.close();
-        if (!options.store) ctx.store.close();
+        if (!options.store) ctx.store.close({ checkpoint: true });
       })();
       return closing;
     },

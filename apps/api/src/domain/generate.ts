@@ -1,5 +1,10 @@
 import { type Channel, DIRECT_PLATFORM, OUTBOX_FAULTS, type ReviewStatus } from '@review-desk/shared';
-import { type BulkRequest, bulkInsertRequests, bulkInsertReviews } from '../store/bulk.ts';
+import {
+  type BulkRequest,
+  bulkInsertRequests,
+  bulkInsertReviews,
+  withIndexesRebuilt,
+} from '../store/bulk.ts';
 import type { Store } from '../store/index.ts';
 import type { NewReview } from '../store/reviews.ts';
 import { DAY_MS } from '../store/time.ts';
@@ -135,6 +140,9 @@ function pickStatus(r: number, ageDays: number): ReviewStatus {
   return r < 0.12 ? 'pending' : r < 0.8 ? 'responded' : 'ignored';
 }
 
+/** Loads at least this many rows with the indexes rebuilt afterwards instead of maintained. */
+const REBUILD_INDEXES_FROM = 50_000;
+
 export function generateData(store: Store, options: GenerateOptions): { requests: number; reviews: number } {
   const rand = mulberry32(options.seed ?? 20_240_601);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
@@ -142,124 +150,148 @@ export function generateData(store: Store, options: GenerateOptions): { requests
   const start = now - days * DAY_MS;
   const withHandoffs = options.handoffs ?? true;
 
-  type Planned = { request: BulkRequest; feedback: { rating: number; at: number } | null };
-  const planned: Planned[] = [];
-  for (let i = 0; i < options.requests; i++) {
-    const createdAt = Math.floor(start + rand() * (now - start));
-    const channel = pickChannel(rand());
-    const first = pick(FIRST);
-    const last = pick(LAST);
-    const n = Math.floor(rand() * 100_000);
-    // A few deliveries fail, through the outbox's own fault hooks (a number ending 0000, a
-    // mailbox at fail.example), so the data tells the same story the service would.
-    const fails = channel !== 'link' && rand() < 0.04;
-    // Ofcom's range for drama (+44 7700 900000–900999): valid numbers that reach nobody.
-    // +447700900000 ends in the SMS fault digits.
-    const phoneNumber = `+447700900${String(fails ? 0 : 1 + (n % 999)).padStart(3, '0')}`;
-    const phone = channel === 'sms' || channel === 'both' ? phoneNumber : null;
-    const emailDomain = fails ? OUTBOX_FAULTS.emailBouncesAtDomain : 'example.com';
-    const email =
-      channel === 'email' || channel === 'both'
-        ? `${first
-            .normalize('NFD')
-            .replace(/[^a-zA-Z]/g, '')
-            .toLowerCase()}.${n}@${emailDomain}`
-        : null;
-    const partial = channel === 'both' && !fails && rand() < 0.05;
-    const request: BulkRequest = {
-      public_id: requestPublicId(),
-      token: randomToken(32),
-      business_id: businessId,
-      channel,
-      customer_name: rand() < 0.9 ? `${first} ${last}` : null,
-      customer_phone: phone,
-      customer_email: email,
-      status: fails ? 'failed' : 'sent',
-      warning: partial ? 'SMS: The SMS carrier refused the message. The other delivery was accepted.' : null,
-      error: fails ? 'Every delivery failed; no message reached the customer.' : null,
-      created_at: createdAt,
-      clicked_at: null,
-      feedback_at: null,
-      handoff_at: null,
-      completed_at: null,
-    };
-    let feedback: Planned['feedback'] = null;
-    if (!fails && rand() < 0.6) {
-      const clickedAt = Math.min(now, createdAt + Math.floor(rand() * rand() * 3 * DAY_MS));
-      request.clicked_at = clickedAt;
-      if (rand() < 0.5) {
-        const at = Math.min(now, clickedAt + Math.floor(rand() * 10 * 60_000));
-        request.feedback_at = at;
-        feedback = { rating: pickRating(rand()), at };
-      }
-      if (withHandoffs && rand() < (feedback && feedback.rating >= 4 ? 0.45 : 0.25)) {
-        request.handoff_at = Math.min(now, clickedAt + Math.floor(rand() * 15 * 60_000));
-      }
-      const completions = [request.feedback_at, request.handoff_at].filter((t): t is number => t !== null);
-      request.completed_at = completions.length > 0 ? Math.min(...completions) : null;
-    }
-    planned.push({ request, feedback });
-  }
-  planned.sort((a, b) => a.request.created_at - b.request.created_at);
+  // Creation times first, sorted, so requests are inserted oldest first like real traffic.
+  const createdAt = new Float64Array(options.requests);
+  for (let i = 0; i < createdAt.length; i++) createdAt[i] = Math.floor(start + rand() * (now - start));
+  createdAt.sort();
 
-  return store.transaction(() => {
-    const ids = bulkInsertRequests(
-      store.db,
-      planned.map((p) => p.request),
-    );
+  // Feedback left on requests, kept compactly until the reviews are written.
+  const feedbackIndex: number[] = [];
+  const feedbackRating: number[] = [];
+  const feedbackAt: number[] = [];
+  const feedbackAuthor: (string | null)[] = [];
 
-    const reviews: NewReview[] = [];
-    const review = (
-      rating: number,
-      at: number,
-      platform: string,
-      author: string | null,
-      requestId: number | null,
-      externalId: string | null,
-    ): NewReview => {
-      const status = pickStatus(rand(), (now - at) / DAY_MS);
-      const texts = TEXTS[rating]!;
-      return {
-        businessId,
-        rating,
-        status,
-        authorName: author,
-        text: rand() < 0.75 ? pick(texts) : null,
-        reviewAt: at,
-        responseText: status === 'responded' ? RESPONSES[rating]! : null,
-        platform,
-        externalId,
-        requestId,
-        createdAt: at,
+  function* requests(): Generator<BulkRequest> {
+    for (let i = 0; i < createdAt.length; i++) {
+      const created = createdAt[i]!;
+      const channel = pickChannel(rand());
+      const first = pick(FIRST);
+      const last = pick(LAST);
+      const n = Math.floor(rand() * 100_000);
+      // A few deliveries fail, through the outbox's own fault hooks (a number ending 0000, a
+      // mailbox at fail.example), so the data tells the same story the service would.
+      const fails = channel !== 'link' && rand() < 0.04;
+      // US 555 numbers are valid and fictional; the demo keeps to 555-1000…1999 so numbers people
+      // type to try the product (e.g. the +14155552671 example) are not already capped.
+      // +14155550000 ends in the SMS fault digits.
+      const phone =
+        channel === 'sms' || channel === 'both'
+          ? `+1415555${fails ? OUTBOX_FAULTS.smsFailsWhenPhoneEndsWith : String(1000 + (n % 1000))}`
+          : null;
+      const emailDomain = fails ? OUTBOX_FAULTS.emailBouncesAtDomain : 'example.com';
+      const email =
+        channel === 'email' || channel === 'both'
+          ? `${first
+              .normalize('NFD')
+              .replace(/[^a-zA-Z]/g, '')
+              .toLowerCase()}.${n}@${emailDomain}`
+          : null;
+      const partial = channel === 'both' && !fails && rand() < 0.05;
+      const request: BulkRequest = {
+        public_id: requestPublicId(),
+        token: randomToken(32),
+        business_id: businessId,
+        channel,
+        customer_name: rand() < 0.9 ? `${first} ${last}` : null,
+        customer_phone: phone,
+        customer_email: email,
+        status: fails ? 'failed' : 'sent',
+        failed_leg: partial ? 'sms' : null,
+        warning: partial
+          ? 'SMS: The SMS carrier refused the message. The other delivery was accepted.'
+          : null,
+        error: fails ? 'Every delivery failed; no message reached the customer.' : null,
+        created_at: created,
+        clicked_at: null,
+        feedback_at: null,
+        handoff_at: null,
+        completed_at: null,
       };
-    };
-    planned.forEach((p, i) => {
-      if (p.feedback) {
-        reviews.push(
-          review(p.feedback.rating, p.feedback.at, DIRECT_PLATFORM, p.request.customer_name, ids[i]!, null),
-        );
+      if (!fails && rand() < 0.6) {
+        const clickedAt = Math.min(now, created + Math.floor(rand() * rand() * 3 * DAY_MS));
+        request.clicked_at = clickedAt;
+        let rating = 0;
+        if (rand() < 0.5) {
+          const at = Math.min(now, clickedAt + Math.floor(rand() * 10 * 60_000));
+          rating = pickRating(rand());
+          request.feedback_at = at;
+          feedbackIndex.push(i);
+          feedbackRating.push(rating);
+          feedbackAt.push(at);
+          feedbackAuthor.push(request.customer_name);
+        }
+        if (withHandoffs && rand() < (rating >= 4 ? 0.45 : 0.25)) {
+          request.handoff_at = Math.min(now, clickedAt + Math.floor(rand() * 15 * 60_000));
+        }
+        const completions = [request.feedback_at, request.handoff_at].filter((t): t is number => t !== null);
+        request.completed_at = completions.length > 0 ? Math.min(...completions) : null;
       }
-    });
-    const synced = Math.max(0, options.reviews - reviews.length);
+      yield request;
+    }
+  }
+
+  const review = (
+    rating: number,
+    at: number,
+    platform: string,
+    author: string | null,
+    requestId: number | null,
+    externalId: string | null,
+  ): NewReview => {
+    const status = pickStatus(rand(), (now - at) / DAY_MS);
+    return {
+      businessId,
+      rating,
+      status,
+      authorName: author,
+      text: rand() < 0.75 ? pick(TEXTS[rating]!) : null,
+      reviewAt: at,
+      responseText: status === 'responded' ? RESPONSES[rating]! : null,
+      platform,
+      externalId,
+      requestId,
+      createdAt: at,
+    };
+  };
+
+  function* reviews(requestIds: number[]): Generator<NewReview> {
+    for (let k = 0; k < feedbackIndex.length; k++) {
+      yield review(
+        feedbackRating[k]!,
+        feedbackAt[k]!,
+        DIRECT_PLATFORM,
+        feedbackAuthor[k]!,
+        requestIds[feedbackIndex[k]!]!,
+        null,
+      );
+    }
+    const synced = Math.max(0, options.reviews - feedbackIndex.length);
     for (let i = 0; i < synced; i++) {
       const r = rand();
       const platform = r < 0.6 ? 'google' : r < 0.85 ? 'facebook' : 'yelp';
       const at = Math.floor(start + rand() * (now - start));
       const author = rand() < 0.85 ? `${pick(FIRST)} ${pick(LAST)[0]}.` : null;
-      reviews.push(
-        review(
-          pickRating(rand()),
-          at,
-          platform,
-          author,
-          null,
-          `${platform}-${options.seed ?? 0}-${businessId}-${i}`,
-        ),
+      yield review(
+        pickRating(rand()),
+        at,
+        platform,
+        author,
+        null,
+        `${platform}-${options.seed ?? 0}-${businessId}-${i}`,
       );
     }
-    // Inserting in date order keeps the list indexes' pages filled in sequence.
-    reviews.sort((a, b) => a.reviewAt - b.reviewAt);
-    const inserted = bulkInsertReviews(store.db, reviews);
+  }
+
+  const large = (table: string, rows: number, fn: () => number[] | number) =>
+    rows >= REBUILD_INDEXES_FROM ? withIndexesRebuilt(store.db, table, fn) : fn();
+
+  return store.transaction(() => {
+    const ids = large('requests', options.requests, () =>
+      bulkInsertRequests(store.db, requests()),
+    ) as number[];
+    const inserted = large('reviews', options.reviews, () =>
+      bulkInsertReviews(store.db, reviews(ids)),
+    ) as number;
     return { requests: ids.length, reviews: inserted };
   });
 }

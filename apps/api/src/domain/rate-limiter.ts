@@ -28,11 +28,15 @@ export function createRateLimiter() {
     check(key: string, limitPerMinute: number, now: number): RateDecision {
       sweep(now);
       const interval = PERIOD_MS / limitPerMinute;
-      const next = Math.max(tat.get(key) ?? now, now) + interval;
+      // A stored time never lies more than one period ahead unless the clock jumped back (NTP):
+      // then the state is forgotten rather than locking the key out.
+      let stored = tat.get(key) ?? now;
+      if (stored > now + PERIOD_MS) stored = now;
+      const next = Math.max(stored, now) + interval;
       const used = next - now; // how much of the period this request would occupy
       if (used > PERIOD_MS) {
         const wait = used - PERIOD_MS;
-        const current = (tat.get(key) ?? now) - now;
+        const current = stored - now;
         return {
           allowed: false,
           limit: limitPerMinute,

@@ -136,7 +136,8 @@ export async function sendReviewRequest(
     // out of the frequency cap.
     if (allFailed && sendsMessage && ctx.monthlySendAllowance > 0)
       store.requests.addUsage(business.id, month, -1);
-    return store.requests.finish(reserved.id, allFailed ? 'failed' : 'sent', warning, error);
+    const failedLeg = !allFailed && failed.length === 1 ? failed[0]!.message.channel : null;
+    return store.requests.finish(reserved.id, allFailed ? 'failed' : 'sent', { failedLeg, warning, error });
   });
 
   if (allFailed) throw new AppError(502, error!);
@@ -155,7 +156,7 @@ export function recoverInterruptedSends(store: Store, now: number): number {
   const stale = store.requests.staleSending(now - 60_000);
   for (const row of stale) {
     store.transaction(() => {
-      store.requests.finish(row.id, 'failed', null, 'The service stopped before delivery finished.');
+      store.requests.finish(row.id, 'failed', { error: 'The service stopped before delivery finished.' });
     });
   }
   return stale.length;

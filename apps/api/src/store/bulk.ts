@@ -16,8 +16,13 @@ import { dayOf } from './time.ts';
 
 export type BulkRequest = Omit<
   RequestRow,
-  'id' | 'warning' | 'error' | 'api_key_id' | 'opted_out_at' | 'status'
-> & { status: 'sent' | 'failed'; warning?: string | null; error?: string | null };
+  'id' | 'warning' | 'error' | 'api_key_id' | 'opted_out_at' | 'status' | 'failed_leg'
+> & {
+  status: 'sent' | 'failed';
+  failed_leg?: 'sms' | 'email' | null;
+  warning?: string | null;
+  error?: string | null;
+};
 
 type ReviewDelta = {
   n: number;
@@ -51,12 +56,31 @@ function emptyReviewDelta(): ReviewDelta {
   };
 }
 
+/**
+ * Runs a large load with the table's secondary indexes dropped and rebuilt afterwards: building
+ * an index from sorted data is several times faster than a million random b-tree inserts. All in
+ * the caller's transaction, so other connections never see the table without its indexes.
+ */
+export function withIndexesRebuilt<T>(db: Db, table: string, fn: () => T): T {
+  return db.transaction(() => {
+    const indexes = db
+      .prepare(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+      )
+      .all(table) as { name: string; sql: string }[];
+    for (const index of indexes) db.exec(`DROP INDEX "${index.name}"`);
+    const result = fn();
+    for (const index of indexes) db.exec(index.sql);
+    return result;
+  });
+}
+
 /** Inserts requests in finished states; returns their row ids in input order. */
 export function bulkInsertRequests(db: Db, rows: Iterable<BulkRequest>): number[] {
   const insert = db.prepare(`INSERT INTO requests
-    (public_id, token, business_id, channel, customer_name, customer_phone, customer_email, status, warning, error,
-     created_at, clicked_at, feedback_at, handoff_at, completed_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    (public_id, token, business_id, channel, customer_name, customer_phone, customer_email, status, failed_leg,
+     warning, error, created_at, clicked_at, feedback_at, handoff_at, completed_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const store = requestStore(db);
   const ids: number[] = [];
   db.transaction(() => {
@@ -71,6 +95,7 @@ export function bulkInsertRequests(db: Db, rows: Iterable<BulkRequest>): number[
         r.customer_phone,
         r.customer_email,
         r.status,
+        r.failed_leg ?? null,
         r.warning ?? null,
         r.error ?? null,
         r.created_at,

@@ -80,12 +80,15 @@ function migrate(db: Db): void {
   }
 }
 
-/** Checkpoints the WAL into the main file and closes; called on graceful shutdown. */
-export function closeDatabase(db: Db): void {
+/**
+ * Closes the connection. The server checkpoints the WAL into the main file on graceful shutdown;
+ * a short-lived CLI leaves that to SQLite rather than wait on the server's readers.
+ */
+export function closeDatabase(db: Db, options: { checkpoint?: boolean } = {}): void {
   if (!db.isOpen) return;
   try {
     db.exec('PRAGMA optimize');
-    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    if (options.checkpoint) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   } catch {
     // Another process may hold the file; closing is still safe.
   }

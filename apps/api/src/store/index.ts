@@ -19,7 +19,7 @@ export function createStore(db: Db) {
     analytics: analyticsStore(db),
     outbox: outboxStore(db),
     settings: settingsStore(db),
-    close: () => closeDatabase(db),
+    close: (options: { checkpoint?: boolean } = {}) => closeDatabase(db, options),
   };
 }
 export type Store = ReturnType<typeof createStore>;

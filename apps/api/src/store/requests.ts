@@ -15,6 +15,7 @@ export type RequestRow = {
   customer_phone: string | null;
   customer_email: string | null;
   status: RequestStatus;
+  failed_leg: 'sms' | 'email' | null;
   warning: string | null;
   error: string | null;
   created_at: number;
@@ -110,15 +111,17 @@ export function requestStore(db: Db) {
   const byToken = db.prepare('SELECT * FROM requests WHERE token = ?');
   const byPublicId = db.prepare('SELECT * FROM requests WHERE public_id = ?');
   const finish = db.prepare(
-    "UPDATE requests SET status = ?, warning = ?, error = ? WHERE id = ? AND status = 'sending'",
+    "UPDATE requests SET status = ?, failed_leg = ?, warning = ?, error = ? WHERE id = ? AND status = 'sending'",
   );
   const rollup = db.prepare(ROLLUP_UPSERT);
-  // Frequency cap (seed §8): a request that messaged this contact, still in flight or sent.
-  // Failed requests reached nobody and links message nobody, so neither counts.
+  // Frequency cap (seed §8): a request that messaged this contact, still in flight or accepted.
+  // Failed requests and failed legs reached nobody, links message nobody: none of them counts.
   const recentPhone = db.prepare(`SELECT 1 FROM requests WHERE business_id = ? AND customer_phone = ?
-    AND created_at >= ? AND status != 'failed' AND channel IN ('sms', 'both') LIMIT 1`);
+    AND created_at >= ? AND status != 'failed' AND channel IN ('sms', 'both')
+    AND failed_leg IS NOT 'sms' LIMIT 1`);
   const recentEmail = db.prepare(`SELECT 1 FROM requests WHERE business_id = ? AND customer_email = ?
-    AND created_at >= ? AND status != 'failed' AND channel IN ('email', 'both') LIMIT 1`);
+    AND created_at >= ? AND status != 'failed' AND channel IN ('email', 'both')
+    AND failed_leg IS NOT 'email' LIMIT 1`);
   const setClicked = db.prepare('UPDATE requests SET clicked_at = ? WHERE id = ? AND clicked_at IS NULL');
   const setFeedback = db.prepare(
     'UPDATE requests SET feedback_at = ?, completed_at = coalesce(completed_at, ?) WHERE id = ? AND feedback_at IS NULL',
@@ -181,8 +184,19 @@ export function requestStore(db: Db) {
       return byPublicId.get(publicId) as RequestRow | undefined;
     },
     /** Records the outcome of the deliveries and counts the request in its day's roll-up. */
-    finish(id: number, status: 'sent' | 'failed', warning: string | null, error: string | null): RequestRow {
-      if (finish.run(status, warning, error, id).changes === 0) {
+    finish(
+      id: number,
+      status: 'sent' | 'failed',
+      outcome: { failedLeg?: 'sms' | 'email' | null; warning?: string | null; error?: string | null } = {},
+    ): RequestRow {
+      const changes = finish.run(
+        status,
+        outcome.failedLeg ?? null,
+        outcome.warning ?? null,
+        outcome.error ?? null,
+        id,
+      );
+      if (changes.changes === 0) {
         throw new Error(`request ${id} is not being sent`);
       }
       const row = byId.get(id) as RequestRow;

@@ -28,8 +28,8 @@ CREATE TABLE api_keys (
 -- Review requests. Contacts are stored normalised (E.164, lower-cased email).
 CREATE TABLE requests (
   id INTEGER PRIMARY KEY,
-  public_id TEXT NOT NULL UNIQUE,
-  token TEXT NOT NULL UNIQUE,
+  public_id TEXT NOT NULL,
+  token TEXT NOT NULL,
   business_id INTEGER NOT NULL REFERENCES businesses (id),
   api_key_id TEXT,
   channel TEXT NOT NULL CHECK (channel IN ('sms', 'email', 'both', 'link')),
@@ -39,6 +39,9 @@ CREATE TABLE requests (
   -- sending: deliveries in progress; sent: created and at least one delivery accepted (or a
   -- link); failed: every delivery failed.
   status TEXT NOT NULL CHECK (status IN ('sending', 'sent', 'failed')),
+  -- The legs of a `both` request whose delivery failed ('sms', 'email'): that contact was not
+  -- reached, so the frequency cap does not count it.
+  failed_leg TEXT CHECK (failed_leg IN ('sms', 'email')),
   warning TEXT,
   error TEXT,
   created_at INTEGER NOT NULL,
@@ -48,6 +51,8 @@ CREATE TABLE requests (
   completed_at INTEGER,
   opted_out_at INTEGER
 ) STRICT;
+CREATE UNIQUE INDEX requests_public_id ON requests (public_id);
+CREATE UNIQUE INDEX requests_token ON requests (token);
 -- Frequency cap look-ups: the latest request to a contact of one business.
 CREATE INDEX requests_phone ON requests (business_id, customer_phone, created_at) WHERE customer_phone IS NOT NULL;
 CREATE INDEX requests_email ON requests (business_id, customer_email, created_at) WHERE customer_email IS NOT NULL;

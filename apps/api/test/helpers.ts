@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { errorEnvelopeSchema, SCOPES, type Scope } from '@review-desk/shared';
+import { expect } from 'vitest';
+import { createBusiness } from '../src/domain/businesses.ts';
+import { sha256Hex } from '../src/domain/ids.ts';
+import { createApiKey } from '../src/domain/keys.ts';
+import { type Config, testConfig } from '../src/env.ts';
+import { type RunningApi, startApi } from '../src/server.ts';
+
+// A real server on an ephemeral port over a temporary SQLite file, driven over real HTTP.
+
+export type TestApi = RunningApi & {
+  /** Test clock: starts at the real time; tests move it forward. */
+  clock: { now: number };
+  dir: string;
+  business(slug: string, name?: string, reviewUrl?: string | null): { id: number; slug: string };
+  key(
+    businessSlug: string,
+    scopes?: Scope[],
+    options?: { rateLimitPerMinute?: number; expiresInDays?: number },
+  ): string;
+  keyIdOf(key: string): string;
+  /** Fetch relative to the server. */
+  fetch(pathname: string, init?: RequestInit): Promise<Response>;
+  stop(): Promise<void>;
+};
+
+export async function startTestApi(overrides: Partial<Config> = {}): Promise<TestApi> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rd-api-test-'));
+  const clock = { now: Date.now() };
+  const config = testConfig({
+    databasePath: path.join(dir, 'api.db'),
+    demoKeyFile: path.join(dir, 'demo-key'),
+    devOutbox: true,
+    // Limiting stays on (per-key limits apply) but the default never gets in a test's way.
+    rateLimitPerMinute: 1_000_000,
+    ...overrides,
+  });
+  const api = await startApi(config, { now: () => clock.now });
+  const store = api.ctx.store;
+  return {
+    ...api,
+    clock,
+    dir,
+    business(slug, name = `Business ${slug}`, reviewUrl = `https://reviews.example.com/${slug}`) {
+      return createBusiness(store, { slug, name, reviewUrl }, clock.now);
+    },
+    key(businessSlug, scopes = [...SCOPES], options = {}) {
+      return createApiKey(store, { businessSlug, scopes, now: clock.now, ...options }).key;
+    },
+    keyIdOf(key) {
+      return store.keys.byHash(sha256Hex(key))!.id;
+    },
+    fetch(pathname, init) {
+      return fetch(`${api.url}${pathname}`, init);
+    },
+    async stop() {
+      await api.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Headers of a well-behaved server-side caller: key, JSON, and the application's Origin. */
+export function sendHeaders(
+  api: TestApi,
+  key: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    'x-api-key': key,
+    'content-type': 'application/json',
+    origin: api.ctx.site.publicOrigin,
+    ...extra,
+  };
+}
+
+export async function send(api: TestApi, key: string, body: unknown, extra: Record<string, string> = {}) {
+  const response = await api.fetch('/api/v1/requests/send', {
+    method: 'POST',
+    headers: sendHeaders(api, key, extra),
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+}
+
+export async function getJson(
+  api: TestApi,
+  pathname: string,
+  key?: string,
+  headers: Record<string, string> = {},
+) {
+  const response = await api.fetch(pathname, {
+    headers: { ...(key ? { 'x-api-key': key } : {}), ...headers },
+  });
+  const text = await response.text();
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+/** Asserts the seed's failure envelope (§2) with a given status, and returns its message. */
+export function expectFailure(
+  result: { status: number; headers: Headers; body: unknown },
+  status: number,
+): string {
+  expect(result.status).toBe(status);
+  expect(result.headers.get('content-type')).toMatch(/^application\/json/);
+  const parsed = errorEnvelopeSchema.parse(result.body);
+  expect(parsed.error.length).toBeGreaterThan(0);
+  expect(JSON.stringify(result.body)).not.toMatch(/at .+\.ts:\d+/); // never a stack
+  return parsed.error;
+}
+
+let phoneCounter = 0;
+/** A fresh valid phone number (UK drama range + US 555-01xx are reserved; vary the tail). */
+export function uniquePhone(): string {
+  phoneCounter++;
+  return `+1415555${String(2000 + (phoneCounter % 7000)).padStart(4, '0')}`;
+}
+let emailCounter = 0;
+export function uniqueEmail(domain = 'example.com'): string {
+  emailCounter++;
+  return `customer${emailCounter}.${process.pid}@${domain}`;
+}
