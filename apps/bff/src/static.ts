@@ -8,7 +8,7 @@ import express, { type Request, type Response, Router } from 'express';
 // routes answered with index.html for browser navigations. Compression applies here only: the
 // proxied JSON is relayed as is (see docs/bff.md, "Performance").
 
-const RESERVED = ['/api', '/auth', '/bff', '/healthz', '/readyz', '/metrics'];
+const RESERVED = ['/api', '/auth', '/bff', '/assets', '/healthz', '/readyz', '/metrics'];
 
 function isReserved(p: string): boolean {
   return RESERVED.some((prefix) => p === prefix || p.startsWith(`${prefix}/`));

@@ -50,22 +50,19 @@ function upstreamError(body: Buffer): string | null {
 
 export function interpretReply(reply: UpstreamReply, scope: string, keyBytes: Buffer): Answer {
   const { status, body } = reply;
-  if (body.includes(keyBytes))
-    return json(502, PROXY_MESSAGES.unreadable, 'upstream body contained the API key');
   const jsonBody = isJsonContentType(reply.contentType);
+  const keyInBody = body.includes(keyBytes);
 
+  // 401/403 are answered in our own words; the upstream's text is quoted only when it is safe.
   if (status === 401) return json(401, PROXY_MESSAGES.keyRefused, 'upstream refused the key');
   if (status === 403) {
     const message = jsonBody ? upstreamError(body) : null;
-    if (message === null || /scope/i.test(message)) {
-      return json(
-        403,
-        message === null ? PROXY_MESSAGES.refused(scope, null) : PROXY_MESSAGES.keyLacksScope(scope),
-        'upstream 403',
-      );
+    if (message !== null && /scope/i.test(message)) {
+      return json(403, PROXY_MESSAGES.keyLacksScope(scope), 'upstream 403 (scope)');
     }
-    return json(403, PROXY_MESSAGES.refused(scope, message), 'upstream 403');
+    return json(403, PROXY_MESSAGES.refused(scope, keyInBody ? null : message), 'upstream 403');
   }
+  if (keyInBody) return json(502, PROXY_MESSAGES.unreadable, 'upstream body contained the API key');
   if (status >= 200 && status < 300) {
     if (jsonBody && looksLikeJsonObject(body)) return { kind: 'pass', status, body };
     return json(502, PROXY_MESSAGES.unreadable, 'unreadable success body');

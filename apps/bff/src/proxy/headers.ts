@@ -53,12 +53,12 @@ export type UpstreamHeaders = ReturnType<typeof createUpstreamHeaders>;
  * and everything unknown are dropped; Retry-After and the rate-limit family are kept so the
  * dashboard can back off (seed §7: 429 → wait, retry with increasing delays).
  */
-export function passedResponseHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+export function passedResponseHeaders(headers: IncomingHttpHeaders, key: string): Record<string, string> {
   const passed: Record<string, string> = {};
   for (const name in headers) {
     if (name === 'retry-after' || name.startsWith('ratelimit') || name.startsWith('x-ratelimit-')) {
       const value = headers[name];
-      if (typeof value === 'string' && value.length <= 200) passed[name] = value;
+      if (typeof value === 'string' && value.length <= 200 && !value.includes(key)) passed[name] = value;
     }
   }
   return passed;

@@ -140,7 +140,7 @@ export function createReadForwarder(deps: {
             ENDPOINTS[ex.endpoint].scope,
             keyBytes,
           );
-          const headers = passedResponseHeaders(proxyRes.headers);
+          const headers = passedResponseHeaders(proxyRes.headers, config.upstream.key);
           if (answer.kind === 'replace') {
             metrics.upstreamErrors.inc({ endpoint: ex.endpoint, kind: 'unreadable' });
             logger.warn(

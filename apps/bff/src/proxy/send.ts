@@ -112,7 +112,7 @@ export function createSendHandler(deps: SendDeps) {
     const contentType = reply.headers['content-type'];
     const answer = interpretReply({ status: reply.status, contentType, body: reply.body }, scope, keyBytes);
     const headers: Record<string, string> = {
-      ...passedResponseHeaders(reply.headers),
+      ...passedResponseHeaders(reply.headers, config.upstream.key),
       'content-type': answer.kind === 'pass' && contentType ? contentType : JSON_TYPE,
     };
     if (reply.status >= 200 && reply.status < 300) {

@@ -1,0 +1,372 @@
+import { meSchema, ROLE_PERMISSIONS, userSchema } from '@review-desk/shared';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../test/support/processes.ts';
+import { OWNER, startBff, type TestBff } from './support/bff.ts';
+import { DashboardClient, raw } from './support/client.ts';
+import { type FakeUpstream, startFakeUpstream } from './support/fake-upstream.ts';
+
+// Dashboard login, sessions and roles over real HTTP against the real BFF process.
+
+let upstream: FakeUpstream;
+let bff: TestBff;
+let owner: DashboardClient;
+const MANAGER = { email: 'manager@example.com', password: 'manager-password-1' };
+const STAFF = { email: 'staff@example.com', password: 'staff-password-12' };
+const SMS = { customerName: 'Ann Lee', customerPhone: '+14155552671', channel: 'sms' };
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  bff = await startBff(upstream.url, { BUSINESS_NAME: 'Harbour Street Coffee', FREQUENCY_CAP_DAYS: '14' });
+  owner = await bff.owner();
+});
+
+afterAll(async () => {
+  await bff?.stop();
+  await upstream?.close();
+});
+
+afterEach(() => upstream.reset());
+
+describe('login, me, logout', () => {
+  it('answers a login like /auth/me and sets an HttpOnly, SameSite=Strict session cookie', async () => {
+    const client = bff.client();
+    const reply = await client.login(OWNER.email.toUpperCase(), OWNER.password);
+    expect(reply.status).toBe(200);
+    const me = meSchema.parse(reply.json.data);
+    expect(me).toEqual({
+      user: { id: expect.any(String), email: OWNER.email, role: 'owner' },
+      permissions: [...ROLE_PERMISSIONS.owner],
+      business: { name: 'Harbour Street Coffee' },
+      settings: { frequencyCapDays: 14 },
+    });
+    const cookie = reply.headers.getSetCookie()[0]!;
+    expect(cookie).toMatch(/^rd_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
+    const again = await client.get('/auth/me');
+    expect(again.status).toBe(200);
+    expect(again.json.data).toEqual(reply.json.data);
+  });
+
+  it('refuses a wrong password and an unknown email with the same answer', async () => {
+    const wrong = await bff.client().login(OWNER.email, 'not-the-password');
+    const unknown = await bff.client().login('nobody@example.com', 'not-the-password');
+    expect([wrong.status, unknown.status]).toEqual([401, 401]);
+    expect(wrong.json).toEqual({ success: false, error: 'Email or password is incorrect.' });
+    expect(unknown.json).toEqual(wrong.json);
+    expect(wrong.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('validates the login body with the shared schema', async () => {
+    const reply = await bff.client().post('/auth/login', { email: OWNER.email });
+    expect(reply.status).toBe(400);
+    expect(reply.json.fields).toEqual({ password: 'password is required' });
+  });
+
+  it('answers 401 with X-Auth-Required: session when there is no session', async () => {
+    for (const path of ['/auth/me', '/api/v1/reviews', '/bff/sends', '/bff/users']) {
+      const reply = await bff.client().get(path);
+      expect(reply.status).toBe(401);
+      expect(reply.headers.get('x-auth-required')).toBe('session');
+      expect(reply.json.success).toBe(false);
+    }
+    const forged = bff.client();
+    forged.cookie = `rd_session=${'A'.repeat(43)}`;
+    expect((await forged.get('/auth/me')).status).toBe(401);
+    expect(upstream.calls).toHaveLength(0);
+  });
+
+  it('rotates the session id at login: the previous one stops working', async () => {
+    const client = await bff.owner();
+    const before = client.cookie!;
+    await client.login(OWNER.email, OWNER.password);
+    expect(client.cookie).not.toBe(before);
+    const stale = bff.client();
+    stale.cookie = before;
+    expect((await stale.get('/auth/me')).status).toBe(401);
+    expect((await client.get('/auth/me')).status).toBe(200);
+  });
+
+  it('logout ends the session on the server, not just in the browser', async () => {
+    const client = await bff.owner();
+    const token = client.cookie!;
+    const reply = await client.post('/auth/logout', {});
+    expect(reply.status).toBe(200);
+    expect(reply.headers.getSetCookie().join()).toMatch(/rd_session=; .*Max-Age=0/);
+    const replayed = bff.client();
+    replayed.cookie = token;
+    expect((await replayed.get('/auth/me')).status).toBe(401);
+    expect((await replayed.get('/api/v1/reviews')).status).toBe(401);
+    expect(upstream.calls).toHaveLength(0);
+  });
+});
+
+describe('roles, enforced on the server', () => {
+  let manager: DashboardClient;
+  let staff: DashboardClient;
+
+  beforeAll(async () => {
+    for (const [user, role] of [
+      [MANAGER, 'manager'],
+      [STAFF, 'staff'],
+    ] as const) {
+      const created = await owner.post('/bff/users', { ...user, role });
+      expect(created.status).toBe(201);
+      expect(userSchema.parse(created.json.data.user)).toMatchObject({ email: user.email, role });
+    }
+    manager = new DashboardClient(bff.url);
+    staff = new DashboardClient(bff.url);
+    await manager.login(MANAGER.email, MANAGER.password);
+    await staff.login(STAFF.email, STAFF.password);
+  });
+
+  it('each role × each route: allowed calls reach the upstream, forbidden ones get 403 and do not', async () => {
+    const routes: [string, (c: DashboardClient) => Promise<{ status: number }>][] = [
+      ['reviews', (c) => c.get('/api/v1/reviews')],
+      ['analytics', (c) => c.get('/api/v1/analytics?days=7')],
+      ['send', (c) => c.send(SMS)],
+      ['sends', (c) => c.get('/bff/sends')],
+      ['users', (c) => c.get('/bff/users')],
+      [
+        'create user',
+        (c) =>
+          c.post('/bff/users', {
+            email: `x${Date.now()}@example.com`,
+            role: 'staff',
+            password: 'p'.repeat(12),
+          }),
+      ],
+    ];
+    const expected: Record<string, Record<string, number>> = {
+      owner: { reviews: 200, analytics: 200, send: 200, sends: 200, users: 200, 'create user': 201 },
+      manager: { reviews: 200, analytics: 200, send: 200, sends: 200, users: 403, 'create user': 403 },
+      staff: { reviews: 200, analytics: 403, send: 200, sends: 200, users: 403, 'create user': 403 },
+    };
+    const clients = { owner, manager, staff };
+    for (const [role, client] of Object.entries(clients)) {
+      const got: Record<string, number> = {};
+      for (const [name, call] of routes) got[name] = (await call(client)).status;
+      expect({ role, got }).toEqual({ role, got: expected[role] });
+    }
+    // Upstream calls: reviews ×3, analytics ×2 (owner, manager), send ×3.
+    expect(upstream.count('/api/v1/reviews')).toBe(3);
+    expect(upstream.count('/api/v1/analytics')).toBe(2);
+    expect(upstream.count('/api/v1/requests/send')).toBe(3);
+  });
+
+  it('says which permission a role lacks', async () => {
+    const reply = await staff.get('/api/v1/analytics');
+    expect(reply.status).toBe(403);
+    expect(reply.json).toEqual({
+      success: false,
+      error: 'Your role (staff) does not allow this: it needs the analytics:read permission.',
+    });
+    expect(reply.headers.get('x-auth-required')).toBeNull();
+  });
+
+  it('applies a role change at once, without a new login', async () => {
+    const list = await owner.get('/bff/users');
+    const staffId = list.json.data.users.find((u: { email: string }) => u.email === STAFF.email).id;
+    expect(
+      (await owner.request('PATCH', `/bff/users/${staffId}`, { body: { role: 'manager' } })).status,
+    ).toBe(200);
+    expect((await staff.get('/api/v1/analytics')).status).toBe(200);
+    expect((await owner.request('PATCH', `/bff/users/${staffId}`, { body: { role: 'staff' } })).status).toBe(
+      200,
+    );
+    expect((await staff.get('/api/v1/analytics')).status).toBe(403);
+  });
+});
+
+describe('user management', () => {
+  it('refuses a duplicate email and a short password', async () => {
+    const dup = await owner.post('/bff/users', {
+      email: OWNER.email,
+      role: 'staff',
+      password: 'long-enough-pass',
+    });
+    expect(dup.status).toBe(409);
+    const short = await owner.post('/bff/users', {
+      email: 'new@example.com',
+      role: 'staff',
+      password: 'short',
+    });
+    expect(short.status).toBe(400);
+    expect(short.json.fields.password).toMatch(/at least 12/);
+  });
+
+  it('never lets the last owner be demoted or removed', async () => {
+    const me = (await owner.get('/auth/me')).json.data.user;
+    const demote = await owner.request('PATCH', `/bff/users/${me.id}`, { body: { role: 'staff' } });
+    expect(demote.status).toBe(409);
+    expect(demote.json.error).toMatch(/last owner/);
+    const remove = await owner.request('DELETE', `/bff/users/${me.id}`);
+    expect(remove.status).toBe(409);
+    expect((await owner.get('/auth/me')).json.data.user.role).toBe('owner');
+  });
+
+  it('a new password or a removal ends the user’s sessions', async () => {
+    const user = { email: 'temp@example.com', password: 'temporary-pass-1' };
+    const created = await owner.post('/bff/users', { ...user, role: 'staff' });
+    const id = created.json.data.user.id;
+    const client = new DashboardClient(bff.url);
+    await client.login(user.email, user.password);
+    expect((await client.get('/auth/me')).status).toBe(200);
+    await owner.request('PATCH', `/bff/users/${id}`, { body: { password: 'another-password-2' } });
+    expect((await client.get('/auth/me')).status).toBe(401);
+    expect((await client.login(user.email, 'another-password-2')).status).toBe(200);
+    expect((await owner.request('DELETE', `/bff/users/${id}`)).status).toBe(200);
+    expect((await client.get('/auth/me')).status).toBe(401);
+    expect((await owner.request('DELETE', `/bff/users/${id}`)).status).toBe(404);
+  });
+
+  it('the CLI adds, lists, resets and removes users in the same database', async () => {
+    const env = { BFF_DATABASE_PATH: bff.databasePath };
+    const added = await runCli('bff', ['user', 'add', '--email', 'cli@example.com', '--role', 'manager'], {
+      env,
+      stdin: 'cli-password-123\n',
+    });
+    expect(added).toMatch(/^Created manager cli@example\.com/);
+    const client = new DashboardClient(bff.url);
+    expect((await client.login('cli@example.com', 'cli-password-123')).status).toBe(200);
+    const listed = JSON.parse(await runCli('bff', ['user', 'list', '--json'], { env })) as {
+      email: string;
+    }[];
+    expect(listed.map((u) => u.email)).toContain('cli@example.com');
+    await runCli('bff', ['user', 'passwd', '--email', 'cli@example.com'], {
+      env,
+      stdin: 'cli-password-456\n',
+    });
+    expect((await client.get('/auth/me')).status).toBe(401);
+    expect((await client.login('cli@example.com', 'cli-password-456')).status).toBe(200);
+    await expect(
+      runCli('bff', ['user', 'add', '--email', 'x@example.com', '--role', 'admin'], {
+        env,
+        stdin: 'whatever-password\n',
+      }),
+    ).rejects.toThrow(/exited 2.*role must be one of owner, manager, staff/s);
+    await expect(
+      runCli('bff', ['user', 'add', '--email', 'y@example.com', '--role', 'staff'], {
+        env,
+        stdin: 'short\n',
+      }),
+    ).rejects.toThrow(/at least 12 characters/);
+    await runCli('bff', ['user', 'remove', '--email', 'cli@example.com'], { env });
+    expect((await client.get('/auth/me')).status).toBe(401);
+    await expect(runCli('bff', ['user', 'remove', '--email', OWNER.email], { env })).rejects.toThrow(
+      /last owner/,
+    );
+  });
+});
+
+describe('session expiry, throttling and secure cookies', () => {
+  let short: TestBff;
+  let proxied: TestBff;
+
+  beforeAll(async () => {
+    [short, proxied] = await Promise.all([
+      startBff(upstream.url, { SESSION_IDLE_MINUTES: '0.02', SESSION_ABSOLUTE_HOURS: '0.001' }),
+      startBff(upstream.url, { TRUST_PROXY: 'loopback' }),
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([short?.stop(), proxied?.stop()]);
+  });
+
+  it('uses a __Host- Secure cookie when the dashboard is reached over HTTPS', async () => {
+    const login = await raw(
+      proxied.url,
+      'POST',
+      '/auth/login',
+      {
+        'content-type': 'application/json',
+        'x-csrf': '1',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'desk.example.com',
+        origin: 'https://desk.example.com',
+      },
+      JSON.stringify(OWNER),
+    );
+    expect(login.status).toBe(200);
+    const cookie = login.headers['set-cookie']![0]!;
+    expect(cookie).toMatch(
+      /^__Host-rd_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/,
+    );
+    const me = await raw(proxied.url, 'GET', '/auth/me', {
+      cookie: cookie.split(';')[0]!,
+      'x-forwarded-proto': 'https',
+    });
+    expect(me.status).toBe(200);
+    // The same Origin without the proxy's word that the scheme is https is cross-origin.
+    const plain = await raw(
+      proxied.url,
+      'POST',
+      '/auth/login',
+      { 'content-type': 'application/json', 'x-csrf': '1', origin: 'https://desk.example.com' },
+      JSON.stringify(OWNER),
+    );
+    expect(plain.status).toBe(403);
+  });
+
+  it('ends a session after the idle timeout', async () => {
+    const client = await short.owner();
+    expect((await client.get('/auth/me')).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_500));
+    const reply = await client.get('/auth/me');
+    expect(reply.status).toBe(401);
+    expect(reply.headers.get('x-auth-required')).toBe('session');
+    expect(reply.json.error).toMatch(/expired/);
+  });
+
+  it('keeps an active session alive past the idle timeout, but not past the absolute limit', async () => {
+    const client = await short.owner();
+    const started = Date.now();
+    const statuses: [number, number][] = [];
+    while (Date.now() - started < 5_000) {
+      statuses.push([Date.now() - started, (await client.get('/auth/me')).status]);
+      await new Promise((r) => setTimeout(r, 400));
+    }
+    const alive = statuses.filter(([t]) => t < 3_300).map(([, s]) => s);
+    const late = statuses.filter(([t]) => t > 3_800).map(([, s]) => s);
+    expect(alive.length).toBeGreaterThan(5);
+    expect(new Set(alive)).toEqual(new Set([200]));
+    expect(new Set(late)).toEqual(new Set([401]));
+  });
+
+  it('throttles guesses per account, even from another IP and with the right password', async () => {
+    const from = (ip: string) => ({ 'x-forwarded-for': ip });
+    for (let i = 0; i < 5; i++) {
+      const reply = await proxied
+        .client()
+        .post('/auth/login', { email: OWNER.email, password: 'wrong-guess' }, from('198.51.100.1'));
+      expect(reply.status).toBe(401);
+    }
+    const locked = await proxied.client().post('/auth/login', OWNER, from('198.51.100.1'));
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(800);
+    expect(locked.json.error).toMatch(/Too many sign-in attempts/);
+    const elsewhere = await proxied.client().post('/auth/login', OWNER, from('198.51.100.2'));
+    expect(elsewhere.status).toBe(429);
+  });
+
+  it('throttles an IP spraying many accounts', async () => {
+    const ip = { 'x-forwarded-for': '203.0.113.50' };
+    for (let i = 0; i < 30; i++) {
+      const reply = await proxied
+        .client()
+        .post('/auth/login', { email: `spray${i}@example.com`, password: 'guess' }, ip);
+      expect(reply.status).toBe(401);
+    }
+    const blocked = await proxied
+      .client()
+      .post('/auth/login', { email: 'spray-last@example.com', password: 'guess' }, ip);
+    expect(blocked.status).toBe(429);
+    const otherIp = await proxied.client().post(
+      '/auth/login',
+      { email: 'spray-last@example.com', password: 'guess' },
+      {
+        'x-forwarded-for': '203.0.113.51',
+      },
+    );
+    expect(otherIp.status).toBe(401);
+  });
+});

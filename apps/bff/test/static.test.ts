@@ -1,0 +1,150 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/support/processes.ts';
+import { startBff, type TestBff } from './support/bff.ts';
+import { raw } from './support/client.ts';
+import { type FakeUpstream, startFakeUpstream } from './support/fake-upstream.ts';
+
+// Serving the dashboard's build: cache rules, client-route fallback, the placeholder, security
+// headers; and the operational endpoints.
+
+let upstream: FakeUpstream;
+let built: TestBff;
+let unbuilt: TestBff;
+const dist = tempDir('bff-dist-');
+const INDEX =
+  '<!doctype html><html><head><script type="module" src="/assets/index-Ab12Cd.js"></script></head><body><div id="root"></div></body></html>';
+const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+
+beforeAll(async () => {
+  mkdirSync(path.join(dist.dir, 'assets'));
+  writeFileSync(path.join(dist.dir, 'index.html'), INDEX);
+  writeFileSync(path.join(dist.dir, 'assets', 'index-Ab12Cd.js'), SCRIPT);
+  writeFileSync(path.join(dist.dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  upstream = await startFakeUpstream();
+  [built, unbuilt] = await Promise.all([
+    startBff(upstream.url, { WEB_DIST_DIR: dist.dir }),
+    startBff(upstream.url),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all([built?.stop(), unbuilt?.stop()]);
+  await upstream?.close();
+  dist.cleanup();
+});
+
+const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+
+describe('the dashboard build', () => {
+  it('serves index.html with no-cache and a strict CSP that allows no inline script', async () => {
+    const reply = await raw(built.url, 'GET', '/', html);
+    expect(reply.status).toBe(200);
+    expect(reply.text).toBe(INDEX);
+    expect(reply.headers['cache-control']).toBe('no-cache');
+    const csp = String(reply.headers['content-security-policy']);
+    const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src '))!;
+    expect(scriptSrc.trim()).toBe("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).not.toContain('upgrade-insecure-requests');
+    expect(reply.headers['x-content-type-options']).toBe('nosniff');
+    expect(reply.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('answers client routes with index.html for navigations only', async () => {
+    for (const target of ['/reviews', '/send?channel=sms', '/analytics/30']) {
+      const reply = await raw(built.url, 'GET', target, html);
+      expect({ target, status: reply.status, body: reply.text }).toEqual({
+        target,
+        status: 200,
+        body: INDEX,
+      });
+    }
+    const fetchLike = await raw(built.url, 'GET', '/reviews', { accept: 'application/json' });
+    expect(fetchLike.status).toBe(404);
+    for (const target of ['/api/v1/nothing', '/auth/nothing', '/bff/nothing']) {
+      const reply = await raw(built.url, 'GET', target, html);
+      expect({ target, status: reply.status }).toEqual({ target, status: 404 });
+      expect(JSON.parse(reply.text)).toEqual({ success: false, error: 'Not found.' });
+    }
+    const post = await raw(
+      built.url,
+      'POST',
+      '/reviews',
+      { ...html, 'content-type': 'application/json', origin: built.url },
+      '{}',
+    );
+    expect(post.status).toBe(404);
+  });
+
+  it('caches hashed assets for a year as immutable, compressed', async () => {
+    const reply = await raw(built.url, 'GET', '/assets/index-Ab12Cd.js', { 'accept-encoding': 'gzip' });
+    expect(reply.status).toBe(200);
+    expect(reply.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(reply.headers['content-encoding']).toBe('gzip');
+    const missing = await raw(built.url, 'GET', '/assets/index-Zz99.js', html);
+    expect(missing.status).toBe(404);
+    const favicon = await raw(built.url, 'GET', '/favicon.svg');
+    expect(favicon.status).toBe(200);
+    expect(favicon.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('serves a script-free placeholder while the web app is not built', async () => {
+    const reply = await raw(unbuilt.url, 'GET', '/', html);
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toMatch(/^text\/html/);
+    expect(reply.text).toContain('has not been built yet');
+    expect(reply.text).not.toContain('<script');
+    expect(reply.headers['content-security-policy']).toContain("script-src 'self'");
+  });
+});
+
+describe('operations', () => {
+  it('answers /healthz and /readyz', async () => {
+    const health = await raw(built.url, 'GET', '/healthz');
+    expect([health.status, JSON.parse(health.text)]).toEqual([
+      200,
+      { success: true, data: { status: 'ok' } },
+    ]);
+    const ready = await raw(built.url, 'GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(JSON.parse(ready.text).data.checks).toEqual({ database: 'ok', upstream: 'ok' });
+  });
+
+  it('exposes request and upstream metrics by route name', async () => {
+    const client = await built.owner();
+    await client.get('/api/v1/reviews');
+    await client.get('/api/v1/nothing');
+    const metrics = await raw(built.url, 'GET', '/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers['content-type']).toMatch(/^text\/plain/);
+    expect(metrics.text).toMatch(/bff_http_requests_total\{route="reviews",method="GET",status="200"\} 1/);
+    expect(metrics.text).toMatch(
+      /bff_http_requests_total\{route="api-unknown",method="GET",status="404"\} \d+/,
+    );
+    expect(metrics.text).toMatch(
+      /bff_upstream_request_duration_seconds_count\{endpoint="reviews",status="200"\} 1/,
+    );
+    expect(metrics.text).toMatch(/bff_logins_total\{result="ok"\} 1/);
+    expect(metrics.text).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('logs one JSON line per request with its id, and never the query', async () => {
+    const client = await built.owner();
+    const reply = await client.get(`/bff/sends?contact=${encodeURIComponent('+14155552671')}`);
+    const id = reply.headers.get('x-request-id')!;
+    await new Promise((r) => setTimeout(r, 200));
+    const line = built.app.logs.find((l) => l.includes(id) && l.includes('"msg":"request"'));
+    expect(line).toBeDefined();
+    expect(JSON.parse(line!)).toMatchObject({
+      reqId: id,
+      method: 'GET',
+      path: '/bff/sends',
+      route: 'sends',
+      status: 200,
+    });
+    expect(built.app.logs.join('\n')).not.toContain('4155552671');
+  });
+});
