@@ -11,6 +11,10 @@ import { type RunningApi, startApi } from '../src/server.ts';
 
 // A real server on an ephemeral port over a temporary SQLite file, driven over real HTTP.
 
+/** A parsed response body, read by shape in assertions (schemas check it where it matters). */
+// biome-ignore lint/suspicious/noExplicitAny: assertions navigate bodies of every endpoint
+export type Body = any;
+
 export type TestApi = RunningApi & {
   /** Test clock: starts at the real time; tests move it forward. */
   clock: { now: number };
@@ -83,7 +87,7 @@ export async function send(api: TestApi, key: string, body: unknown, extra: Reco
     headers: sendHeaders(api, key, extra),
     body: JSON.stringify(body),
   });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Body };
 }
 
 export async function getJson(
@@ -96,7 +100,7 @@ export async function getJson(
     headers: { ...(key ? { 'x-api-key': key } : {}), ...headers },
   });
   const text = await response.text();
-  let body: any;
+  let body: Body;
   try {
     body = JSON.parse(text);
   } catch {
