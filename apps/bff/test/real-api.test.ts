@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  analyticsResultSchema,
+  DEMO_BUSINESS,
+  MESSAGES,
+  OUTBOX_FAULTS,
+  outboxListSchema,
+  reviewListSchema,
+} from '@review-desk/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningApp, runCli, startApp, tempDir } from '../../../test/support/processes.ts';
+import { startBff, type TestBff } from './support/bff.ts';
+import type { DashboardClient } from './support/client.ts';
+
+// The BFF in front of the real Review Collection API (apps/api), both as real processes.
+
+const dir = tempDir('bff-real-api-');
+const apiDb = path.join(dir.dir, 'api.db');
+const keyFile = path.join(dir.dir, 'demo-api-key');
+let api: RunningApp;
+let bff: TestBff; // demo key, X-API-Key
+let bearer: TestBff; // a CLI-made key with every scope, Bearer
+let limited: TestBff; // a key without analytics:read
+let owner: DashboardClient;
+
+async function createKey(scopes: string): Promise<string> {
+  const out = await runCli('api', ['key', 'create', '--business', DEMO_BUSINESS.slug, '--scopes', scopes], {
+    env: { DATABASE_PATH: apiDb },
+  });
+  return out.trim().split('\n').at(-1)!.trim();
+}
+
+async function outbox(to: string) {
+  const response = await fetch(`${api.url}/dev/outbox.json?to=${encodeURIComponent(to)}`);
+  return outboxListSchema.parse(((await response.json()) as { data: unknown }).data).messages;
+}
+
+beforeAll(async () => {
+  api = await startApp('api', {
+    env: {
+      DATABASE_PATH: apiDb,
+      SEED_DEMO: '1',
+      DEV_OUTBOX: '1',
+      DEMO_KEY_FILE: keyFile,
+      RATE_LIMIT_PER_MINUTE: '100000',
+    },
+  });
+  const [allScopes, noAnalytics] = await Promise.all([
+    createKey('review_requests:write,reviews:read,analytics:read'),
+    createKey('review_requests:write,reviews:read'),
+  ]);
+  [bff, bearer, limited] = await Promise.all([
+    startBff(api.url, { UPSTREAM_API_KEY: '', UPSTREAM_API_KEY_FILE: keyFile, UPSTREAM_TIMEOUT_MS: '5000' }),
+    startBff(api.url, { UPSTREAM_API_KEY: allScopes, UPSTREAM_AUTH_SCHEME: 'bearer' }),
+    startBff(api.url, { UPSTREAM_API_KEY: noAnalytics }),
+  ]);
+  owner = await bff.owner();
+});
+
+afterAll(async () => {
+  await Promise.all([bff?.stop(), bearer?.stop(), limited?.stop()]);
+  await api?.stop();
+  dir.cleanup();
+});
+
+describe('against the real API', () => {
+  it('reads the demo business’s reviews and analytics with the key in either scheme', async () => {
+    const reviews = await owner.get('/api/v1/reviews?limit=5&minRating=4');
+    expect(reviews.status).toBe(200);
+    const list = reviewListSchema.parse(reviews.json.data);
+    expect(list.limit).toBe(5);
+    expect(list.total).toBeGreaterThan(0);
+    expect(list.reviews.every((r) => r.rating >= 4)).toBe(true);
+
+    const viaBearer = await (await bearer.owner()).get('/api/v1/analytics?days=30');
+    expect(viaBearer.status).toBe(200);
+    expect(analyticsResultSchema.safeParse(viaBearer.json.data).success).toBe(true);
+  });
+
+  it('passes the API’s Origin rule; the same POST without the BFF’s Origin is refused by the API', async () => {
+    const body = { customerName: 'Ann Lee', customerPhone: '+14155552671', channel: 'sms' };
+    const viaBff = await owner.send(body);
+    expect(viaBff.status).toBe(200);
+    expect(viaBff.json.data).toMatchObject({ status: 'sent', channel: 'sms', requestId: expect.any(String) });
+
+    const key = readFileSync(keyFile, 'utf8').trim();
+    const direct = await fetch(`${api.url}/api/v1/requests/send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ ...body, customerPhone: '+14155552672' }),
+    });
+    expect(direct.status).toBe(403);
+    expect(((await direct.json()) as { error: string }).error).toBe(MESSAGES.originRefused);
+  });
+
+  it('names the missing scope when the server’s key lacks it, and says so apart from a session problem', async () => {
+    const client = await limited.owner();
+    const reply = await client.get('/api/v1/analytics');
+    expect(reply.status).toBe(403);
+    expect(reply.json.error).toMatch(/^The server’s API key lacks analytics:read/);
+    expect(reply.headers.get('x-auth-required')).toBeNull();
+    expect((await client.get('/api/v1/reviews')).status).toBe(200);
+  });
+
+  it('explains a refused key as the server’s, not the user’s', async () => {
+    const wrong = await startBff(api.url, { UPSTREAM_API_KEY: `rd_live_${'x'.repeat(43)}` });
+    try {
+      const reply = await (await wrong.owner()).get('/api/v1/reviews');
+      expect(reply.status).toBe(401);
+      expect(reply.headers.get('x-auth-required')).toBeNull();
+      expect(reply.json.error).toMatch(/refused the server’s API key/);
+    } finally {
+      await wrong.stop();
+    }
+  });
+
+  it('a double submit sends one message; the replay is identical', async () => {
+    const key = crypto.randomUUID();
+    const body = { customerName: 'Bo', customerPhone: '+14155552673', channel: 'sms' };
+    const [a, b] = await Promise.all([owner.send(body, key), owner.send(body, key)]);
+    const statuses = [a.status, b.status].sort();
+    expect([
+      [200, 200],
+      [200, 409],
+    ]).toContainEqual(statuses);
+    const replay = await owner.send(body, key);
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotency-replayed')).toBe('true');
+    expect(replay.text).toBe((a.status === 200 ? a : b).text);
+    expect(await outbox('+14155552673')).toHaveLength(1);
+  });
+
+  it('records a delivery warning, and a frequency-cap refusal as failed', async () => {
+    const phone = `+1415555${OUTBOX_FAULTS.smsFailsWhenPhoneEndsWith}`;
+    const both = {
+      customerName: 'Cy',
+      customerPhone: phone,
+      customerEmail: 'cy@example.com',
+      channel: 'both',
+    };
+    const first = await owner.send(both);
+    expect(first.status).toBe(200);
+    expect(first.json.data.warning).toEqual(expect.any(String));
+    const again = await owner.send(both);
+    expect(again.status).toBe(400);
+    expect(again.json.error).toMatch(/Already sent to this contact recently/);
+    const history = await owner.get(`/bff/sends?contact=${encodeURIComponent(phone)}`);
+    expect(history.json.data.sends.map((s: { outcome: string }) => s.outcome)).toEqual(['failed', 'warning']);
+    expect(history.json.data.sends[1].requestId).toBe(first.json.data.requestId);
+  });
+});
