@@ -8,7 +8,15 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importReviews } from '../src/domain/import.ts';
 import { recordHandoff, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
-import { expectFailure, getJson, send, startTestApi, type TestApi, uniqueEmail, uniquePhone } from './helpers.ts';
+import {
+  expectFailure,
+  getJson,
+  send,
+  startTestApi,
+  type TestApi,
+  uniqueEmail,
+  uniquePhone,
+} from './helpers.ts';
 
 // GET /api/v1/analytics: the window, the cohort rule for requests, reviews and synced reviews
 // apart, zero-filled daily series, and the seed's caveat that completed includes hand-offs.
@@ -64,9 +72,26 @@ beforeAll(async () => {
     store,
     'bistro',
     [
-      { rating: 4, platform: 'google', review_date: new Date(today - 2 * DAY).toISOString(), response_status: 'responded', external_id: 'g1' },
-      { rating: 3, platform: 'yelp', review_date: new Date(today - 1 * DAY).toISOString(), status: 'ignored', external_id: 'y1' },
-      { rating: 1, platform: 'facebook', review_date: new Date(today - 40 * DAY).toISOString(), external_id: 'f1' },
+      {
+        rating: 4,
+        platform: 'google',
+        review_date: new Date(today - 2 * DAY).toISOString(),
+        response_status: 'responded',
+        external_id: 'g1',
+      },
+      {
+        rating: 3,
+        platform: 'yelp',
+        review_date: new Date(today - 1 * DAY).toISOString(),
+        status: 'ignored',
+        external_id: 'y1',
+      },
+      {
+        rating: 1,
+        platform: 'facebook',
+        review_date: new Date(today - 40 * DAY).toISOString(),
+        external_id: 'f1',
+      },
     ],
     today,
   );
@@ -107,7 +132,11 @@ describe('figures', () => {
     const data = await analytics('?days=7', emptyKey);
     expect(data.reviews).toMatchObject({ total: 0, avgRating: null, responseRate: null });
     expect(data.requests).toMatchObject({ total: 0, sent: 0, clickRate: null, completionRate: null });
-    expect(data.synced).toEqual({ total: 0, avgRating: null, byPlatform: { google: 0, facebook: 0, yelp: 0 } });
+    expect(data.synced).toEqual({
+      total: 0,
+      avgRating: null,
+      byPlatform: { google: 0, facebook: 0, yelp: 0 },
+    });
     expect(data.daily.every((d) => d.sent === 0 && d.reviews === 0 && d.avgRating === null)).toBe(true);
   });
 
@@ -132,7 +161,9 @@ describe('figures', () => {
     // Ten days back the older request joins, completed by its feedback given today.
     const month = await analytics('?days=30');
     expect(month.requests).toMatchObject({ total: 5, sent: 4, completed: 3, feedback: 2, handoffs: 2 });
-    const tenDaysAgo = month.daily.find((d) => d.date === new Date(today - 10 * DAY).toISOString().slice(0, 10))!;
+    const tenDaysAgo = month.daily.find(
+      (d) => d.date === new Date(today - 10 * DAY).toISOString().slice(0, 10),
+    )!;
     expect(tenDaysAgo).toMatchObject({ sent: 1, completed: 1, reviews: 0 });
   });
 
@@ -148,7 +179,11 @@ describe('figures', () => {
       responseRate: 0.25,
       byRating: { '1': 0, '2': 1, '3': 1, '4': 1, '5': 1 },
     });
-    expect(week.synced).toEqual({ total: 2, avgRating: 3.5, byPlatform: { google: 1, facebook: 0, yelp: 1 } });
+    expect(week.synced).toEqual({
+      total: 2,
+      avgRating: 3.5,
+      byPlatform: { google: 1, facebook: 0, yelp: 1 },
+    });
     const todayEntry = week.daily.at(-1)!;
     expect(todayEntry).toMatchObject({ sent: 3, completed: 2, reviews: 2, synced: 0, avgRating: 3.5 });
 

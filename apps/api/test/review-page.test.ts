@@ -16,7 +16,13 @@ beforeAll(async () => {
 });
 afterAll(() => api.stop());
 
-type Page = { status: number; html: string; headers: Headers; cookie: string | undefined; formToken: string | undefined };
+type Page = {
+  status: number;
+  html: string;
+  headers: Headers;
+  cookie: string | undefined;
+  formToken: string | undefined;
+};
 
 async function open(pathname: string, cookie?: string): Promise<Page> {
   const response = await api.fetch(pathname, { headers: cookie ? { cookie } : {}, redirect: 'manual' });
@@ -35,7 +41,11 @@ async function post(pathname: string, fields: Record<string, string>, headers: R
   const response = await api.fetch(pathname, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: api.ctx.site.publicOrigin, ...headers },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: api.ctx.site.publicOrigin,
+      ...headers,
+    },
     body: new URLSearchParams(fields).toString(),
   });
   return { status: response.status, headers: response.headers, html: await response.text() };
@@ -48,7 +58,10 @@ async function analytics(k = key) {
 describe('the customer journey', () => {
   it('open → click recorded → submit → review listed → analytics counts it; resubmits change nothing', async () => {
     const phone = uniquePhone();
-    const sent = await send(api, key, { customerName: '<script>alert(1)</script> Kim', customerPhone: phone });
+    const sent = await send(api, key, {
+      customerName: '<script>alert(1)</script> Kim',
+      customerPhone: phone,
+    });
     expect(sent.status).toBe(200);
     const path = new URL(sent.body.data.reviewLink).pathname;
     const before = await analytics();
@@ -155,7 +168,9 @@ describe('form protection and validation', () => {
     const before = (await getJson(api, '/api/v1/reviews', key)).body.data.total;
 
     expect((await post(path, { form_token: page.formToken!, rating: '5' })).status).toBe(403);
-    expect((await post(path, { form_token: 'forged', rating: '5' }, { cookie: page.cookie! })).status).toBe(403);
+    expect((await post(path, { form_token: 'forged', rating: '5' }, { cookie: page.cookie! })).status).toBe(
+      403,
+    );
     const foreign = await post(
       path,
       { form_token: page.formToken!, rating: '5' },
@@ -166,9 +181,9 @@ describe('form protection and validation', () => {
     // A token made for another link does not fit this one.
     const otherSent = await send(api, key, { channel: 'link' });
     const otherPage = await open(new URL(otherSent.body.data.reviewLink).pathname, page.cookie);
-    expect((await post(path, { form_token: otherPage.formToken!, rating: '5' }, { cookie: page.cookie! })).status).toBe(
-      403,
-    );
+    expect(
+      (await post(path, { form_token: otherPage.formToken!, rating: '5' }, { cookie: page.cookie! })).status,
+    ).toBe(403);
     expect((await getJson(api, '/api/v1/reviews', key)).body.data.total).toBe(before);
   });
 
@@ -217,7 +232,9 @@ describe('opt-out', () => {
     const page = await open(path);
     expect(page.html).toContain(`action="${path}/opt-out"`);
 
-    expect((await post(`${path}/opt-out`, { form_token: 'forged' }, { cookie: page.cookie! })).status).toBe(403);
+    expect((await post(`${path}/opt-out`, { form_token: 'forged' }, { cookie: page.cookie! })).status).toBe(
+      403,
+    );
     const result = await post(`${path}/opt-out`, { form_token: page.formToken! }, { cookie: page.cookie! });
     expect(result.status).toBe(200);
     expect(result.html).toContain('will not send you review requests');

@@ -22,7 +22,14 @@ beforeAll(async () => {
   api = await startTestApi();
   businessId = api.business('cafe').id;
   key = api.key('cafe');
-  generateData(api.ctx.store, { businessId, requests: 300, reviews: 437, days: 60, now: api.clock.now, seed: 3 });
+  generateData(api.ctx.store, {
+    businessId,
+    requests: 300,
+    reviews: 437,
+    days: 60,
+    now: api.clock.now,
+    seed: 3,
+  });
   // Ties on the date: the order must still be stable (highest id first).
   const store = api.ctx.store;
   store.transaction(() => {
@@ -44,7 +51,14 @@ beforeAll(async () => {
   });
   // Another business's reviews must never show up.
   const other = api.business('elsewhere').id;
-  generateData(api.ctx.store, { businessId: other, requests: 50, reviews: 80, days: 60, now: api.clock.now, seed: 4 });
+  generateData(api.ctx.store, {
+    businessId: other,
+    requests: 50,
+    reviews: 80,
+    days: 60,
+    now: api.clock.now,
+    seed: 4,
+  });
 });
 afterAll(() => api.stop());
 
@@ -137,30 +151,33 @@ describe('pagination walk by the stop rule (seed §4)', () => {
     [{ minRating: 4 }, 50],
     [{ status: 'responded', minRating: 5 }, 9],
     [{ status: 'ignored', minRating: 2 }, 3],
-  ] as [Filter, number][])('%o with limit %i: every review once, in order, total consistent', async (filter, limit) => {
-    const expected = expectedIds(filter);
-    const seen: string[] = [];
-    let totals = new Set<number>();
-    let pages = 0;
-    for (let page = 1; ; page++) {
-      const query = new URLSearchParams({ page: String(page), limit: String(limit) });
-      if (filter.status) query.set('status', filter.status);
-      if (filter.minRating) query.set('minRating', String(filter.minRating));
-      const data = await list(`?${query}`);
-      pages++;
-      totals = totals.add(data.total);
-      for (const review of data.reviews) {
-        if (filter.status) expect(review.response_status).toBe(filter.status);
-        if (filter.minRating) expect(review.rating).toBeGreaterThanOrEqual(filter.minRating);
+  ] as [Filter, number][])(
+    '%o with limit %i: every review once, in order, total consistent',
+    async (filter, limit) => {
+      const expected = expectedIds(filter);
+      const seen: string[] = [];
+      let totals = new Set<number>();
+      let pages = 0;
+      for (let page = 1; ; page++) {
+        const query = new URLSearchParams({ page: String(page), limit: String(limit) });
+        if (filter.status) query.set('status', filter.status);
+        if (filter.minRating) query.set('minRating', String(filter.minRating));
+        const data = await list(`?${query}`);
+        pages++;
+        totals = totals.add(data.total);
+        for (const review of data.reviews) {
+          if (filter.status) expect(review.response_status).toBe(filter.status);
+          if (filter.minRating) expect(review.rating).toBeGreaterThanOrEqual(filter.minRating);
+        }
+        seen.push(...data.reviews.map((r) => r.id));
+        if (isLastPage(data)) break;
+        expect(data.reviews).toHaveLength(limit);
       }
-      seen.push(...data.reviews.map((r) => r.id));
-      if (isLastPage(data)) break;
-      expect(data.reviews).toHaveLength(limit);
-    }
-    expect([...totals]).toEqual([expected.length]);
-    expect(seen).toEqual(expected); // no duplicates, no gaps, same order
-    expect(pages).toBe(Math.max(1, Math.ceil(expected.length / limit)));
-  });
+      expect([...totals]).toEqual([expected.length]);
+      expect(seen).toEqual(expected); // no duplicates, no gaps, same order
+      expect(pages).toBe(Math.max(1, Math.ceil(expected.length / limit)));
+    },
+  );
 
   it('every page of every filter equals the brute-force slice (pages read from either end)', async () => {
     for (const status of [undefined, ...REVIEW_STATUSES]) {

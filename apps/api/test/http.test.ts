@@ -1,0 +1,190 @@
+import { ERROR_TABLE, MESSAGES, outboxListSchema, successEnvelopeSchema } from '@review-desk/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectFailure, getJson, send, startTestApi, type TestApi, uniquePhone } from './helpers.ts';
+
+// The HTTP surface around the three endpoints: envelopes on every failure, 404/405, CORS
+// (seed §5.8), security headers, the OpenAPI document and docs page, the dev outbox.
+
+let api: TestApi;
+let key: string;
+
+beforeAll(async () => {
+  api = await startTestApi({ corsOrigins: ['https://app.example'] });
+  api.business('b');
+  key = api.key('b');
+});
+afterAll(() => api.stop());
+
+describe('envelopes', () => {
+  it('unknown routes → 404 envelope', async () => {
+    for (const path of ['/api/v1/nope', '/api/v2/reviews', '/anything', '/api/v1/reviews/123']) {
+      expect(expectFailure(await getJson(api, path, key), 404)).toBe(MESSAGES.notFound);
+    }
+  });
+
+  it('wrong method on a known path → 405 envelope with Allow', async () => {
+    const put = await api.fetch('/api/v1/reviews', { method: 'PUT', headers: { 'x-api-key': key } });
+    const body = await put.json();
+    expect(expectFailure({ status: put.status, headers: put.headers, body }, 405)).toBe(
+      MESSAGES.methodNotAllowed('GET'),
+    );
+    expect(put.headers.get('allow')).toBe('GET');
+    const get = await getJson(api, '/api/v1/requests/send', key);
+    expectFailure(get, 405);
+    expect(get.headers.get('allow')).toBe('POST');
+    const del = await api.fetch('/api/v1/analytics', { method: 'DELETE' });
+    expect(del.status).toBe(405);
+  });
+
+  it('every failure status used by the service is in the shared error table', async () => {
+    for (const status of [400, 401, 403, 404, 405, 413, 415, 429, 500, 502, 503]) {
+      expect(ERROR_TABLE[status as keyof typeof ERROR_TABLE]).toBeDefined();
+    }
+  });
+
+  it('responses carry a request id, and a safe incoming one is echoed', async () => {
+    const mine = await getJson(api, '/api/v1/reviews', key, { 'x-request-id': 'trace-123' });
+    expect(mine.headers.get('x-request-id')).toBe('trace-123');
+    const unsafe = await getJson(api, '/api/v1/reviews', key, { 'x-request-id': 'bad id with spaces' });
+    expect(unsafe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('security headers', () => {
+  it('JSON answers: nosniff, no framing, no caching, no referrer', async () => {
+    const result = await getJson(api, '/api/v1/reviews', key);
+    expect(result.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(result.headers.get('x-frame-options')).toBe('DENY');
+    expect(result.headers.get('cache-control')).toBe('no-store');
+    expect(result.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(result.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(result.headers.get('x-powered-by')).toBeNull();
+  });
+});
+
+describe('CORS (seed §5.8)', () => {
+  it('an allowed origin is echoed exactly, never *, and without credentials', async () => {
+    const result = await getJson(api, '/api/v1/reviews', key, { origin: 'https://app.example' });
+    expect(result.status).toBe(200);
+    expect(result.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(result.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(result.headers.get('vary')).toMatch(/Origin/i);
+  });
+
+  it('a preflight from an allowed origin names the methods and headers', async () => {
+    const response = await api.fetch('/api/v1/requests/send', {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, x-api-key',
+      },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(response.headers.get('access-control-allow-headers')).toContain('x-api-key');
+    expect(response.headers.get('access-control-allow-headers')).toContain('authorization');
+  });
+
+  it('a disallowed origin gets no CORS headers, on preflight or call', async () => {
+    const preflight = await api.fetch('/api/v1/reviews', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    expect(preflight.headers.get('access-control-allow-methods')).toBeNull();
+    const call = await getJson(api, '/api/v1/reviews', key, { origin: 'https://evil.example' });
+    expect(call.headers.get('access-control-allow-origin')).toBeNull();
+    expect(call.headers.get('vary')).toMatch(/Origin/i);
+  });
+
+  it('a CORS-allowed origin also satisfies the POST Origin rule', async () => {
+    const result = await send(api, key, { channel: 'link' }, { origin: 'https://app.example' });
+    expect(result.status).toBe(200);
+    expect(result.headers.get('access-control-allow-origin')).toBe('https://app.example');
+  });
+});
+
+describe('OpenAPI and docs', () => {
+  it('serves an OpenAPI 3.1 document generated from the shared schemas', async () => {
+    const result = await getJson(api, '/api/v1/openapi.json');
+    expect(result.status).toBe(200);
+    expect(result.body.openapi).toBe('3.1.0');
+    expect(Object.keys(result.body.paths).sort()).toEqual([
+      '/api/v1/analytics',
+      '/api/v1/requests/send',
+      '/api/v1/reviews',
+    ]);
+    const sendBody =
+      result.body.paths['/api/v1/requests/send'].post.requestBody.content['application/json'].schema;
+    expect(Object.keys(sendBody.properties)).toEqual([
+      'customerName',
+      'customerPhone',
+      'customerEmail',
+      'channel',
+    ]);
+    expect(sendBody.additionalProperties).toBe(false);
+    const limit = result.body.paths['/api/v1/reviews'].get.parameters.find(
+      (p: { name: string }) => p.name === 'limit',
+    );
+    expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
+    expect(result.body.components.schemas.Analytics.properties.requests.properties.reviewLeft).toBeDefined();
+    expect(result.body.servers[0].url).toBe(api.ctx.site.publicOrigin);
+  });
+
+  it('renders a readable docs page without scripts', async () => {
+    const response = await api.fetch('/docs');
+    const html = await response.text();
+    expect(response.status).toBe(200);
+    expect(html).toContain('/api/v1/requests/send');
+    expect(html).toContain('minRating');
+    expect(html).toContain('Retry read requests with a bounded delay.');
+    expect(html).not.toMatch(/<script/i);
+    expect(response.headers.get('content-security-policy')).not.toContain('script-src');
+  });
+});
+
+describe('dev outbox', () => {
+  it('lists messages newest first, filters by recipient (any spelling) and request', async () => {
+    const phone = uniquePhone();
+    const first = await send(api, key, { customerPhone: phone });
+    const result = await getJson(
+      api,
+      `/dev/outbox.json?to=${encodeURIComponent(phone.replace('+1', '+1 '))}`,
+    );
+    const messages = successEnvelopeSchema(outboxListSchema).parse(result.body).data.messages;
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ requestId: first.body.data.requestId, to: phone });
+    expect(messages[0]!.body).toContain(first.body.data.reviewLink);
+
+    await send(api, key, { customerPhone: uniquePhone() });
+    const all = successEnvelopeSchema(outboxListSchema).parse((await getJson(api, '/dev/outbox.json')).body)
+      .data.messages;
+    expect(Date.parse(all[0]!.createdAt)).toBeGreaterThanOrEqual(Date.parse(all[1]!.createdAt));
+    expect(all[1]!.requestId).toBe(first.body.data.requestId);
+
+    expectFailure(await getJson(api, '/dev/outbox.json?limit=0'), 400);
+    expectFailure(await getJson(api, '/dev/outbox.json?sort=x'), 400);
+    const html = await api.fetch('/dev/outbox');
+    expect(html.status).toBe(200);
+    expect(await html.text()).toContain(phone);
+  });
+
+  it('is not served unless DEV_OUTBOX=1', async () => {
+    const off = await startTestApi({ devOutbox: false });
+    try {
+      expectFailure(await getJson(off, '/dev/outbox.json'), 404);
+      expectFailure(await getJson(off, '/dev/outbox'), 404);
+    } finally {
+      await off.stop();
+    }
+  });
+});
+
+describe('health', () => {
+  it('answers liveness and readiness without a key', async () => {
+    expect((await getJson(api, '/healthz')).body).toEqual({ success: true, data: { status: 'ok' } });
+    expect((await getJson(api, '/readyz')).status).toBe(200);
+  });
+});

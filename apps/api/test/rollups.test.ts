@@ -1,0 +1,141 @@
+import { REVIEW_STATUSES } from '@review-desk/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateData } from '../src/domain/generate.ts';
+import { importReviews } from '../src/domain/import.ts';
+import { optOut, recordHandoff, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
+import { rebuildRollups, rollupDrift } from '../src/store/bulk.ts';
+import { getJson, send, startTestApi, type TestApi, uniqueEmail, uniquePhone } from './helpers.ts';
+
+// The counters and daily roll-ups that make `total` and analytics cheap at a million rows must
+// always equal a brute-force recount of the base tables, whatever mix of writes came before.
+
+let api: TestApi;
+let key: string;
+let businessId: number;
+const DAY = 86_400_000;
+
+beforeAll(async () => {
+  api = await startTestApi({ monthlySendAllowance: 0 });
+  businessId = api.business('mix').id;
+  api.business('bystander');
+  key = api.key('mix');
+});
+afterAll(() => api.stop());
+
+function bruteTotal(filter: { status?: string; minRating?: number }): number {
+  const where = ['business_id = ?'];
+  const args: (string | number)[] = [businessId];
+  if (filter.status) {
+    where.push('status = ?');
+    args.push(filter.status);
+  }
+  if (filter.minRating) {
+    where.push('rating >= ?');
+    args.push(filter.minRating);
+  }
+  return (
+    api.ctx.store.db
+      .prepare(`SELECT count(*) AS n FROM reviews WHERE ${where.join(' AND ')}`)
+      .get(...args) as {
+      n: number;
+    }
+  ).n;
+}
+
+describe('counters and roll-ups', () => {
+  it('match a brute-force recount after mixed writes', async () => {
+    const store = api.ctx.store;
+    const start = api.clock.now;
+    // Bulk data for this business and another.
+    generateData(store, { businessId, requests: 200, reviews: 300, days: 90, now: start, seed: 11 });
+    generateData(store, {
+      businessId: store.businesses.bySlug('bystander')!.id,
+      requests: 50,
+      reviews: 50,
+      days: 30,
+      now: start,
+      seed: 12,
+    });
+    // Sends on every channel, across days, with failures and partial failures.
+    const links: string[] = [];
+    for (let day = 0; day < 5; day++) {
+      api.clock.now = start - day * DAY;
+      for (const body of [
+        { customerPhone: uniquePhone() },
+        { customerEmail: uniqueEmail(), channel: 'email' },
+        { customerPhone: uniquePhone(), customerEmail: uniqueEmail('fail.example'), channel: 'both' },
+        { channel: 'link' },
+        { customerPhone: '+14155550000' },
+      ]) {
+        const result = await send(api, key, body);
+        if (result.status === 200) links.push(result.body.data.reviewLink.split('/r/')[1]);
+      }
+    }
+    api.clock.now = start;
+    // Customer actions in every combination, some repeated.
+    links.forEach((token, i) => {
+      if (i % 2 === 0) recordOpen(store, token, start);
+      if (i % 3 === 0) submitFeedback(store, token, { rating: (i % 5) + 1, comment: `c${i}` }, start);
+      if (i % 4 === 0) recordHandoff(store, token, start);
+      if (i % 6 === 0) submitFeedback(store, token, { rating: 1, comment: 'again' }, start);
+      if (i % 7 === 0) optOut(store, token, start);
+    });
+    // Imports, including a duplicate row that must be skipped.
+    const rows = Array.from({ length: 20 }, (_, i) => ({
+      rating: (i % 5) + 1,
+      platform: ['google', 'facebook', 'yelp'][i % 3],
+      review_date: new Date(start - i * DAY).toISOString(),
+      status: REVIEW_STATUSES[i % 3],
+      external_id: `ext-${i}`,
+    }));
+    importReviews(store, 'mix', rows, start);
+    expect(importReviews(store, 'mix', rows.slice(0, 5), start)).toEqual({ imported: 0, skipped: 5 });
+    // Status changes move reviews between counters.
+    const some = store.db
+      .prepare('SELECT id FROM reviews WHERE business_id = ? LIMIT 30')
+      .all(businessId) as {
+      id: number;
+    }[];
+    store.transaction(() => {
+      some.forEach((r, i) => {
+        store.reviews.setStatus(r.id, REVIEW_STATUSES[i % 3]!, i % 3 === 1 ? 'Thanks' : null);
+      });
+    });
+
+    expect(rollupDrift(store.db)).toEqual([]);
+
+    // `total` of every filter equals COUNT(*).
+    for (const status of [undefined, ...REVIEW_STATUSES]) {
+      for (const minRating of [undefined, 1, 2, 3, 4, 5]) {
+        const query = new URLSearchParams({ limit: '1' });
+        if (status) query.set('status', status);
+        if (minRating) query.set('minRating', String(minRating));
+        const data = (await getJson(api, `/api/v1/reviews?${query}`, key)).body.data;
+        expect(data.total).toBe(bruteTotal({ status, minRating }));
+      }
+    }
+
+    // A rebuild from the base tables gives the same figures the writes maintained.
+    const before = (await getJson(api, '/api/v1/analytics?days=365', key)).body.data;
+    rebuildRollups(store.db);
+    expect(rollupDrift(store.db)).toEqual([]);
+    expect((await getJson(api, '/api/v1/analytics?days=365', key)).body.data).toEqual(before);
+  });
+
+  it('drift is detected when a counter is wrong', () => {
+    const store = api.ctx.store;
+    store.db
+      .prepare(
+        "UPDATE review_counts SET n = n + 1 WHERE business_id = ? AND status = 'pending' AND rating = 5",
+      )
+      .run(businessId);
+    store.db
+      .prepare('UPDATE request_daily SET completed = completed + 1 WHERE business_id = ?')
+      .run(businessId);
+    const drift = rollupDrift(store.db);
+    expect(drift.some((d) => d.startsWith('review_counts'))).toBe(true);
+    expect(drift.some((d) => d.startsWith('request_daily'))).toBe(true);
+    rebuildRollups(store.db);
+    expect(rollupDrift(store.db)).toEqual([]);
+  });
+});
