@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { interpretReply, looksLikeJsonObject } from './answer.ts';
+
+const key = Buffer.from('rd_live_secret');
+const reply = (status: number, body: string, contentType = 'application/json; charset=utf-8') => ({
+  status,
+  contentType,
+  body: Buffer.from(body),
+});
+const message = (answer: { body: Buffer }) => JSON.parse(answer.body.toString()).error as string;
+
+describe('interpretReply', () => {
+  it('passes a sound success body through as the same bytes', () => {
+    const body = ' {"success":true,"data":{}}\n';
+    const answer = interpretReply(reply(200, body), 'reviews:read', key);
+    expect(answer).toMatchObject({ kind: 'pass', status: 200 });
+    expect(answer.body.toString()).toBe(body);
+  });
+
+  it('replaces unreadable success bodies with a 502', () => {
+    for (const [body, type] of [
+      ['<html></html>', 'text/html'],
+      ['not json', 'application/json'],
+      ['', 'application/json'],
+      ['{"success":true,"data":{', 'application/json'],
+      ['[1,2]', 'application/json'],
+    ] as const) {
+      expect(interpretReply(reply(200, body, type), 'reviews:read', key)).toMatchObject({
+        kind: 'replace',
+        status: 502,
+      });
+    }
+  });
+
+  it('words 401 and 403 for the operator, naming the scope', () => {
+    expect(
+      message(interpretReply(reply(401, '{"success":false,"error":"x"}'), 'analytics:read', key)),
+    ).toMatch(/refused the server’s API key/);
+    const scope = interpretReply(
+      reply(403, '{"success":false,"error":"This API key lacks the analytics:read scope."}'),
+      'analytics:read',
+      key,
+    );
+    expect(message(scope)).toBe(
+      'The server’s API key lacks analytics:read. An administrator must give the dashboard server’s API key the analytics:read scope.',
+    );
+    const allowance = interpretReply(
+      reply(403, '{"success":false,"error":"Sending allowance exceeded."}'),
+      'review_requests:write',
+      key,
+    );
+    expect(message(allowance)).toBe('The review service refused this call: Sending allowance exceeded.');
+    const html = interpretReply(reply(403, '<h1>Forbidden</h1>', 'text/html'), 'reviews:read', key);
+    expect(message(html)).toMatch(/needs the reviews:read scope/);
+  });
+
+  it('passes error envelopes, keeps 429/503 statuses when their bodies are unreadable, else 502', () => {
+    expect(interpretReply(reply(400, '{"success":false,"error":"bad"}'), 's', key)).toMatchObject({
+      kind: 'pass',
+      status: 400,
+    });
+    expect(interpretReply(reply(429, 'slow down', 'text/plain'), 's', key)).toMatchObject({
+      kind: 'replace',
+      status: 429,
+    });
+    expect(interpretReply(reply(503, '<html/>', 'text/html'), 's', key)).toMatchObject({
+      kind: 'replace',
+      status: 503,
+    });
+    expect(interpretReply(reply(500, '<html/>', 'text/html'), 's', key)).toMatchObject({
+      kind: 'replace',
+      status: 502,
+    });
+    expect(interpretReply(reply(302, ''), 's', key)).toMatchObject({ kind: 'replace', status: 502 });
+  });
+
+  it('never relays a body containing the key, nor quotes it in a 403', () => {
+    expect(interpretReply(reply(200, '{"k":"rd_live_secret"}'), 's', key)).toMatchObject({
+      kind: 'replace',
+      status: 502,
+    });
+    const quoted = interpretReply(
+      reply(403, '{"success":false,"error":"key rd_live_secret refused"}'),
+      's',
+      key,
+    );
+    expect(message(quoted)).not.toContain('rd_live_secret');
+  });
+});
+
+describe('looksLikeJsonObject', () => {
+  it('checks the outer braces only', () => {
+    expect(looksLikeJsonObject(Buffer.from('\n{ }\r\n'))).toBe(true);
+    expect(looksLikeJsonObject(Buffer.from('{'))).toBe(false);
+    expect(looksLikeJsonObject(Buffer.from('  '))).toBe(false);
+  });
+});
