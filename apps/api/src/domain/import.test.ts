@@ -1,0 +1,95 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { testConfig } from '../env.ts';
+import { openStore } from '../store/index.ts';
+import { createBusiness } from './businesses.ts';
+import { ImportError, importReviews, readImportFile } from './import.ts';
+
+function setup() {
+  const store = openStore(testConfig().databasePath);
+  createBusiness(store, { slug: 'b', name: 'B' }, Date.now());
+  return store;
+}
+
+describe('importReviews', () => {
+  it('imports valid rows with defaults and skips rows already imported', () => {
+    const store = setup();
+    const rows = [
+      { rating: '5', platform: 'google', review_date: '2024-05-01', external_id: 'a' },
+      {
+        rating: 3,
+        platform: 'yelp',
+        review_date: '2024-05-02T10:00:00Z',
+        response_status: 'responded',
+        response_text: 'Thanks',
+        author_name: '',
+      },
+      { rating: 4, platform: 'facebook', review_date: '2024-05-03', extra: 'ignored' },
+    ];
+    expect(importReviews(store, 'b', rows, Date.now())).toEqual({ imported: 3, skipped: 0 });
+    expect(importReviews(store, 'b', rows.slice(0, 1), Date.now())).toEqual({ imported: 0, skipped: 1 });
+    const stored = store.db
+      .prepare('SELECT rating, status, platform, review_at, author_name FROM reviews ORDER BY id')
+      .all();
+    expect(stored).toEqual([
+      {
+        rating: 5,
+        status: 'pending',
+        platform: 'google',
+        review_at: Date.parse('2024-05-01T00:00:00Z'),
+        author_name: null,
+      },
+      {
+        rating: 3,
+        status: 'responded',
+        platform: 'yelp',
+        review_at: Date.parse('2024-05-02T10:00:00Z'),
+        author_name: null,
+      },
+      {
+        rating: 4,
+        status: 'pending',
+        platform: 'facebook',
+        review_at: Date.parse('2024-05-03T00:00:00Z'),
+        author_name: null,
+      },
+    ]);
+  });
+
+  it('imports nothing when any row is bad, and names the rows', () => {
+    const store = setup();
+    const rows = [
+      { rating: 5, platform: 'google', review_date: '2024-05-01' },
+      { rating: 0, platform: 'google', review_date: '2024-05-01' },
+      { rating: 5, platform: 'direct', review_date: '2024-05-01' },
+      { rating: 5, platform: 'google', review_date: 'yesterday' },
+      { rating: 5, platform: 'google', review_date: '2024-05-01', status: 'done' },
+    ];
+    expect(() => importReviews(store, 'b', rows, Date.now())).toThrow(ImportError);
+    try {
+      importReviews(store, 'b', rows, Date.now());
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toContain('row 2: rating');
+      expect(message).toContain('row 3: platform');
+      expect(message).toContain('row 4: review_date');
+      expect(message).toContain('row 5: status');
+    }
+    expect(store.db.prepare('SELECT count(*) AS n FROM reviews').get()).toEqual({ n: 0 });
+  });
+
+  it('reads JSON arrays, {reviews: [...]} and CSV files', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rd-import-'));
+    const json = path.join(dir, 'a.json');
+    writeFileSync(json, JSON.stringify({ reviews: [{ rating: 5 }] }));
+    expect(readImportFile(json)).toEqual([{ rating: 5 }]);
+    const csv = path.join(dir, 'a.csv');
+    writeFileSync(csv, '\ufeffrating,text\n5,"Good, really"\n');
+    expect(readImportFile(csv)).toEqual([{ rating: '5', text: 'Good, really' }]);
+    const broken = path.join(dir, 'b.json');
+    writeFileSync(broken, '[{');
+    expect(() => readImportFile(broken)).toThrow(/not valid JSON/);
+  });
+});
