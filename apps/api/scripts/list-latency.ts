@@ -22,7 +22,8 @@ async function get(path: string): Promise<{ ms: number; body: { data: { total?: 
   return { ms, body };
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 const first = await get('/api/v1/reviews?limit=20');
 const total = first.body.data.total ?? 0;
@@ -43,7 +44,9 @@ const cases: [string, string][] = [
 ];
 
 process.stdout.write(`${baseUrl}: ${total} reviews; ${count} sequential requests per case\n\n`);
-process.stdout.write(`${'case'.padEnd(30)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}\n`);
+process.stdout.write(
+  `${'case'.padEnd(30)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}\n`,
+);
 for (const [name, path] of cases) {
   for (let i = 0; i < 20; i++) await get(path); // warm-up
   const times: number[] = [];

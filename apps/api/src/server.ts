@@ -13,7 +13,6 @@ import {
   credentials,
   errorHandler,
   notFound,
-  originRule,
   rateLimit,
   requestId,
   requestLogging,
@@ -58,7 +57,7 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
   app.use(requestId());
   app.use(requestLogging(ctx));
   app.use(securityHeaders(ctx));
-  app.use(API_PREFIX, cors(ctx), credentials(ctx), rateLimit(ctx), originRule(ctx));
+  app.use(API_PREFIX, cors(ctx), credentials(ctx), rateLimit(ctx));
   app.use(apiRoutes(ctx));
   app.use(docsRoutes(ctx));
   app.use(reviewPageRoutes(ctx));

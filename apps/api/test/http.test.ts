@@ -188,3 +188,10 @@ describe('health', () => {
     expect((await getJson(api, '/readyz')).status).toBe(200);
   });
 });
+
+describe('wrong method beats the Origin rule', () => {
+  it('a POST to a GET endpoint is a 405, not an Origin refusal', async () => {
+    const response = await api.fetch('/api/v1/reviews', { method: 'POST', headers: { 'x-api-key': key } });
+    expect(response.status).toBe(405);
+  });
+});

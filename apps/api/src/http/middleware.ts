@@ -12,8 +12,8 @@ import { AppError } from '../domain/errors.ts';
 import { lookupApiKey } from '../domain/keys.ts';
 import { redactUrl } from '../logger.ts';
 
-// The middleware, in the order server.ts mounts them: request id → logging → security headers →
-// CORS → credentials → rate limit → Origin rule → auth (per route) → body → routes → errors.
+// The middleware, in the order a request meets them: request id → logging → security headers →
+// CORS → credentials → rate limit → (per route) Origin rule → auth → body → handler → errors.
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -168,7 +168,6 @@ export function rateLimit(ctx: AppContext): RequestHandler {
 export function originRule(ctx: AppContext): RequestHandler {
   const extra = new Set([...ctx.config.allowedOrigins, ...ctx.config.corsOrigins]);
   return (req, _res, next) => {
-    if (req.method !== 'POST') return next();
     if (ctx.config.csrfExemptApiKeys && req.credentials?.presented) return next();
     const origin = req.get('origin');
     if (origin === undefined || (origin !== ctx.site.publicOrigin && !extra.has(origin))) {

@@ -13,7 +13,7 @@ import { AppError } from '../domain/errors.ts';
 import { maskEmail, maskPhone } from '../domain/mask.ts';
 import { sendReviewRequest } from '../domain/requests.ts';
 import { listReviews } from '../domain/reviews.ts';
-import { jsonBody, methodNotAllowed, requireScope } from '../http/index.ts';
+import { jsonBody, methodNotAllowed, originRule, requireScope } from '../http/index.ts';
 
 // The three operations of seed §4 at their exact paths. Each validates its input with the shared
 // schema (400 names every offending field or parameter), then calls the domain.
@@ -28,6 +28,9 @@ export function apiRoutes(ctx: AppContext): Router {
 
   router.post(
     ENDPOINTS.send.path,
+    // Seed §5.7 before the key: like browser-style CSRF middleware, a POST without an accepted
+    // Origin is refused whatever it carries (docs/decisions/api-origin-rule-before-auth.md).
+    originRule(ctx),
     requireScope(ctx, ENDPOINTS.send.scope),
     ...jsonBody(),
     async (req, res) => {

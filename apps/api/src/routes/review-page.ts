@@ -76,7 +76,9 @@ export function reviewPageRoutes(ctx: AppContext): Router {
     res.set('referrer-policy', 'same-origin');
   }
 
-  const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
+  // Room for the longest comment in any script (5,000 characters, percent-encoded UTF-8); the
+  // schema then enforces the length itself.
+  const form = express.urlencoded({ extended: false, limit: '100kb', parameterLimit: 20 });
 
   router.get('/assets/site.css', (_req, res) => {
     res.set('cache-control', 'public, max-age=3600').type('css').send(SITE_CSS);
