@@ -7,21 +7,26 @@ import pino from 'pino';
 export type Logger = pino.Logger;
 
 export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    base: { service: 'api' },
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers["x-api-key"]',
-        'req.headers.cookie',
-        'res.headers["set-cookie"]',
-        '*.apiKey',
-        '*.key',
-      ],
-      censor: '[redacted]',
+  return pino(
+    {
+      level,
+      base: { service: 'api' },
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers["x-api-key"]',
+          'req.headers.cookie',
+          'res.headers["set-cookie"]',
+          '*.apiKey',
+          '*.key',
+        ],
+        censor: '[redacted]',
+      },
     },
-  });
+    // Buffered, asynchronous writes: a log line never holds up an answer. pino flushes the
+    // buffer when the process exits.
+    pino.destination({ dest: 1, sync: false }),
+  );
 }
 
 const SECRET_PARAMS = new Set<string>([...KEY_QUERY_PARAMS, 'to']);

@@ -18,15 +18,9 @@ export function computeAnalytics(
 ): AnalyticsOutput {
   const to = dayOf(now);
   const from = to - days + 1;
-  const requestDays = store.analytics.requestDays(businessId, from, to);
-  const reviewDays = store.analytics.reviewDays(businessId, from, to);
-  const platforms = store.analytics.platforms(businessId, from, to);
+  const req = store.analytics.requestTotals(businessId, from, to);
+  const rev = store.analytics.reviewTotals(businessId, from, to);
 
-  const req = { total: 0, sent: 0, failed: 0, clicked: 0, completed: 0, feedback: 0, handoffs: 0 };
-  const byChannel = Object.fromEntries(CHANNELS.map((c) => [c, 0])) as Record<
-    (typeof CHANNELS)[number],
-    number
-  >;
   const daily = Array.from({ length: days }, (_, i) => ({
     date: dayToDate(from + i),
     sent: 0,
@@ -35,44 +29,21 @@ export function computeAnalytics(
     synced: 0,
     avgRating: null as number | null,
   }));
-  for (const d of requestDays) {
-    req.total += d.total;
-    req.sent += d.sent;
-    req.failed += d.failed;
-    req.clicked += d.clicked;
-    req.completed += d.completed;
-    req.feedback += d.feedback;
-    req.handoffs += d.handoffs;
-    for (const c of CHANNELS) byChannel[c] += d[c];
-    const entry = daily[d.day - from]!;
-    entry.sent = d.sent;
-    entry.completed = d.completed;
+  for (const [day, sent, completed] of store.analytics.requestDays(businessId, from, to)) {
+    const entry = daily[day - from]!;
+    entry.sent = sent;
+    entry.completed = completed;
   }
-
-  const rev = { n: 0, sum: 0, pending: 0, responded: 0, ignored: 0, syncedN: 0, syncedSum: 0 };
-  const byRating = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
-  for (const d of reviewDays) {
-    rev.n += d.n;
-    rev.sum += d.rating_sum;
-    rev.pending += d.pending;
-    rev.responded += d.responded;
-    rev.ignored += d.ignored;
-    rev.syncedN += d.synced_n;
-    rev.syncedSum += d.synced_rating_sum;
-    byRating['1'] += d.r1;
-    byRating['2'] += d.r2;
-    byRating['3'] += d.r3;
-    byRating['4'] += d.r4;
-    byRating['5'] += d.r5;
-    const entry = daily[d.day - from]!;
-    entry.reviews = d.n;
-    entry.synced = d.synced_n;
-    entry.avgRating = mean(d.rating_sum, d.n);
+  for (const [day, n, ratingSum, synced] of store.analytics.reviewDays(businessId, from, to)) {
+    const entry = daily[day - from]!;
+    entry.reviews = n;
+    entry.synced = synced;
+    entry.avgRating = mean(ratingSum, n);
   }
 
   // The known networks always appear (0 when none), others only when present.
   const byPlatform: Record<string, number> = Object.fromEntries(SYNCED_PLATFORMS.map((p) => [p, 0]));
-  for (const p of platforms) {
+  for (const p of store.analytics.platforms(businessId, from, to)) {
     if (p.platform !== 'direct' && p.n > 0) byPlatform[p.platform] = p.n;
   }
 
@@ -82,12 +53,12 @@ export function computeAnalytics(
     to: dayToDate(to),
     reviews: {
       total: rev.n,
-      avgRating: mean(rev.sum, rev.n),
+      avgRating: mean(rev.rating_sum, rev.n),
       responded: rev.responded,
       pending: rev.pending,
       ignored: rev.ignored,
       responseRate: rate(rev.responded, rev.n),
-      byRating,
+      byRating: { '1': rev.r1, '2': rev.r2, '3': rev.r3, '4': rev.r4, '5': rev.r5 },
     },
     requests: {
       total: req.total,
@@ -99,11 +70,14 @@ export function computeAnalytics(
       feedback: req.feedback,
       handoffs: req.handoffs,
       failed: req.failed,
-      byChannel,
+      byChannel: Object.fromEntries(CHANNELS.map((c) => [c, req[c]])) as Record<
+        (typeof CHANNELS)[number],
+        number
+      >,
       clickRate: rate(req.clicked, req.sent),
       completionRate: rate(req.completed, req.sent),
     },
-    synced: { total: rev.syncedN, avgRating: mean(rev.syncedSum, rev.syncedN), byPlatform },
+    synced: { total: rev.synced_n, avgRating: mean(rev.synced_rating_sum, rev.synced_n), byPlatform },
     daily,
   };
 }

@@ -7,9 +7,16 @@ export function dayOf(ms: number): number {
   return Math.floor(ms / DAY_MS);
 }
 
-/** 'YYYY-MM-DD' of a UTC day number. */
+const dates = new Map<number, string>();
+/** 'YYYY-MM-DD' of a UTC day number (memoised: analytics asks for the same 365 days each time). */
 export function dayToDate(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+  let date = dates.get(day);
+  if (date === undefined) {
+    date = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    if (dates.size > 20_000) dates.clear();
+    dates.set(day, date);
+  }
+  return date;
 }
 
 /** 'YYYY-MM' of a timestamp: the calendar month of the sending allowance. */

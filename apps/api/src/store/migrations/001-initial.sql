@@ -51,6 +51,8 @@ CREATE TABLE requests (
   completed_at INTEGER,
   opted_out_at INTEGER
 ) STRICT;
+-- Requests left mid-delivery, found at start without scanning a million rows.
+CREATE INDEX requests_sending ON requests (created_at) WHERE status = 'sending';
 CREATE UNIQUE INDEX requests_public_id ON requests (public_id);
 CREATE UNIQUE INDEX requests_token ON requests (token);
 -- Frequency cap look-ups: the latest request to a contact of one business.
