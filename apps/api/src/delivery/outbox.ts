@@ -23,6 +23,7 @@ export function outboxProvider(): DeliveryProvider {
     async deliver(message) {
       return outboxOutcome(message);
     },
+    decideNow: outboxOutcome,
     async close() {},
   };
 }

@@ -15,5 +15,10 @@ export type DeliveryOutcome = { status: 'accepted' } | { status: 'failed'; error
 export type DeliveryProvider = {
   name: string;
   deliver(message: OutgoingMessage): Promise<DeliveryOutcome>;
+  /**
+   * The outcome, decided without any I/O, for messages that leave nothing to do but record them
+   * (the outbox); null when the message needs `deliver`. Lets a send finish in one transaction.
+   */
+  decideNow?(message: OutgoingMessage): DeliveryOutcome | null;
   close(): Promise<void>;
 };

@@ -37,6 +37,9 @@ export function smtpProvider(options: { url: string; from: string }): DeliveryPr
         return { status: 'failed', error: `The mail server refused the email: ${reason}` };
       }
     },
+    decideNow(message) {
+      return message.channel === 'sms' ? outboxOutcome(message) : null;
+    },
     async close() {
       transport.close();
     },

@@ -8,10 +8,10 @@ import { AppError } from './errors.ts';
 import { randomToken, requestPublicId } from './ids.ts';
 import type { AuthenticatedKey } from './keys.ts';
 
-// POST /api/v1/requests/send (seed §4). A request is reserved first (opt-out, frequency cap and
-// allowance checked under the write lock, so two concurrent sends cannot both pass), then
-// delivered, then finished with the outcome. Reserving before the network call means a slow
-// mail server never holds the database lock.
+// POST /api/v1/requests/send (seed §4). A request is reserved (opt-out, frequency cap and
+// allowance checked under the write lock, so two concurrent sends cannot both pass), delivered,
+// then finished with the outcome. With a network delivery (SMTP) the reservation is committed
+// first, so a slow mail server never holds the database lock.
 
 export type SendContext = {
   store: Store;
@@ -45,20 +45,29 @@ export async function sendReviewRequest(
   const email = body.channel === 'email' || body.channel === 'both' ? (body.customerEmail ?? null) : null;
   const month = monthOf(now);
 
-  const reserved = store.transaction(() => {
+  const token = randomToken(32);
+  const reviewLink = reviewLinkFor(ctx.publicOrigin, token);
+  const messages = sendsMessage
+    ? composeMessages({
+        channel: body.channel as 'sms' | 'email' | 'both',
+        businessName: business.name,
+        customerName: body.customerName ?? null,
+        phone,
+        email,
+        reviewLink,
+      })
+    : [];
+
+  /** Checks opt-out, cap and allowance and records the request as being sent (in a transaction). */
+  const reserve = () => {
     for (const contact of [phone, email]) {
       if (contact && store.requests.isOptedOut(business.id, contact))
         throw new AppError(400, MESSAGES.optedOut);
     }
     if (ctx.frequencyCapDays > 0 && (phone || email)) {
       const since = now - ctx.frequencyCapDays * DAY_MS;
-      if (
-        store.requests.contactedSince(
-          business.id,
-          { phone: phone ?? undefined, email: email ?? undefined },
-          since,
-        )
-      ) {
+      const contact = { phone: phone ?? undefined, email: email ?? undefined };
+      if (store.requests.contactedSince(business.id, contact, since)) {
         throw new AppError(400, MESSAGES.frequencyCap(ctx.frequencyCapDays));
       }
     }
@@ -71,7 +80,7 @@ export async function sendReviewRequest(
     }
     return store.requests.insert({
       publicId: requestPublicId(),
-      token: randomToken(32),
+      token,
       businessId: business.id,
       apiKeyId: key.id,
       channel: body.channel,
@@ -80,44 +89,21 @@ export async function sendReviewRequest(
       customerEmail: body.customerEmail ?? null,
       createdAt: now,
     });
-  });
+  };
 
-  const reviewLink = reviewLinkFor(ctx.publicOrigin, reserved.token);
-  const messages = sendsMessage
-    ? composeMessages({
-        channel: body.channel as 'sms' | 'email' | 'both',
-        businessName: business.name,
-        customerName: body.customerName ?? null,
-        phone,
-        email,
-        reviewLink,
-      })
-    : [];
-
-  const legs: LegOutcome[] = [];
-  for (const message of messages) {
-    let outcome: DeliveryOutcome;
-    try {
-      outcome = await ctx.delivery.deliver(message);
-    } catch (error) {
-      outcome = { status: 'failed', error: error instanceof Error ? error.message : 'Delivery failed.' };
-    }
-    legs.push({ message, outcome });
-  }
-
-  const failed = legs.filter((l) => l.outcome.status === 'failed');
-  const allFailed = legs.length > 0 && failed.length === legs.length;
-  const describe = (l: LegOutcome) =>
-    `${LEG_NAMES[l.message.channel]}: ${l.outcome.status === 'failed' ? l.outcome.error : 'accepted'}`;
-  // Seed §2: with channel both, one delivery may fail while the other succeeds; the caller must
-  // check warning. It names the failed leg so the caller knows which contact to fix.
-  const warning =
-    !allFailed && failed.length > 0
-      ? `${failed.map(describe).join(' ')} The other delivery was accepted.`
-      : null;
-  const error = allFailed ? `${MESSAGES.allDeliveriesFailed} ${failed.map(describe).join(' ')}` : null;
-
-  const finished = store.transaction(() => {
+  /** Records each leg's outcome and the request's (in a transaction). */
+  const complete = (reserved: RequestRow, legs: LegOutcome[]) => {
+    const failed = legs.filter((l) => l.outcome.status === 'failed');
+    const allFailed = legs.length > 0 && failed.length === legs.length;
+    const describe = (l: LegOutcome) =>
+      `${LEG_NAMES[l.message.channel]}: ${l.outcome.status === 'failed' ? l.outcome.error : 'accepted'}`;
+    // Seed §2: with channel both, one delivery may fail while the other succeeds; the caller must
+    // check warning. It names the failed leg so the caller knows which contact to fix.
+    const warning =
+      !allFailed && failed.length > 0
+        ? `${failed.map(describe).join(' ')} The other delivery was accepted.`
+        : null;
+    const error = allFailed ? `${MESSAGES.allDeliveriesFailed} ${failed.map(describe).join(' ')}` : null;
     const at = ctx.now();
     for (const { message, outcome } of legs) {
       store.outbox.insert({
@@ -137,8 +123,40 @@ export async function sendReviewRequest(
     if (allFailed && sendsMessage && ctx.monthlySendAllowance > 0)
       store.requests.addUsage(business.id, month, -1);
     const failedLeg = !allFailed && failed.length === 1 ? failed[0]!.message.channel : null;
-    return store.requests.finish(reserved.id, allFailed ? 'failed' : 'sent', { failedLeg, warning, error });
-  });
+    const row = store.requests.finish(reserved.id, allFailed ? 'failed' : 'sent', {
+      failedLeg,
+      warning,
+      error,
+    });
+    return { row, warning, error, allFailed };
+  };
+
+  // Outcomes known without I/O (the outbox): reserve, record and finish in one transaction.
+  const decided = messages.map((message) => ({
+    message,
+    outcome: ctx.delivery.decideNow?.(message) ?? null,
+  }));
+  let legs: LegOutcome[];
+  let done: ReturnType<typeof complete>;
+  if (decided.every((l): l is LegOutcome => l.outcome !== null)) {
+    legs = decided;
+    done = store.transaction(() => complete(reserve(), decided));
+  } else {
+    // A network delivery: reserve first, so the database lock is never held across it.
+    const reserved = store.transaction(reserve);
+    legs = [];
+    for (const message of messages) {
+      let outcome: DeliveryOutcome;
+      try {
+        outcome = await ctx.delivery.deliver(message);
+      } catch (error) {
+        outcome = { status: 'failed', error: error instanceof Error ? error.message : 'Delivery failed.' };
+      }
+      legs.push({ message, outcome });
+    }
+    done = store.transaction(() => complete(reserved, legs));
+  }
+  const { row: finished, warning, error, allFailed } = done;
 
   if (allFailed) throw new AppError(502, error!);
   const result: SendResult = {

@@ -24,6 +24,9 @@ export function openDatabase(file: string): Db {
     PRAGMA cache_size = -65536;
     PRAGMA mmap_size = 268435456;
   `);
+  // Checkpoint every ~40 MB of WAL rather than 4 MB: hot pages (roll-ups, table tails) are
+  // written back once per checkpoint instead of ten times, about a fifth less work per send.
+  if (file !== ':memory:') db.exec('PRAGMA wal_autocheckpoint = 10000');
   const wrapped = Object.assign(db, { transaction: makeTransaction(db) });
   migrate(wrapped);
   return wrapped;
