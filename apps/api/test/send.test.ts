@@ -136,7 +136,12 @@ describe('400: invalid payload or contact details', () => {
 
 describe('content type and size', () => {
   it('415 for a body that is not JSON', async () => {
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=utf-16',
+      undefined,
+    ]) {
       const headers = sendHeaders(api, key);
       if (type) headers['content-type'] = type;
       else delete headers['content-type'];

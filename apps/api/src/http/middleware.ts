@@ -206,10 +206,14 @@ export function jsonBody(): RequestHandler[] {
   return [
     (req, _res, next) => {
       // Seed §4: "Request header Content-Type: application/json", with or without a body.
-      const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      const [typePart, ...params] = (req.get('content-type') ?? '').toLowerCase().split(';');
+      const type = typePart!.trim();
       if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
         throw new AppError(415, MESSAGES.notJson);
       }
+      // JSON is UTF-8 (RFC 8259 §8.1); another declared charset is not JSON this service reads.
+      const charset = params.map((p) => p.trim()).find((p) => p.startsWith('charset='));
+      if (charset && !/^charset="?utf-8"?$/.test(charset)) throw new AppError(415, MESSAGES.notJson);
       next();
     },
     parse,
