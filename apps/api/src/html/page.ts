@@ -52,6 +52,7 @@ export function sendPage(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>${esc(page.title)}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/site.css">
 </head>
 <body class="${esc(page.className ?? '')}">
@@ -82,7 +83,8 @@ legend { font-weight: 600; margin-bottom: .5rem; }
   border: 1px solid var(--border); border-radius: 8px; cursor: pointer; }
 .stars input { width: 1.25rem; height: 1.25rem; margin: 0; accent-color: var(--accent); }
 .stars label:has(input:checked) { border-color: var(--accent); outline: 2px solid var(--accent); }
-.glyph { letter-spacing: .1em; color: #d4a106; }
+.glyph { letter-spacing: .1em; color: #8a6500; }
+@media (prefers-color-scheme: dark) { .glyph { color: #e3b341; } }
 label.block { display: block; font-weight: 600; margin-bottom: .25rem; }
 textarea { width: 100%; min-height: 7rem; font: inherit; padding: .5rem; border: 1px solid var(--border);
   border-radius: 8px; background: var(--card); color: var(--fg); }

@@ -81,7 +81,7 @@ Fault hooks: an SMS to a number ending in 0000 fails; an email to an address at 
     <td>${m.channel}</td>
     <td>${m.to}</td>
     <td class="${m.status === 'failed' ? 'failed' : ''}">${m.status}${m.error ? html`<br>${m.error}` : null}</td>
-    <td>${m.subject ? html`<strong>${m.subject}</strong><br>` : null}<pre>${m.body}</pre><a href="${m.reviewLink}">Open review link</a></td>
+    <td>${m.subject ? html`<strong>${m.subject}</strong><br>` : null}<pre tabindex="0">${m.body}</pre><a href="${m.reviewLink}">Open review link</a></td>
     <td><code>${m.requestId}</code></td>
   </tr>`,
   )}

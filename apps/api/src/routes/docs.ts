@@ -87,7 +87,8 @@ ${Object.entries(ERROR_TABLE).map(
 </tbody></table>
 <h2>Schemas</h2>
 ${Object.entries(doc.components.schemas).map(
-  ([name, schema]) => html`<h3 id="schema-${name}">${name}</h3><pre>${JSON.stringify(schema, null, 2)}</pre>`,
+  ([name, schema]) =>
+    html`<h3 id="schema-${name}">${name}</h3><pre tabindex="0" aria-label="${name} JSON schema">${JSON.stringify(schema, null, 2)}</pre>`,
 )}
 </main>`;
 }
