@@ -6,5 +6,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Test files share workers: each starts its own server on its own temporary database, so
+    // nothing leaks between them, and the modules load once instead of once per file.
+    isolate: false,
   },
 });
