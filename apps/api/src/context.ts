@@ -1,5 +1,5 @@
 import type { DeliveryProvider } from './delivery/provider.ts';
-import type { AuthenticatedKey, KeyLookup } from './domain/keys.ts';
+import type { AuthenticatedKey, KeyLookup, KeyUsage } from './domain/keys.ts';
 import type { RateLimiter } from './domain/rate-limiter.ts';
 import type { Config } from './env.ts';
 import type { Logger } from './logger.ts';
@@ -12,6 +12,7 @@ export type AppContext = {
   delivery: DeliveryProvider;
   logger: Logger;
   rateLimiter: RateLimiter;
+  keyUsage: KeyUsage;
   now: () => number;
   /** Filled in once the server is bound (PUBLIC_ORIGIN defaults to the bound address). */
   site: { publicOrigin: string };

@@ -5,6 +5,7 @@ import type { AppContext } from './context.ts';
 import { createDeliveryProvider } from './delivery/index.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
 import { seedDemo } from './domain/demo.ts';
+import { createKeyUsage } from './domain/keys.ts';
 import { createRateLimiter } from './domain/rate-limiter.ts';
 import { recoverInterruptedSends } from './domain/requests.ts';
 import type { Config } from './env.ts';
@@ -38,12 +39,14 @@ export type ApiOptions = {
 };
 
 export function buildApp(config: Config, options: ApiOptions = {}) {
+  const store = options.store ?? openStore(config.databasePath);
   const ctx: AppContext = {
     config,
-    store: options.store ?? openStore(config.databasePath),
+    store,
     delivery: options.delivery ?? createDeliveryProvider(config),
     logger: options.logger ?? createLogger(config.logLevel),
     rateLimiter: createRateLimiter(),
+    keyUsage: createKeyUsage(store),
     now: options.now ?? Date.now,
     site: { publicOrigin: config.publicOrigin ?? `http://${config.host}:${config.port}` },
   };
@@ -100,6 +103,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   ctx.site.publicOrigin = config.publicOrigin ?? url;
   // A client keeping a connection open must not hold a graceful shutdown for long.
   server.keepAliveTimeout = 5_000;
+  const usageTimer = setInterval(() => ctx.keyUsage.flush(), 30_000).unref();
 
   ctx.logger.info({ url, publicOrigin: ctx.site.publicOrigin, delivery: ctx.delivery.name }, 'listening');
 
@@ -115,6 +119,8 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
           // In-flight requests get a moment to finish; then their sockets are cut.
           setTimeout(() => server.closeAllConnections(), 3_000).unref();
         });
+        clearInterval(usageTimer);
+        ctx.keyUsage.flush();
         await ctx.delivery.close();
         if (!options.store) ctx.store.close({ checkpoint: true });
       })();

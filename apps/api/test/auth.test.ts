@@ -48,6 +48,15 @@ describe('the two header forms (seed §5.2)', () => {
     successEnvelopeSchema(reviewListOutputSchema).parse(result.body);
   });
 
+  it('records when a key was last used (for key list), without writing on every call', async () => {
+    const fresh = api.key('alpha');
+    const id = api.keyIdOf(fresh);
+    expect((await getJson(api, '/api/v1/reviews', fresh)).status).toBe(200);
+    expect(api.ctx.store.keys.byId(id)!.last_used_at).toBeNull(); // written in the background
+    api.ctx.keyUsage.flush();
+    expect(api.ctx.store.keys.byId(id)!.last_used_at).toBe(api.clock.now);
+  });
+
   it('accepts Authorization: Bearer, whatever the scheme’s case', async () => {
     for (const scheme of ['Bearer', 'bearer']) {
       const result = await getJson(api, '/api/v1/reviews', undefined, { authorization: `${scheme} ${key}` });

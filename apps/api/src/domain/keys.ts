@@ -135,3 +135,31 @@ export function rotateApiKey(
     return { key, row: store.keys.byId(row.id)!, old: store.keys.byId(id)! };
   });
 }
+
+/**
+ * When each key was last used, for `key list`. Kept in memory and written in the background at
+ * most once a minute, so a read never waits on the database's write lock for bookkeeping.
+ */
+export function createKeyUsage(store: Store) {
+  const pending = new Map<string, number>();
+  const written = new Map<string, number>();
+  return {
+    record(id: string, now: number): void {
+      if (now - (written.get(id) ?? 0) > 60_000) pending.set(id, now);
+    },
+    /** Writes what was recorded; skipped (kept for next time) when another writer holds the lock. */
+    flush(): void {
+      if (pending.size === 0) return;
+      try {
+        store.transaction(() => {
+          for (const [id, at] of pending) store.keys.touch(id, at);
+        });
+        for (const [id, at] of pending) written.set(id, at);
+        pending.clear();
+      } catch {
+        // Busy: try again at the next flush.
+      }
+    },
+  };
+}
+export type KeyUsage = ReturnType<typeof createKeyUsage>;

@@ -187,15 +187,7 @@ export function requireScope(ctx: AppContext, scope: Scope): RequestHandler {
     if (!lookup.key.scopes.includes(scope)) throw new AppError(403, MESSAGES.scopeMissing(scope));
     if (lookup.key.business.suspended_at !== null) throw new AppError(403, MESSAGES.businessAccess);
     req.apiKey = lookup.key;
-    // last_used_at for `key list`, written at most once a minute per key.
-    const now = ctx.now();
-    if (lookup.row.last_used_at === null || now - lookup.row.last_used_at > 60_000) {
-      try {
-        ctx.store.keys.touch(lookup.key.id, now);
-      } catch {
-        // Bookkeeping only: a busy database must not fail the call.
-      }
-    }
+    ctx.keyUsage.record(lookup.key.id, ctx.now());
     next();
   };
 }
