@@ -22,6 +22,11 @@ describe('envelopes', () => {
     }
   });
 
+  it('a path that is not valid percent-encoding → 400 envelope, not a crash', async () => {
+    const result = await getJson(api, '/r/%E0%A4%A');
+    expectFailure(result, 400);
+  });
+
   it('wrong method on a known path → 405 envelope with Allow', async () => {
     const put = await api.fetch('/api/v1/reviews', { method: 'PUT', headers: { 'x-api-key': key } });
     const body = await put.json();

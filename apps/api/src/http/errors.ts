@@ -37,6 +37,17 @@ export function errorHandler(logger: Logger, bodyLimit: number): ErrorRequestHan
         res.status(400).json(fail(MESSAGES.malformedJson));
         return;
     }
+    // Other client errors raised by Express itself (e.g. a path that is not valid percent-encoding)
+    // carry a safe message when `expose` is set.
+    const status = parserError.status;
+    if (error instanceof URIError && status === 400) {
+      res.status(400).json(fail('Malformed URL: a path segment is not valid percent-encoding.'));
+      return;
+    }
+    if (typeof status === 'number' && status >= 400 && status < 500 && parserError.expose) {
+      res.status(status).json(fail(parserError.message));
+      return;
+    }
     const errcode = (error as { errcode?: unknown }).errcode;
     const busy = errcode === 5 || errcode === 6; // SQLITE_BUSY, SQLITE_LOCKED
     if (busy) {
