@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { API_PREFIX, JSON_BODY_LIMIT_BYTES } from '@review-desk/shared';
+import { API_PREFIX, fail, JSON_BODY_LIMIT_BYTES } from '@review-desk/shared';
 import express from 'express';
 import type { AppContext } from './context.ts';
 import { createDeliveryProvider } from './delivery/index.ts';
@@ -93,6 +93,20 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   }
 
   const server = app.listen(config.port, config.host);
+  // Requests Node's HTTP parser refuses never reach Express; they still get the envelope.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (error as { bytesParsed?: number }).bytesParsed === undefined) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const body = JSON.stringify(fail(tooLarge ? 'Request headers too large.' : 'Malformed HTTP request.'));
+    socket.end(
+      `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
+        `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+        `connection: close\r\n\r\n${body}`,
+    );
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

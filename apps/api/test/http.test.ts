@@ -200,3 +200,26 @@ describe('wrong method beats the Origin rule', () => {
     expect(response.status).toBe(405);
   });
 });
+
+describe('requests the HTTP parser refuses', () => {
+  it('oversized headers and garbage get the envelope too', async () => {
+    const { connect } = await import('node:net');
+    const url = new URL(api.url);
+    const raw = (payload: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(Number(url.port), url.hostname, () => socket.end(payload));
+        let data = '';
+        socket.on('data', (chunk) => {
+          data += chunk;
+        });
+        socket.on('close', () => resolve(data));
+        socket.on('error', () => resolve(data));
+      });
+    const big = await raw(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(big).toMatch(/^HTTP\/1.1 431/);
+    expect(big).toContain('{"success":false,"error":"Request headers too large."}');
+    const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
+    expect(garbage).toMatch(/^HTTP\/1.1 400/);
+    expect(garbage).toContain('"success":false');
+  });
+});
