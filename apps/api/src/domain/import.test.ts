@@ -91,5 +91,6 @@ describe('importReviews', () => {
     const broken = path.join(dir, 'b.json');
     writeFileSync(broken, '[{');
     expect(() => readImportFile(broken)).toThrow(/not valid JSON/);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
