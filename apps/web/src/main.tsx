@@ -1,3 +1,4 @@
+import './app/zod-config.ts';
 import './app/mantine.css';
 import './app/app.css';
 import { StrictMode } from 'react';

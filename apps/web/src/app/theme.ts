@@ -7,6 +7,20 @@ export const theme = createTheme({
   primaryColor: 'blue',
   cursorType: 'pointer',
   components: {
+    // Close buttons get a name (Mantine's have none). The scroll lock keeps working through its
+    // event handlers, without the scrollbar-hiding <style> element a strict CSP would refuse.
+    Drawer: {
+      defaultProps: {
+        closeButtonProps: { 'aria-label': 'Close' },
+        removeScrollProps: { removeScrollBar: false },
+      },
+    },
+    Modal: {
+      defaultProps: {
+        closeButtonProps: { 'aria-label': 'Close' },
+        removeScrollProps: { removeScrollBar: false },
+      },
+    },
     Tooltip: {
       defaultProps: {
         withArrow: true,

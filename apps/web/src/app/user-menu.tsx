@@ -14,7 +14,7 @@ export default function UserMenu({ initiallyOpened }: { initiallyOpened: boolean
   const signOut = () =>
     logout.mutate(undefined, { onSettled: () => navigate(paths.login, { replace: true }) });
   return (
-    <Menu position="bottom-end" defaultOpened={initiallyOpened}>
+    <Menu position="bottom-end" defaultOpened={initiallyOpened} withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <UserButton autoFocus />
       </Menu.Target>

@@ -87,6 +87,7 @@ export function TrendChart({ trend }: { trend: ReturnType<typeof trendSeries> })
           dataKey="date"
           curveType="monotone"
           withDots={false}
+          lineChartProps={{ accessibilityLayer: false }}
           xAxisProps={{ tickFormatter: (value: string) => value.slice(5) }}
           series={trend.series.map((key) => ({
             name: key,
@@ -112,6 +113,7 @@ export function RatingChart({ rows }: { rows: ReturnType<typeof ratingRows> }) {
           h={220}
           data={rows}
           dataKey="rating"
+          barChartProps={{ accessibilityLayer: false }}
           series={[{ name: 'reviews', label: 'Reviews', color: 'yellow.6' }]}
         />
       )}
@@ -131,6 +133,7 @@ export function ChannelChart({ rows }: { rows: ReturnType<typeof channelRows> })
           h={220}
           data={rows}
           dataKey="channel"
+          barChartProps={{ accessibilityLayer: false }}
           series={[{ name: 'requests', label: 'Requests', color: 'blue.6' }]}
         />
       )}
@@ -156,6 +159,7 @@ export function SourceChart({ rows }: { rows: ReturnType<typeof sourceRows> }) {
           }))}
           dataKey="source"
           type="stacked"
+          barChartProps={{ accessibilityLayer: false }}
           series={[
             { name: 'requested', label: 'Through requests', color: 'teal.6' },
             { name: 'synced', label: 'Synced', color: 'grape.6' },

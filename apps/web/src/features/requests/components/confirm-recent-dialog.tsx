@@ -54,7 +54,7 @@ export function ConfirmRecentDialog({
             <Button variant="default" onClick={onCancel} data-autofocus>
               Don’t send
             </Button>
-            <Button color="orange" onClick={onConfirm}>
+            <Button color="red" onClick={onConfirm}>
               Send anyway
             </Button>
           </Group>

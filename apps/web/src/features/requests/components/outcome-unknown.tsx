@@ -43,7 +43,7 @@ export function OutcomeUnknown({
           time.
         </Text>
         <Group gap="sm">
-          <Button component={Link} to={requestsHref(contact)} color="yellow" variant="filled">
+          <Button component={Link} to={requestsHref(contact)}>
             Check recent requests
           </Button>
           <Button variant="default" onClick={onRetrySame} loading={pending}>

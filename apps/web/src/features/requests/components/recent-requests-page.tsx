@@ -130,7 +130,7 @@ export default function RecentRequestsPage() {
                 <td data-label="Outcome">
                   <OutcomeBadge outcome={entry.outcome} />
                   {entry.warning && (
-                    <Text size="xs" c="orange.8" className="outcome-note">
+                    <Text size="xs" className="outcome-note outcome-note--warning">
                       {entry.warning}
                     </Text>
                   )}

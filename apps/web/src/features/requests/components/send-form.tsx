@@ -57,7 +57,7 @@ export function SendForm({
             {CHANNEL_HINTS[values.channel]}
           </Text>
           {errors.channel && (
-            <Text size="xs" c="red" mt={4} role="alert">
+            <Text size="xs" c="var(--mantine-color-error)" mt={4} role="alert">
               {errors.channel}
             </Text>
           )}

@@ -186,7 +186,7 @@ export default function SendPage() {
             {phase.kind === 'refused' && (
               <div data-testid="send-refused">
                 {phase.error instanceof ApiError && phase.error.status === 400 ? (
-                  <Text c="red" size="sm" role="alert">
+                  <Text c="var(--mantine-color-error)" size="sm" role="alert">
                     The service refused the request: {phase.error.message}
                   </Text>
                 ) : (

@@ -1,13 +1,13 @@
-import { BFF_PATHS, type createUserSchema, userSchema } from '@review-desk/shared/bff';
+import { BFF_PATHS, type createUserSchema } from '@review-desk/shared/bff';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { request } from '../../../lib/http.ts';
-import { usersKeys } from './get-users.ts';
+import { userResultSchema, usersKeys } from './get-users.ts';
 
 export type CreateUserBody = z.output<typeof createUserSchema>;
 
 export async function createUser(body: CreateUserBody) {
-  return (await request(BFF_PATHS.users, userSchema, { method: 'POST', body })).data;
+  return (await request(BFF_PATHS.users, userResultSchema, { method: 'POST', body })).data;
 }
 
 export function useCreateUser() {

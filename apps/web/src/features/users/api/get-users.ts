@@ -8,6 +8,11 @@ const userListSchema = z
   .union([z.array(userSchema), z.looseObject({ users: z.array(userSchema) })])
   .transform((data) => (Array.isArray(data) ? data : data.users));
 
+/** One user, as { user } (the BFF's answer to create, update and delete) or bare. */
+export const userResultSchema = z
+  .union([z.looseObject({ user: userSchema }), userSchema])
+  .transform((data) => ('user' in data ? data.user : data));
+
 export function getUsers(signal?: AbortSignal) {
   return getJson(BFF_PATHS.users, userListSchema, signal);
 }
