@@ -46,6 +46,7 @@ describe('reviews query: refused with a message naming the parameter', () => {
     ['page=%201', 'page'],
     ['page=1&page=2', 'page'],
     ['page=99999999999999999999', 'page'],
+    ['page=1000000001', 'page'],
     ['limit=0', 'limit'],
     ['limit=101', 'limit'],
     ['limit=abc', 'limit'],
