@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { CHANNELS } from './channels.ts';
 import { DAYS_DEFAULT, DAYS_MAX, DAYS_MIN } from './limits.ts';
 import { intParam, toSearchParams } from './query.ts';
-import { CHANNELS } from './send.ts';
 
 // Seed §2 "Analytics" and §4 GET /api/v1/analytics. The seed shows only `completed` and
 // `reviewLeft`; the rest is the real service's shape, extended. Definitions below are the ones

@@ -1,30 +1,18 @@
 import { z } from 'zod';
+import { CHANNEL_REQUIRES, channelSchema, DEFAULT_CHANNEL } from './channels.ts';
 import { CUSTOMER_EMAIL_MAX, CUSTOMER_NAME_MAX } from './limits.ts';
 import { checkPhone } from './phone.ts';
 
 // Seed §4, POST /api/v1/requests/send.
 
-export const CHANNELS = ['sms', 'email', 'both', 'link'] as const;
-export type Channel = (typeof CHANNELS)[number];
-/** Seed §4: "One of sms (default), email, both, link." */
-export const DEFAULT_CHANNEL: Channel = 'sms';
-
-/** Which contact fields each channel needs (seed §4 channel rules 1–4). */
-export const CHANNEL_REQUIRES = {
-  sms: { phone: true, email: false },
-  email: { phone: false, email: true },
-  both: { phone: true, email: true },
-  link: { phone: false, email: false },
-} as const satisfies Record<Channel, { phone: boolean; email: boolean }>;
-
-/** Whether a channel sends a message (rule 4: link creates a shareable request and sends none). */
-export function channelSendsMessage(channel: Channel): boolean {
-  return channel !== 'link';
-}
-
-export const channelSchema = z.enum(CHANNELS, {
-  error: `channel must be one of ${CHANNELS.join(', ')}`,
-});
+export {
+  CHANNEL_REQUIRES,
+  CHANNELS,
+  type Channel,
+  channelSchema,
+  channelSendsMessage,
+  DEFAULT_CHANNEL,
+} from './channels.ts';
 
 /** Optional text field: blank or whitespace-only counts as absent, so forms can send "". */
 const blankToUndefined = (value: unknown) =>
