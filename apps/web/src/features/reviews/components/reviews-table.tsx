@@ -43,7 +43,7 @@ export function ReviewsTable({
               <td data-label="Author" className="cell-author">
                 {author}
               </td>
-              <td data-label="Review" className="cell-text">
+              <td data-label="Review" className="cell-text cell-wide">
                 {review.text ? (
                   <Text size="sm" lineClamp={2}>
                     {review.text}

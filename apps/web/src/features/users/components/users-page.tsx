@@ -306,7 +306,7 @@ export default function UsersPage() {
               const self = user.id === me.user.id;
               return (
                 <tr key={user.id} data-testid="user-row">
-                  <td data-label="Email" className="cell-break">
+                  <td data-label="Email" className="cell-break cell-wide">
                     {user.email}{' '}
                     {self && (
                       <Badge size="xs" variant="outline">
@@ -325,7 +325,7 @@ export default function UsersPage() {
                       <span className="muted">Never</span>
                     )}
                   </td>
-                  <td className="cell-action">
+                  <td className="cell-action cell-wide">
                     <Group gap={4} wrap="nowrap">
                       <Button
                         size="compact-sm"
