@@ -87,6 +87,12 @@ export function SendResultPanel({
             </dd>
           </div>
         </dl>
+        {isLink && (
+          <Text size="sm" c="dimmed">
+            No message was sent: show the QR code or share the link yourself. Nothing is a review until the
+            customer leaves one.
+          </Text>
+        )}
         {!isLink && (
           <Text size="sm" c="dimmed">
             “Sent” is not “delivered”, and not a review: the customer still has to open the link and leave
