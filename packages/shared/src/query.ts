@@ -27,7 +27,12 @@ export function intParam(name: string, min: number, max: number, rangeText = `fr
     .string({ error: `${name} must be given once, as a whole number ${rangeText}` })
     .regex(/^[0-9]{1,15}$/, { error: message })
     .transform(Number)
-    .pipe(z.number().min(min, { error: message }).max(max, { error: `${name} must be at most ${max}` }));
+    .pipe(
+      z
+        .number()
+        .min(min, { error: message })
+        .max(max, { error: `${name} must be at most ${max}` }),
+    );
 }
 
 /** Builds a canonical query string from defined values, in the order given. */
