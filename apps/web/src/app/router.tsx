@@ -19,7 +19,9 @@ const UsersPage = lazy(routeModules.users);
 
 export function AppRouter() {
   return (
-    <BrowserRouter>
+    // Location updates are urgent, not transitions: a list page's state is its URL, and a second
+    // filter change made before a deferred render committed would build on the stale URL.
+    <BrowserRouter useTransitions={false}>
       <AuthRedirect />
       <Suspense
         fallback={

@@ -42,7 +42,7 @@ export function renderPage(
   const result = render(
     <MantineProvider withCssVariables={false} withGlobalClasses={false}>
       <QueryClientProvider client={queryClient}>
-        <MemoryRouter initialEntries={[url]}>
+        <MemoryRouter initialEntries={[url]} useTransitions={false}>
           <SessionContext value={me}>
             <Routes>
               <Route path={path} element={ui} />
