@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry } from 'prom-client';
+import type { SessionEvent } from './auth/sessions.ts';
 import { type Config, ConfigError, loadConfig } from './env.ts';
 import { createLogger, type LogSink } from './log.ts';
 import { createMetrics, METRICS_REPLY, METRICS_REQUEST } from './metrics.ts';
@@ -11,6 +12,7 @@ import { createBff, listen, openStores, runMaintenance, type Stores, shutdown } 
 // SQLite (WAL, busy timeout, atomic claims), so every worker sees the same state.
 
 const MAINTENANCE_EVERY_MS = 5 * 60_000;
+const SESSION_MESSAGE = 'review-desk:session';
 
 function loadOrExit(): Config {
   try {
@@ -42,6 +44,16 @@ async function startupDuties(stores: Stores, config: Config, sink: LogSink): Pro
   runMaintenance(stores, config);
 }
 
+/** The ready signal tools wait for (`{"msg":"listening","url":…}`), written whatever LOG_LEVEL is. */
+function announceListening(sink: LogSink, fields: Record<string, unknown>): void {
+  if (sink.logger.isLevelEnabled('info')) sink.logger.info(fields, 'listening');
+  else {
+    const line = { level: 30, time: Date.now(), app: 'bff', pid: process.pid, ...fields, msg: 'listening' };
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+  }
+  sink.flush();
+}
+
 function onSignals(handler: (signal: NodeJS.Signals) => void) {
   let received = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -61,15 +73,24 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     new AggregatorRegistry();
     AggregatorRegistry.setRegistries([metrics.registry]);
   }
-  const stores = openStores(config);
+  // Workers tell each other (through the primary) about logouts and user changes, so a cached
+  // session dies everywhere at once.
+  const publish =
+    role === 'worker' ? (event: SessionEvent) => process.send?.({ type: SESSION_MESSAGE, event }) : undefined;
+  const stores = openStores(config, publish);
+  if (role === 'worker') {
+    process.on('message', (message: { type?: string; event?: SessionEvent }) => {
+      if (message?.type === SESSION_MESSAGE && message.event) stores.sessions.apply(message.event);
+    });
+  }
   if (role === 'single') await startupDuties(stores, config, sink);
-  const bff = createBff(config, logger, metrics, stores);
+  const bff = createBff(config, sink, metrics, stores);
   const listening = await listen(bff.app, config);
 
   let maintenance: NodeJS.Timeout | undefined;
   if (role === 'single') {
     maintenance = setInterval(() => runMaintenance(stores, config), MAINTENANCE_EVERY_MS).unref();
-    logger.info({ url: listening.url, upstream: config.upstream.url.origin }, 'listening');
+    announceListening(sink, { url: listening.url, upstream: config.upstream.url.origin });
   } else {
     logger.info({ url: listening.url }, 'worker listening');
     process.send?.({ type: 'review-desk:listening', url: listening.url });
@@ -103,10 +124,15 @@ async function runPrimary(config: Config, sink: LogSink): Promise<void> {
         listeningWorkers.add(worker.id);
         if (!announced && listeningWorkers.size === config.workers) {
           announced = true;
-          logger.info(
-            { url: message.url, workers: config.workers, upstream: config.upstream.url.origin },
-            'listening',
-          );
+          announceListening(sink, {
+            url: message.url,
+            workers: config.workers,
+            upstream: config.upstream.url.origin,
+          });
+        }
+      } else if (message?.type === SESSION_MESSAGE) {
+        for (const other of Object.values(cluster.workers ?? {})) {
+          if (other && other.id !== worker.id && other.isConnected()) other.send(message);
         }
       } else if (message?.type === METRICS_REQUEST) {
         try {

@@ -53,8 +53,20 @@ export function createMetrics() {
   // Label lookups hash their arguments; the few combinations that exist are cached as children.
   const requestChildren = new Map<string, { count: () => void; observe: (v: number) => void }>();
 
+  const upstreamChildren = new Map<string, (v: number) => void>();
+
   return {
     registry,
+    observeUpstream(endpoint: string, status: number, seconds: number) {
+      const key = `${endpoint} ${status}`;
+      let observe = upstreamChildren.get(key);
+      if (!observe) {
+        const child = upstreamDuration.labels({ endpoint, status: String(status) });
+        observe = (v: number) => child.observe(v);
+        upstreamChildren.set(key, observe);
+      }
+      observe(seconds);
+    },
     upstreamDuration,
     upstreamErrors,
     sends,

@@ -3,19 +3,20 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { BFF_PATHS, fail, MESSAGES, ok } from '@review-desk/shared';
 import express, { type Express } from 'express';
-import type { Logger } from 'pino';
 import { authRoutes } from './auth/routes.ts';
-import { createSessionStore, type SessionStore } from './auth/sessions.ts';
+import { createSessionStore, type SessionEvent, type SessionStore } from './auth/sessions.ts';
 import { createLoginThrottle } from './auth/throttle.ts';
 import { createUserStore, type UserStore } from './auth/users.ts';
 import type { Config } from './env.ts';
 import { requestContext } from './http/context.ts';
 import { AppError, errorHandler, sendError } from './http/errors.ts';
+import { inOrder } from './http/in-order.ts';
 import { corsPolicy, csrfProtection, type OriginPolicy } from './http/origin.ts';
 import { rejectUnsafeTargets, securityHeaders } from './http/security.ts';
 import { createContactHasher } from './journal/contact.ts';
 import { createJournal, type Journal } from './journal/journal.ts';
 import { sendHistoryRoutes } from './journal/routes.ts';
+import type { LogSink } from './log.ts';
 import { type Metrics, metricsText } from './metrics.ts';
 import { createUpstreamHeaders } from './proxy/headers.ts';
 import { createReadForwarder } from './proxy/reads.ts';
@@ -26,8 +27,9 @@ import { type Db, metaValue, openDatabase } from './store/db.ts';
 import { userRoutes } from './users/routes.ts';
 
 // Composition: the stores, the proxy, and the middleware in the order a request meets them —
-// request id & access log → refuse unsafe targets → security headers → CORS → health →
-// auth → the allow-listed proxy → the BFF's own API → the dashboard → 404 → error envelope.
+// request id & access log → refuse unsafe targets → security headers → CORS → the allow-listed
+// proxy (CSRF → session → role → validation → forward) → health → auth → the BFF's own API →
+// the dashboard → 404 → error envelope.
 
 export type Stores = {
   db: Db;
@@ -36,12 +38,15 @@ export type Stores = {
   journal: Journal;
 };
 
-export function openStores(config: Pick<Config, 'databasePath' | 'session'>): Stores {
+export function openStores(
+  config: Pick<Config, 'databasePath' | 'session'>,
+  publish?: (event: SessionEvent) => void,
+): Stores {
   const db = openDatabase(config.databasePath);
   return {
     db,
     users: createUserStore(db),
-    sessions: createSessionStore(db, config.session),
+    sessions: createSessionStore(db, config.session, publish),
     journal: createJournal(db),
   };
 }
@@ -83,10 +88,11 @@ export type Bff = {
 
 export function createBff(
   config: Config,
-  logger: Logger,
+  logs: Pick<LogSink, 'logger' | 'access'>,
   metrics: Metrics,
   stores = openStores(config),
 ): Bff {
+  const { logger } = logs;
   const secret = metaValue(stores.db, 'contact_hash_secret');
   if (!secret) throw new Error('database has no contact hash secret');
   const hasher = createContactHasher(secret);
@@ -121,10 +127,16 @@ export function createBff(
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
 
-  app.use(requestContext(logger, metrics));
-  app.use(rejectUnsafeTargets());
-  app.use(securityHeaders());
-  app.use(corsPolicy(policy));
+  app.use(
+    inOrder(
+      requestContext(logs.access, metrics),
+      rejectUnsafeTargets(),
+      securityHeaders(),
+      corsPolicy(policy),
+    ),
+  );
+  // The allow-listed proxy first: it is the hot path, and nothing below answers under /api.
+  app.use(apiRoutes({ sessions: stores.sessions, cookies, csrf, reads, send }));
 
   app.get(BFF_PATHS.healthz, (req, res) => {
     req.ctx.route = 'healthz';
@@ -165,7 +177,6 @@ export function createBff(
       metrics,
     }),
   );
-  app.use(apiRoutes({ sessions: stores.sessions, cookies, csrf, reads, send }));
   app.use(
     sendHistoryRoutes({
       journal: stores.journal,

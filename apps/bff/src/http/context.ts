@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Logger } from 'pino';
 import type { Session } from '../auth/sessions.ts';
+import type { AccessLog } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 
 // Per-request context: an id (sent upstream and returned as X-Request-Id), the route name used
@@ -23,7 +23,7 @@ declare module 'express-serve-static-core' {
   }
 }
 
-export function requestContext(logger: Logger, metrics: Metrics): RequestHandler {
+export function requestContext(access: AccessLog, metrics: Metrics): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const ctx: RequestContext = {
       id: randomUUID(),
@@ -37,21 +37,19 @@ export function requestContext(logger: Logger, metrics: Metrics): RequestHandler
     res.once('finish', () => {
       const seconds = Number(process.hrtime.bigint() - ctx.started) / 1e9;
       metrics.observeRequest(ctx.route, req.method, res.statusCode, seconds);
+      if (!access.enabled) return;
       const url = req.originalUrl ?? req.url;
       const q = url.indexOf('?');
       // The query is left out: /bff/sends?contact=… would put a customer's contact in the log.
-      logger.info(
-        {
-          reqId: ctx.id,
-          method: req.method,
-          path: q === -1 ? url : url.slice(0, q),
-          route: ctx.route,
-          status: res.statusCode,
-          ms: Math.round(seconds * 10_000) / 10,
-          user: ctx.session?.user.id,
-        },
-        'request',
-      );
+      access.write({
+        reqId: ctx.id,
+        method: req.method,
+        path: q === -1 ? url : url.slice(0, q),
+        route: ctx.route,
+        status: res.statusCode,
+        ms: Math.round(seconds * 10_000) / 10,
+        user: ctx.session?.user.id,
+      });
     });
     next();
   };

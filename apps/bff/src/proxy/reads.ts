@@ -1,4 +1,4 @@
-import http, { type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
+import http, { type ClientRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { ENDPOINTS } from '@review-desk/shared';
 import type { NextFunction, Request, Response } from 'express';
@@ -88,6 +88,67 @@ export function createReadForwarder(deps: {
     });
   }
 
+  // Exchange events, wired into http-proxy-middleware below.
+  const events = {
+    proxyReq(proxyReq: ClientRequest, req: http.IncomingMessage) {
+      const ex = (req as WithExchange)[EXCHANGE];
+      if (!ex || ex.done) {
+        proxyReq.destroy();
+        return;
+      }
+      ex.proxyReq = proxyReq;
+    },
+    proxyRes(proxyRes: http.IncomingMessage, req: http.IncomingMessage) {
+      const ex = (req as WithExchange)[EXCHANGE];
+      if (!ex || ex.done) {
+        proxyRes.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      proxyRes.on('data', (chunk: Buffer) => {
+        if (ex.done) return;
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          failExchange(ex, 'too_large');
+          proxyRes.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      proxyRes.on('end', () => {
+        if (!settle(ex)) return;
+        const status = proxyRes.statusCode ?? 0;
+        const seconds = Number(process.hrtime.bigint() - ex.started) / 1e9;
+        metrics.observeUpstream(ex.endpoint, status, seconds);
+        const contentType = proxyRes.headers['content-type'];
+        const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+        const answer = interpretReply({ status, contentType, body }, ENDPOINTS[ex.endpoint].scope, keyBytes);
+        const headers = passedResponseHeaders(proxyRes.headers, config.upstream.key);
+        if (answer.kind === 'replace') {
+          metrics.upstreamErrors.inc({ endpoint: ex.endpoint, kind: 'unreadable' });
+          logger.warn(
+            {
+              reqId: ex.res.getHeader('x-request-id'),
+              endpoint: ex.endpoint,
+              upstreamStatus: status,
+              reason: answer.reason,
+            },
+            'upstream answer replaced',
+          );
+          headers['content-type'] = JSON_TYPE;
+        } else {
+          headers['content-type'] = contentType ?? JSON_TYPE;
+        }
+        write(ex, answer.status, answer.body, headers);
+      });
+    },
+    error(error: Error, req: http.IncomingMessage) {
+      const ex = (req as WithExchange)[EXCHANGE];
+      if (ex) failExchange(ex, ex.timedOut ? 'timeout' : 'unreachable', error);
+    },
+  };
+
   const proxy = createProxyMiddleware({
     target: config.upstream.url,
     changeOrigin: true,
@@ -98,72 +159,7 @@ export function createReadForwarder(deps: {
     selfHandleResponse: true,
     xfwd: false,
     agent,
-    on: {
-      proxyReq(proxyReq, req) {
-        const ex = (req as WithExchange)[EXCHANGE];
-        if (!ex || ex.done) {
-          proxyReq.destroy();
-          return;
-        }
-        ex.proxyReq = proxyReq;
-        // http-proxy-middleware copied the browser's headers; replace them with ours entirely.
-        for (const name of proxyReq.getHeaderNames()) proxyReq.removeHeader(name);
-        for (const name in ex.headers) proxyReq.setHeader(name, ex.headers[name] as string);
-      },
-      proxyRes(proxyRes, req) {
-        const ex = (req as WithExchange)[EXCHANGE];
-        if (!ex || ex.done) {
-          proxyRes.resume();
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        proxyRes.on('data', (chunk: Buffer) => {
-          if (ex.done) return;
-          size += chunk.length;
-          if (size > MAX_BODY_BYTES) {
-            failExchange(ex, 'too_large');
-            proxyRes.destroy();
-            return;
-          }
-          chunks.push(chunk);
-        });
-        proxyRes.on('end', () => {
-          if (!settle(ex)) return;
-          const status = proxyRes.statusCode ?? 0;
-          const seconds = Number(process.hrtime.bigint() - ex.started) / 1e9;
-          metrics.upstreamDuration.observe({ endpoint: ex.endpoint, status: String(status) }, seconds);
-          const contentType = proxyRes.headers['content-type'];
-          const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-          const answer = interpretReply(
-            { status, contentType, body },
-            ENDPOINTS[ex.endpoint].scope,
-            keyBytes,
-          );
-          const headers = passedResponseHeaders(proxyRes.headers, config.upstream.key);
-          if (answer.kind === 'replace') {
-            metrics.upstreamErrors.inc({ endpoint: ex.endpoint, kind: 'unreadable' });
-            logger.warn(
-              {
-                reqId: ex.res.getHeader('x-request-id'),
-                endpoint: ex.endpoint,
-                upstreamStatus: status,
-                reason: answer.reason,
-              },
-              'upstream answer replaced',
-            );
-            headers['content-type'] = JSON_TYPE;
-          } else {
-            headers['content-type'] = contentType ?? JSON_TYPE;
-          }
-          write(ex, answer.status, answer.body, headers);
-        });
-      },
-      error(error, req) {
-        const ex = (req as WithExchange)[EXCHANGE];
-        if (ex) failExchange(ex, ex.timedOut ? 'timeout' : 'unreachable', error);
-      },
-    },
+    on: events,
   });
 
   return function forward(req: Request, res: Response, endpoint: ReadEndpoint, canonicalUrl: string): void {
@@ -198,6 +194,9 @@ export function createReadForwarder(deps: {
     });
     (req as WithExchange)[EXCHANGE] = ex;
     req.url = canonicalUrl;
+    // http-proxy-middleware builds the upstream request from req.headers: hand it ours, so not
+    // one of the browser's headers can reach the upstream (the session has been read already).
+    req.headers = ex.headers as IncomingHttpHeaders;
     const next: NextFunction = (error?: unknown) => {
       if (!ex.done) failExchange(ex, ex.timedOut ? 'timeout' : 'unreachable', error);
     };

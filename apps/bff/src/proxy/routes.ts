@@ -12,6 +12,7 @@ import { type Request, type RequestHandler, type Response, Router } from 'expres
 import { type CookieSettings, requirePermission, requireSession } from '../auth/middleware.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import { AppError, sendError } from '../http/errors.ts';
+import { inOrder } from '../http/in-order.ts';
 import { methodNotAllowed } from '../http/method.ts';
 import { hasBody } from '../http/security.ts';
 import type { ReadForwarder } from './reads.ts';
@@ -20,6 +21,8 @@ import type { SendHandler } from './send.ts';
 // The allow-list: exactly the shared PROXY_ROUTES, at the upstream's own paths and methods
 // (case-sensitive, no trailing slash). Every other method → 405, every other path under /api →
 // 404; neither is forwarded. Each route: CSRF (POST) → session → role → validation → forward.
+
+const CANONICAL_CACHE_MAX = 1_000;
 
 const readSchemas = {
   reviews: { schema: reviewsQuerySchema, canonical: reviewsSearchParams },
@@ -48,19 +51,33 @@ export function apiRoutes(deps: {
     const allowed = requirePermission(route.permission);
 
     if (route.endpoint === 'send') {
-      router.post(endpoint.path, name, deps.csrf, session, allowed, (req, res) => deps.send.handle(req, res));
+      router.post(
+        endpoint.path,
+        inOrder(name, deps.csrf, session, allowed, (req, res) => deps.send.handle(req, res)),
+      );
     } else {
       const { schema, canonical } = readSchemas[route.endpoint];
+      // A dashboard asks the same few queries again and again: each valid query string is
+      // validated once and its canonical form remembered (a bounded map, so it cannot grow).
+      const canonicalTargets = new Map<string, string>();
       const endpointName = route.endpoint;
-      router.get(endpoint.path, name, session, allowed, (req: Request, res: Response) => {
+      const forward: RequestHandler = (req: Request, res: Response) => {
         if (hasBody(req)) throw new AppError('bad_request', 'GET requests must not carry a body.');
         const q = req.url.indexOf('?');
-        const parsed = schema.safeParse(queryRecord(q === -1 ? '' : req.url.slice(q + 1)));
-        if (!parsed.success) throw AppError.validation(parsed.error);
-        // The upstream sees a query rebuilt from the parsed values, never the browser's text.
-        const query = canonical(parsed.data as never).toString();
-        deps.reads(req, res, endpointName, query ? `${endpoint.path}?${query}` : endpoint.path);
-      });
+        const search = q === -1 ? '' : req.url.slice(q + 1);
+        let target = canonicalTargets.get(search);
+        if (target === undefined) {
+          const parsed = schema.safeParse(queryRecord(search));
+          if (!parsed.success) throw AppError.validation(parsed.error);
+          // The upstream sees a query rebuilt from the parsed values, never the browser's text.
+          const query = canonical(parsed.data as never).toString();
+          target = query ? `${endpoint.path}?${query}` : endpoint.path;
+          if (canonicalTargets.size >= CANONICAL_CACHE_MAX) canonicalTargets.clear();
+          canonicalTargets.set(search, target);
+        }
+        deps.reads(req, res, endpointName, target);
+      };
+      router.get(endpoint.path, inOrder(name, session, allowed, forward));
     }
     router.all(endpoint.path, name);
   }

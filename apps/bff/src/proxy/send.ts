@@ -237,7 +237,7 @@ export function createSendHandler(deps: SendDeps) {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     let settled: { finish: Finish; answer: Answer; headers: Record<string, string> };
     if (result.kind === 'reply') {
-      metrics.upstreamDuration.observe({ endpoint: 'send', status: String(result.status) }, seconds);
+      metrics.observeUpstream('send', result.status, seconds);
       settled = settleReply(result);
       if (settled.answer.kind === 'replace')
         metrics.upstreamErrors.inc({ endpoint: 'send', kind: 'unreadable' });

@@ -51,6 +51,7 @@ export function userRoutes(deps: {
     const user = await users.update(id, parsed.data);
     // A new password ends the user's other sessions (keeping the caller's own, if it is theirs).
     if (parsed.data.password !== undefined) sessions.destroyOthers(id, req.ctx.token);
+    else sessions.userChanged(id);
     logger.info(
       {
         reqId: req.ctx.id,
@@ -66,6 +67,7 @@ export function userRoutes(deps: {
 
   router.delete(item, guard, deps.csrf, session, owner, (req, res) => {
     const user = users.remove(String(req.params.id));
+    sessions.userChanged(user.id);
     logger.info({ reqId: req.ctx.id, by: req.ctx.session!.user.id, user: user.id }, 'user removed');
     res.json(ok({ user }));
   });
