@@ -80,6 +80,7 @@ await runCli('bff', ['user', 'add', '--email', 'p@example.com', '--role', 'owner
 });
 const bare = await spawnBare();
 const bff = await startApp('bff', {
+  nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   env: {
     UPSTREAM_URL: upstreamUrl,
     UPSTREAM_API_KEY: 'rd_live_profile',
