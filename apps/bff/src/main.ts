@@ -93,6 +93,7 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     announceListening(sink, { url: listening.url, upstream: config.upstream.url.origin });
   } else {
     logger.info({ url: listening.url }, 'worker listening');
+    sink.flush();
     process.send?.({ type: 'review-desk:listening', url: listening.url });
   }
 
