@@ -5,6 +5,8 @@ export default defineConfig({
     name: 'bff',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
+    // The files mostly wait on the processes they start: two at a time halves the run.
+    maxWorkers: 2,
     // Integration tests start real processes; give each file room on a busy machine.
     testTimeout: 20_000,
     hookTimeout: 30_000,

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OWNER, startBff, type TestBff } from './support/bff.ts';
+import { raw } from './support/client.ts';
+import { type FakeUpstream, startFakeUpstream } from './support/fake-upstream.ts';
+
+// Session lifetime, brute-force throttling and the HTTPS cookie, each on a BFF configured for it.
+
+let upstream: FakeUpstream;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+});
+
+afterAll(async () => {
+  await upstream?.close();
+});
+
+describe('session expiry, throttling and secure cookies', () => {
+  let short: TestBff;
+  let proxied: TestBff;
+
+  beforeAll(async () => {
+    [short, proxied] = await Promise.all([
+      startBff(upstream.url, { SESSION_IDLE_MINUTES: '0.02', SESSION_ABSOLUTE_HOURS: '0.001' }),
+      startBff(upstream.url, { TRUST_PROXY: 'loopback' }),
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([short?.stop(), proxied?.stop()]);
+  });
+
+  it('uses a __Host- Secure cookie when the dashboard is reached over HTTPS', async () => {
+    const login = await raw(
+      proxied.url,
+      'POST',
+      '/auth/login',
+      {
+        'content-type': 'application/json',
+        'x-csrf': '1',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'desk.example.com',
+        origin: 'https://desk.example.com',
+      },
+      JSON.stringify(OWNER),
+    );
+    expect(login.status).toBe(200);
+    const cookie = login.headers['set-cookie']![0]!;
+    expect(cookie).toMatch(
+      /^__Host-rd_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/,
+    );
+    const me = await raw(proxied.url, 'GET', '/auth/me', {
+      cookie: cookie.split(';')[0]!,
+      'x-forwarded-proto': 'https',
+    });
+    expect(me.status).toBe(200);
+    // The same Origin without the proxy's word that the scheme is https is cross-origin.
+    const plain = await raw(
+      proxied.url,
+      'POST',
+      '/auth/login',
+      { 'content-type': 'application/json', 'x-csrf': '1', origin: 'https://desk.example.com' },
+      JSON.stringify(OWNER),
+    );
+    expect(plain.status).toBe(403);
+  });
+
+  it('ends a session after the idle timeout', async () => {
+    const client = await short.owner();
+    expect((await client.get('/auth/me')).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_500));
+    const reply = await client.get('/auth/me');
+    expect(reply.status).toBe(401);
+    expect(reply.headers.get('x-auth-required')).toBe('session');
+    expect(reply.json.error).toMatch(/expired/);
+  });
+
+  it('keeps an active session alive past the idle timeout, but not past the absolute limit', async () => {
+    const client = await short.owner();
+    const started = Date.now();
+    const statuses: [number, number][] = [];
+    while (Date.now() - started < 5_000) {
+      statuses.push([Date.now() - started, (await client.get('/auth/me')).status]);
+      await new Promise((r) => setTimeout(r, 400));
+    }
+    const alive = statuses.filter(([t]) => t < 3_300).map(([, s]) => s);
+    const late = statuses.filter(([t]) => t > 3_800).map(([, s]) => s);
+    expect(alive.length).toBeGreaterThan(5);
+    expect(new Set(alive)).toEqual(new Set([200]));
+    expect(new Set(late)).toEqual(new Set([401]));
+  });
+
+  it('throttles guesses per account, even from another IP and with the right password', async () => {
+    const from = (ip: string) => ({ 'x-forwarded-for': ip });
+    const guesses = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        proxied
+          .client()
+          .post('/auth/login', { email: OWNER.email, password: 'wrong-guess' }, from('198.51.100.1')),
+      ),
+    );
+    expect(guesses.map((r) => r.status)).toEqual(Array(5).fill(401));
+    const locked = await proxied.client().post('/auth/login', OWNER, from('198.51.100.1'));
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(800);
+    expect(locked.json.error).toMatch(/Too many sign-in attempts/);
+    const elsewhere = await proxied.client().post('/auth/login', OWNER, from('198.51.100.2'));
+    expect(elsewhere.status).toBe(429);
+  });
+
+  it('throttles an IP spraying many accounts', async () => {
+    const ip = { 'x-forwarded-for': '203.0.113.50' };
+    // Thirty guesses at once: each is counted by one atomic upsert, so none slips through.
+    const guesses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        proxied.client().post('/auth/login', { email: `spray${i}@example.com`, password: 'guess' }, ip),
+      ),
+    );
+    expect(guesses.map((r) => r.status)).toEqual(Array(30).fill(401));
+    const blocked = await proxied
+      .client()
+      .post('/auth/login', { email: 'spray-last@example.com', password: 'guess' }, ip);
+    expect(blocked.status).toBe(429);
+    const otherIp = await proxied.client().post(
+      '/auth/login',
+      { email: 'spray-last@example.com', password: 'guess' },
+      {
+        'x-forwarded-for': '203.0.113.51',
+      },
+    );
+    expect(otherIp.status).toBe(401);
+  });
+});
