@@ -1,0 +1,117 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot, tempDir } from '../../../test/support/processes.ts';
+import { DashboardClient } from './support/client.ts';
+
+// `npm start` (scripts/start.ts): the API with demo data, the BFF in front of it, demo users;
+// stops both on SIGTERM, and stops everything when one of them dies.
+
+const data = tempDir('review-desk-start-');
+const PASSWORD = 'demo-password-for-tests';
+
+type Started = { child: ChildProcess; url: string; output: string[] };
+
+async function start(): Promise<Started> {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/start.ts')], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      REVIEW_DESK_DATA_DIR: data.dir,
+      PORT: '0',
+      API_PORT: '0',
+      DEMO_PASSWORD: PASSWORD,
+      // A build-less web dir keeps the test fast: the BFF serves its placeholder.
+      WEB_DIST_DIR: path.join(data.dir, 'no-web'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`npm start did not come up:\n${output.join('\n')}`)),
+      45_000,
+    );
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      output.push(line);
+      const match = /Review Desk is running: (http\S+)/.exec(line);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited (${code}):\n${output.join('\n')}`));
+    });
+  });
+  return { child, url, output };
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+const alive = (pid: number) => existsSync(`/proc/${pid}`);
+
+afterAll(() => data.cleanup());
+
+describe('npm start', () => {
+  it('runs the whole system with demo users, and stops both apps on SIGTERM', async () => {
+    const first = await start();
+    const children = childPids(first.child.pid!);
+    expect(children.length).toBeGreaterThanOrEqual(2);
+    expect(first.output.join('\n')).toMatch(/Demo users \(password from DEMO_PASSWORD\)/);
+    expect(first.output.join('\n')).not.toContain(PASSWORD);
+
+    for (const email of ['owner@example.com', 'manager@example.com', 'staff@example.com']) {
+      const client = new DashboardClient(first.url);
+      const login = await client.login(email, PASSWORD);
+      expect(login.status).toBe(200);
+      expect(login.json.data.business).toEqual({ name: 'Harbour Street Coffee' });
+    }
+    const owner = new DashboardClient(first.url);
+    await owner.login('owner@example.com', PASSWORD);
+    const reviews = await owner.get('/api/v1/reviews?limit=3');
+    expect(reviews.status).toBe(200);
+    expect(reviews.json.data.total).toBeGreaterThan(0);
+    const page = await owner.get('/', { accept: 'text/html' });
+    expect(page.status).toBe(200);
+
+    first.child.kill('SIGTERM');
+    const [code] = await once(first.child, 'exit');
+    expect(code).toBe(0);
+    for (const pid of children) expect(alive(pid)).toBe(false);
+  });
+
+  it('keeps existing users on the next start, and stops everything when an app dies', async () => {
+    const second = await start();
+    expect(second.output.join('\n')).not.toMatch(/Demo users/);
+    const login = await new DashboardClient(second.url).login('owner@example.com', PASSWORD);
+    expect(login.status).toBe(200);
+
+    const children = childPids(second.child.pid!);
+    const api = children.find((pid) =>
+      readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('apps/api/src/main.ts'),
+    )!;
+    expect(api).toBeDefined();
+    process.kill(api, 'SIGKILL');
+    const [code] = await once(second.child, 'exit');
+    expect(code).toBe(1);
+    expect(second.output.join('\n')).toMatch(/api stopped unexpectedly/);
+    for (const pid of children) expect(alive(pid)).toBe(false);
+  });
+});
