@@ -55,6 +55,13 @@ describe('login, me, logout', () => {
     expect(wrong.headers.getSetCookie()).toEqual([]);
   });
 
+  it('answers 405 for other methods on the auth routes', async () => {
+    const client = bff.client();
+    expect((await client.get('/auth/login')).status).toBe(405);
+    expect((await client.get('/auth/logout')).headers.get('allow')).toBe('POST');
+    expect((await client.request('DELETE', '/auth/me')).status).toBe(405);
+  });
+
   it('validates the login body with the shared schema', async () => {
     const reply = await bff.client().post('/auth/login', { email: OWNER.email });
     expect(reply.status).toBe(400);

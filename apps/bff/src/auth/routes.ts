@@ -3,6 +3,7 @@ import { type Request, type RequestHandler, Router } from 'express';
 import type { Logger } from 'pino';
 import { readJsonBody } from '../http/body.ts';
 import { AppError } from '../http/errors.ts';
+import { methodNotAllowed } from '../http/method.ts';
 import type { Metrics } from '../metrics.ts';
 import {
   type CookieSettings,
@@ -98,5 +99,8 @@ export function authRoutes(deps: AuthDeps): Router {
     res.json(ok(meFor(req.ctx.session!.user, deps)));
   });
 
+  router.all(BFF_PATHS.login, named('login'), methodNotAllowed('POST'));
+  router.all(BFF_PATHS.logout, named('logout'), methodNotAllowed('POST'));
+  router.all(BFF_PATHS.me, named('me'), methodNotAllowed('GET'));
   return router;
 }
