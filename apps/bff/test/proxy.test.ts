@@ -439,6 +439,20 @@ describe('upstream answers and failures', () => {
     }
   });
 
+  it('never relays half an answer when the upstream is cut off mid-body', async () => {
+    upstream.behave((_req, res, socket) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
+      res.write('{"success":true,"data":{"reviews":[');
+      setTimeout(() => socket.destroy(), 50);
+    });
+    const started = Date.now();
+    const reply = await owner.get('/api/v1/reviews').catch((error: Error) => ({ status: 0, error }));
+    expect(Date.now() - started).toBeLessThan(1_400);
+    // http-proxy-middleware drops the browser's connection when the upstream's does (a read the
+    // dashboard retries); what matters is no hang and never a 200 with half a body.
+    expect([502, 0]).toContain(reply.status);
+  });
+
   it('keeps a 503’s status when its body is unreadable', async () => {
     upstream.behave(behaviours.garbage(503, 'text/html'));
     const reply = await owner.get('/api/v1/reviews');

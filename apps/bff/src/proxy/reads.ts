@@ -116,6 +116,12 @@ export function createReadForwarder(deps: {
         }
         chunks.push(chunk);
       });
+      // Cut off mid-body (the upstream died or reset): settle the exchange now (metrics, no timer
+      // left). http-proxy-middleware also drops the browser's connection, which the dashboard
+      // treats as a network error and retries; half an answer is never relayed.
+      proxyRes.on('close', () => {
+        if (!proxyRes.complete) failExchange(ex, 'unreachable');
+      });
       proxyRes.on('end', () => {
         if (!settle(ex)) return;
         const status = proxyRes.statusCode ?? 0;
