@@ -177,7 +177,7 @@ const serverSchema = z
     WEB_DIST_DIR: z.preprocess(blankToUndefined, z.string().default(DEFAULTS.webDistDir)),
     SESSION_IDLE_MINUTES: number('SESSION_IDLE_MINUTES', { min: 0.01 }, DEFAULTS.sessionIdleMinutes),
     SESSION_ABSOLUTE_HOURS: number('SESSION_ABSOLUTE_HOURS', { min: 0.001 }, DEFAULTS.sessionAbsoluteHours),
-    // Issue rule: a key is remembered at least 24 h, so a retry the next morning is still caught.
+    // A key is remembered at least 24 h, so a retry the next morning is still caught.
     IDEMPOTENCY_RETENTION_HOURS: number(
       'IDEMPOTENCY_RETENTION_HOURS',
       { min: 24, max: 24 * 365 },

@@ -38,7 +38,7 @@ async function startupDuties(stores: Stores, config: Config, sink: LogSink): Pro
       );
     }
   }
-  // Issue rule: an in_flight entry found at start becomes unknown; no process is waiting on it.
+  // An in_flight entry found at start becomes unknown: no process is waiting on it any more.
   const orphaned = stores.journal.orphanAll();
   if (orphaned > 0) logger.warn({ count: orphaned }, 'in-flight sends from a previous run marked unknown');
   runMaintenance(stores, config);

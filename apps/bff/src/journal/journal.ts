@@ -189,7 +189,7 @@ export function createJournal(db: Db) {
       );
     },
 
-    /** Issue rule: an in_flight entry found at start becomes unknown (its process is gone). */
+    /** At start: an in_flight entry left by a stopped process becomes unknown (nobody waits on it). */
     orphanAll(now = Date.now()): number {
       return Number(orphanAll.run(ORPHANED, now).changes);
     },

@@ -61,7 +61,7 @@ const MIGRATIONS: readonly string[] = [
     created_at INTEGER NOT NULL,
     finished_at INTEGER
   ) STRICT;
-  -- Issue rule: the journal is keyed by user + idempotency key. The key is released (set to
+  -- The journal is keyed by user + idempotency key. The key is released (set to
   -- NULL) when its retention ends or when the attempt definitely sent nothing.
   CREATE UNIQUE INDEX sends_idem ON sends(user_id, idem_key) WHERE idem_key IS NOT NULL;
   CREATE INDEX sends_created ON sends(created_at DESC);
