@@ -104,6 +104,9 @@ try {
         UPSTREAM_API_KEY_FILE: keyFile,
         BFF_DATABASE_PATH: bffDb,
         BFF_WORKERS: String(workers),
+        // The BFF's access lines are read by this process (it started the BFF); LOG_LEVEL=warn
+        // measures without that reading competing with the client.
+        LOG_LEVEL: process.env.BFF_LOG_LEVEL ?? 'info',
         WEB_DIST_DIR: path.join(temp.dir, 'none'),
       },
     });

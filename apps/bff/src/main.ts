@@ -85,7 +85,7 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
   }
   if (role === 'single') await startupDuties(stores, config, sink);
   const bff = createBff(config, sink, metrics, stores);
-  const listening = await listen(bff.app, config);
+  const listening = await listen(bff.handler, config);
 
   let maintenance: NodeJS.Timeout | undefined;
   if (role === 'single') {

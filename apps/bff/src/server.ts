@@ -18,9 +18,10 @@ import { createJournal, type Journal } from './journal/journal.ts';
 import { sendHistoryRoutes } from './journal/routes.ts';
 import type { LogSink } from './log.ts';
 import { type Metrics, metricsText } from './metrics.ts';
+import { createFastReads } from './proxy/fast-path.ts';
 import { createUpstreamHeaders } from './proxy/headers.ts';
 import { createReadForwarder } from './proxy/reads.ts';
-import { apiRoutes } from './proxy/routes.ts';
+import { apiRoutes, createReadTargets } from './proxy/routes.ts';
 import { createSendHandler, type SendHandler } from './proxy/send.ts';
 import { staticSite } from './static.ts';
 import { type Db, metaValue, openDatabase } from './store/db.ts';
@@ -82,6 +83,8 @@ function upstreamProbe(config: Config) {
 
 export type Bff = {
   app: Express;
+  /** The server's request listener: the proxy's fast path for known reads, else the app. */
+  handler: http.RequestListener;
   stores: Stores;
   send: SendHandler;
 };
@@ -98,6 +101,7 @@ export function createBff(
   const hasher = createContactHasher(secret);
   const upstreamHeaders = createUpstreamHeaders(config.upstream);
   const reads = createReadForwarder({ config, upstreamHeaders, logger, metrics });
+  const targets = createReadTargets();
   const send = createSendHandler({
     config,
     journal: stores.journal,
@@ -136,7 +140,7 @@ export function createBff(
     ),
   );
   // The allow-listed proxy first: it is the hot path, and nothing below answers under /api.
-  app.use(apiRoutes({ sessions: stores.sessions, cookies, csrf, reads, send }));
+  app.use(apiRoutes({ sessions: stores.sessions, cookies, csrf, reads, targets, send }));
 
   app.get(BFF_PATHS.healthz, (req, res) => {
     req.ctx.route = 'healthz';
@@ -194,16 +198,30 @@ export function createBff(
   });
   app.use(errorHandler(logger));
 
-  return { app, stores, send };
+  const fastRead = createFastReads({
+    sessions: stores.sessions,
+    targets,
+    reads,
+    access: logs.access,
+    metrics,
+    logger,
+  });
+  const handler: http.RequestListener = (req, res) => {
+    if (!fastRead(req, res)) app(req, res);
+  };
+  return { app, handler, stores, send };
 }
 
 export type Listening = { server: http.Server; url: string };
 
-export function listen(app: Express, config: Pick<Config, 'port' | 'host'>): Promise<Listening> {
+export function listen(
+  handler: http.RequestListener,
+  config: Pick<Config, 'port' | 'host'>,
+): Promise<Listening> {
   return new Promise((resolve, reject) => {
     const server = http.createServer(
       { keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 120_000 },
-      app,
+      handler,
     );
     server.once('error', reject);
     server.listen(config.port, config.host, () => {

@@ -156,6 +156,50 @@ describe('the key reaches the upstream, the browser’s credentials never do', (
   });
 });
 
+describe('the fast path for repeated reads', () => {
+  it('answers a repeated read exactly as the first one (which Express answered in full)', async () => {
+    const path = '/api/v1/reviews?limit=7&status=ignored';
+    const first = await raw(bff.url, 'GET', path, { cookie: owner.cookie!, accept: 'application/json' });
+    const again = await raw(bff.url, 'GET', path, { cookie: owner.cookie!, accept: 'application/json' });
+    const strip = (h: Record<string, unknown>) => {
+      const { date: _d, 'x-request-id': _id, ...rest } = h;
+      return rest;
+    };
+    expect(again.status).toBe(first.status);
+    expect(again.text).toBe(first.text);
+    expect(strip(again.headers)).toEqual(strip(first.headers));
+    const [up1, up2] = upstream.calls;
+    expect(up2!.url).toBe(up1!.url);
+    const names = (h: Record<string, unknown>) =>
+      Object.keys(h)
+        .filter((n) => n !== 'x-request-id')
+        .sort();
+    expect(names(up2!.headers)).toEqual(names(up1!.headers));
+    expect(up2!.headers['x-request-id']).toBe(again.headers['x-request-id']);
+  });
+
+  it('still refuses a role the route does not allow, and a signed-out session, once cached', async () => {
+    const created = await owner.post('/bff/users', {
+      email: 'fast-staff@example.com',
+      role: 'staff',
+      password: 'staff-password-99',
+    });
+    expect(created.status).toBe(201);
+    const staff = bff.client();
+    await staff.login('fast-staff@example.com', 'staff-password-99');
+    for (let i = 0; i < 3; i++) expect((await staff.get('/api/v1/analytics')).status).toBe(403);
+    expect((await staff.get('/api/v1/reviews')).status).toBe(200);
+    expect((await staff.get('/api/v1/reviews')).status).toBe(200);
+    const token = staff.cookie;
+    await staff.post('/auth/logout', {});
+    const replayed = bff.client();
+    replayed.cookie = token;
+    expect((await replayed.get('/api/v1/reviews')).status).toBe(401);
+    expect(upstream.count('/api/v1/analytics')).toBe(0);
+    expect(upstream.count('/api/v1/reviews')).toBe(2);
+  });
+});
+
 describe('the allow-list', () => {
   it('forwards a canonical query rebuilt from the parsed values', async () => {
     await owner.get('/api/v1/reviews?minRating=04&status=pending&limit=5');

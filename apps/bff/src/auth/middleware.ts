@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { AUTH_REQUIRED_HEADER, AUTH_REQUIRED_SESSION, can, type Permission } from '@review-desk/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError, sendError } from '../http/errors.ts';
@@ -18,7 +19,7 @@ export function cookieIsSecure(req: Request, settings: CookieSettings): boolean 
   return req.protocol === 'https' || (settings.publicOrigin?.startsWith('https:') ?? false);
 }
 
-export function readSessionToken(req: Request): string | null {
+export function readSessionToken(req: IncomingMessage): string | null {
   const header = req.headers.cookie;
   if (!header) return null;
   let plain: string | null = null;

@@ -92,6 +92,12 @@ export function createSessionStore(
       return token;
     },
 
+    /** The session if this process has it cached and fresh; null means "ask lookup()". */
+    peek(token: string, now = Date.now()): Session | null {
+      const cached = fromCache(token, now);
+      return cached && 'session' in cached ? cached.session : null;
+    },
+
     lookup(token: string, now = Date.now()): Lookup {
       const cached = fromCache(token, now);
       if (cached) return cached;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Session } from '../auth/sessions.ts';
 import type { AccessLog } from '../log.ts';
@@ -23,34 +24,46 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** Starts a request's context: id, X-Request-Id, and the access line + metrics when it finishes. */
+export function beginRequest(
+  req: IncomingMessage & { ctx?: RequestContext; originalUrl?: string },
+  res: ServerResponse,
+  access: AccessLog,
+  metrics: Metrics,
+): RequestContext {
+  const ctx: RequestContext = {
+    id: randomUUID(),
+    started: process.hrtime.bigint(),
+    route: 'other',
+    session: null,
+    token: null,
+  };
+  req.ctx = ctx;
+  // Before any rewrite of req.url (the proxy replaces it with the canonical target).
+  const url = req.originalUrl ?? req.url ?? '';
+  res.setHeader('x-request-id', ctx.id);
+  res.once('finish', () => {
+    const seconds = Number(process.hrtime.bigint() - ctx.started) / 1e9;
+    metrics.observeRequest(ctx.route, req.method ?? '', res.statusCode, seconds);
+    if (!access.enabled) return;
+    const q = url.indexOf('?');
+    // The query is left out: /bff/sends?contact=… would put a customer's contact in the log.
+    access.write({
+      reqId: ctx.id,
+      method: req.method ?? '',
+      path: q === -1 ? url : url.slice(0, q),
+      route: ctx.route,
+      status: res.statusCode,
+      ms: Math.round(seconds * 10_000) / 10,
+      user: ctx.session?.user.id,
+    });
+  });
+  return ctx;
+}
+
 export function requestContext(access: AccessLog, metrics: Metrics): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const ctx: RequestContext = {
-      id: randomUUID(),
-      started: process.hrtime.bigint(),
-      route: 'other',
-      session: null,
-      token: null,
-    };
-    req.ctx = ctx;
-    res.setHeader('x-request-id', ctx.id);
-    res.once('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - ctx.started) / 1e9;
-      metrics.observeRequest(ctx.route, req.method, res.statusCode, seconds);
-      if (!access.enabled) return;
-      const url = req.originalUrl ?? req.url;
-      const q = url.indexOf('?');
-      // The query is left out: /bff/sends?contact=… would put a customer's contact in the log.
-      access.write({
-        reqId: ctx.id,
-        method: req.method,
-        path: q === -1 ? url : url.slice(0, q),
-        route: ctx.route,
-        status: res.statusCode,
-        ms: Math.round(seconds * 10_000) / 10,
-        user: ctx.session?.user.id,
-      });
-    });
+    beginRequest(req, res, access, metrics);
     next();
   };
 }

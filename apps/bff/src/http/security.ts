@@ -90,7 +90,7 @@ export function securityHeaders(): RequestHandler {
  * no embedding, and a CSP that allows nothing should one be opened as a page. Fewer headers on
  * the hot path is measurably cheaper (docs/bff.md, "Performance").
  */
-const DATA_HEADERS: readonly [string, string][] = [
+export const DATA_HEADERS: readonly [string, string][] = [
   ['x-content-type-options', 'nosniff'],
   ['content-security-policy', "default-src 'none'; frame-ancestors 'none'"],
   ['cross-origin-resource-policy', 'same-origin'],

@@ -1,21 +1,29 @@
-import http, { type ClientRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import http, {
+  type ClientRequest,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
 import https from 'node:https';
 import { ENDPOINTS } from '@review-desk/shared';
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction } from 'express';
 import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
 import type { Config } from '../env.ts';
+import type { RequestContext } from '../http/context.ts';
 import type { Metrics } from '../metrics.ts';
 import { interpretReply } from './answer.ts';
 import { passedResponseHeaders, type UpstreamHeaders } from './headers.ts';
 import { PROXY_MESSAGES } from './messages.ts';
+import type { ReadEndpoint } from './routes.ts';
 
 // GET /api/v1/reviews and /api/v1/analytics, forwarded with http-proxy-middleware over a
 // keep-alive agent. The request is validated and its query rebuilt before it gets here; this
 // module owns the exchange: constructed headers, a total deadline, and an answer the browser can
 // always read (the upstream's bytes when they are sound, a plain envelope when not).
 
-type ReadEndpoint = 'reviews' | 'analytics';
+/** Express's request, or a plain one from the fast path (fast-path.ts): only Node's API is used. */
+type ProxiedRequest = http.IncomingMessage & { ctx: RequestContext };
 
 type Exchange = {
   endpoint: ReadEndpoint;
@@ -25,11 +33,11 @@ type Exchange = {
   timedOut: boolean;
   done: boolean;
   proxyReq: ClientRequest | undefined;
-  res: Response;
+  res: ServerResponse;
 };
 
 const EXCHANGE = Symbol('bff.exchange');
-type WithExchange = Request & { [EXCHANGE]?: Exchange };
+type WithExchange = http.IncomingMessage & { [EXCHANGE]?: Exchange };
 
 /** Largest upstream body relayed: 100 reviews of 5,000 characters fit many times over. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -168,7 +176,12 @@ export function createReadForwarder(deps: {
     on: events,
   });
 
-  return function forward(req: Request, res: Response, endpoint: ReadEndpoint, canonicalUrl: string): void {
+  return function forward(
+    req: ProxiedRequest,
+    res: ServerResponse,
+    endpoint: ReadEndpoint,
+    canonicalUrl: string,
+  ): void {
     const ex: Exchange = {
       endpoint,
       headers: deps.upstreamHeaders({

@@ -28,12 +28,43 @@ const readSchemas = {
   reviews: { schema: reviewsQuerySchema, canonical: reviewsSearchParams },
   analytics: { schema: analyticsQuerySchema, canonical: analyticsSearchParams },
 } as const;
+export type ReadEndpoint = keyof typeof readSchemas;
+
+/**
+ * The upstream target of a read: the path and a query rebuilt from the parsed values, never the
+ * browser's text. A dashboard asks the same few queries again and again, so each valid query
+ * string is validated once and its target remembered (bounded: the map is emptied when full).
+ */
+export function createReadTargets() {
+  const caches: Record<ReadEndpoint, Map<string, string>> = { reviews: new Map(), analytics: new Map() };
+  return {
+    /** The remembered target, or undefined when this query string has not been validated yet. */
+    peek: (endpoint: ReadEndpoint, search: string) => caches[endpoint].get(search),
+    /** Validates (400 on a bad query) and remembers. */
+    resolve(endpoint: ReadEndpoint, search: string): string {
+      const cache = caches[endpoint];
+      const known = cache.get(search);
+      if (known !== undefined) return known;
+      const { schema, canonical } = readSchemas[endpoint];
+      const parsed = schema.safeParse(queryRecord(search));
+      if (!parsed.success) throw AppError.validation(parsed.error);
+      const query = canonical(parsed.data as never).toString();
+      const path = ENDPOINTS[endpoint].path;
+      const target = query ? `${path}?${query}` : path;
+      if (cache.size >= CANONICAL_CACHE_MAX) cache.clear();
+      cache.set(search, target);
+      return target;
+    },
+  };
+}
+export type ReadTargets = ReturnType<typeof createReadTargets>;
 
 export function apiRoutes(deps: {
   sessions: SessionStore;
   cookies: CookieSettings;
   csrf: RequestHandler;
   reads: ReadForwarder;
+  targets: ReadTargets;
   send: SendHandler;
 }): Router {
   const router = Router({ caseSensitive: true, strict: true });
@@ -56,26 +87,16 @@ export function apiRoutes(deps: {
         inOrder(name, deps.csrf, session, allowed, (req, res) => deps.send.handle(req, res)),
       );
     } else {
-      const { schema, canonical } = readSchemas[route.endpoint];
-      // A dashboard asks the same few queries again and again: each valid query string is
-      // validated once and its canonical form remembered (a bounded map, so it cannot grow).
-      const canonicalTargets = new Map<string, string>();
       const endpointName = route.endpoint;
       const forward: RequestHandler = (req: Request, res: Response) => {
         if (hasBody(req)) throw new AppError('bad_request', 'GET requests must not carry a body.');
         const q = req.url.indexOf('?');
-        const search = q === -1 ? '' : req.url.slice(q + 1);
-        let target = canonicalTargets.get(search);
-        if (target === undefined) {
-          const parsed = schema.safeParse(queryRecord(search));
-          if (!parsed.success) throw AppError.validation(parsed.error);
-          // The upstream sees a query rebuilt from the parsed values, never the browser's text.
-          const query = canonical(parsed.data as never).toString();
-          target = query ? `${endpoint.path}?${query}` : endpoint.path;
-          if (canonicalTargets.size >= CANONICAL_CACHE_MAX) canonicalTargets.clear();
-          canonicalTargets.set(search, target);
-        }
-        deps.reads(req, res, endpointName, target);
+        deps.reads(
+          req,
+          res,
+          endpointName,
+          deps.targets.resolve(endpointName, q === -1 ? '' : req.url.slice(q + 1)),
+        );
       };
       router.get(endpoint.path, inOrder(name, session, allowed, forward));
     }
