@@ -24,10 +24,6 @@ const PLACEHOLDER = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Review Desk</title>
-<style>
-  body { font: 16px/1.5 system-ui, sans-serif; max-width: 40rem; margin: 4rem auto; padding: 0 1rem; color: #1f2933; }
-  code { background: #f1f3f5; padding: 0.1rem 0.3rem; border-radius: 4px; }
-</style>
 </head>
 <body>
 <main>

@@ -46,6 +46,10 @@ describe('the dashboard build', () => {
     const csp = String(reply.headers['content-security-policy']);
     const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src '))!;
     expect(scriptSrc.trim()).toBe("script-src 'self'");
+    const styleSrc = csp.split(';').find((d) => d.trim().startsWith('style-src '))!;
+    expect(styleSrc.trim()).toBe("style-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("object-src 'none'");
     expect(csp).not.toContain('upgrade-insecure-requests');
@@ -97,6 +101,7 @@ describe('the dashboard build', () => {
     expect(reply.headers['content-type']).toMatch(/^text\/html/);
     expect(reply.text).toContain('has not been built yet');
     expect(reply.text).not.toContain('<script');
+    expect(reply.text).not.toContain('<style');
     expect(reply.headers['content-security-policy']).toContain("script-src 'self'");
   });
 });

@@ -36,10 +36,10 @@ export function rejectUnsafeTargets(): RequestHandler {
 }
 
 /**
- * Helmet with a strict CSP: scripts only from our own origin (the Vite build emits external
- * scripts only), no inline scripts, no eval, no framing. Styles allow inline because the UI kit
- * sets CSS variables in style attributes and one injected <style>; that cannot run code.
- * `upgrade-insecure-requests` is off so the dashboard works over plain HTTP on 127.0.0.1.
+ * Helmet with a strict CSP: scripts and styles only from our own origin (the Vite build emits
+ * external files only, and the dashboard injects no <style> and evaluates no code), no inline
+ * scripts or styles, no eval, no framing. `upgrade-insecure-requests` is off so the dashboard
+ * works over plain HTTP on 127.0.0.1.
  */
 export function securityHeaders(): RequestHandler {
   const policy = helmet({
@@ -49,7 +49,7 @@ export function securityHeaders(): RequestHandler {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         scriptSrcAttr: ["'none'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
+        styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
