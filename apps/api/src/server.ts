@@ -119,7 +119,13 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   server.keepAliveTimeout = 5_000;
   const usageTimer = setInterval(() => ctx.keyUsage.flush(), 30_000).unref();
 
-  ctx.logger.info({ url, publicOrigin: ctx.site.publicOrigin, delivery: ctx.delivery.name }, 'listening');
+  // The ready signal tools wait for (`{"msg":"listening","url":…}`), written whatever LOG_LEVEL is.
+  const ready = { url, publicOrigin: ctx.site.publicOrigin, delivery: ctx.delivery.name };
+  if (ctx.logger.isLevelEnabled('info')) ctx.logger.info(ready, 'listening');
+  else
+    process.stdout.write(
+      `${JSON.stringify({ level: 30, time: Date.now(), service: 'api', ...ready, msg: 'listening' })}\n`,
+    );
 
   let closing: Promise<void> | undefined;
   return {

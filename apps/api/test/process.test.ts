@@ -44,6 +44,19 @@ describe('configuration', () => {
   });
 });
 
+describe('the ready signal', () => {
+  it('is written even when LOG_LEVEL hides info lines', async () => {
+    const quiet = await startApp('api', { env: { ...env, LOG_LEVEL: 'warn' } });
+    try {
+      const health = await fetch(`${quiet.url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(quiet.logs.filter((line) => line.includes('"level":30'))).toHaveLength(1);
+    } finally {
+      await quiet.stop();
+    }
+  });
+});
+
 describe('the demo seed', () => {
   it('writes a working key with all three scopes to a 0600 file, and serves the demo data', async () => {
     expect(demoKey).toMatch(API_KEY_PATTERN);
