@@ -1,9 +1,9 @@
 import { meSchema, ROLE_PERMISSIONS, userSchema } from '@review-desk/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { runCli } from '../../../test/support/processes.ts';
 import { OWNER, startBff, type TestBff } from './support/bff.ts';
 import { DashboardClient } from './support/client.ts';
-import { type FakeUpstream, startFakeUpstream } from './support/fake-upstream.ts';
 
 // Dashboard login, sessions and roles over real HTTP against the real BFF process.
 

@@ -1,8 +1,8 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { behaviours, type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { startBff, type TestBff } from './support/bff.ts';
 import { raw } from './support/client.ts';
-import { behaviours, type FakeUpstream, startFakeUpstream } from './support/fake-upstream.ts';
 
 // BFF_WORKERS=2: node:cluster workers share one port; sessions, throttling and the journal live
 // in SQLite, so every worker sees the same state, and a logout ends the session in all of them.

@@ -2,15 +2,15 @@ import { readFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { sendHistorySchema } from '@review-desk/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startBff, type TestBff } from './support/bff.ts';
-import type { DashboardClient } from './support/client.ts';
 import {
   behaviours,
   defaultBehaviour,
   type FakeUpstream,
   json,
   startFakeUpstream,
-} from './support/fake-upstream.ts';
+} from '../../../test/support/fault-upstream.ts';
+import { startBff, type TestBff } from './support/bff.ts';
+import type { DashboardClient } from './support/client.ts';
 
 // At most one send per user intent: the journal claims each (user, Idempotency-Key) before
 // forwarding, replays finished sends, and never lets an unknown outcome be retried blindly.

@@ -1,7 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  behaviours,
+  type FakeUpstream,
+  json,
+  startFakeUpstream,
+} from '../../../test/support/fault-upstream.ts';
 import { startBff, type TestBff } from './support/bff.ts';
 import { type DashboardClient, raw } from './support/client.ts';
-import { behaviours, type FakeUpstream, json, startFakeUpstream } from './support/fake-upstream.ts';
 
 // The allow-listed proxy against a recording upstream: what reaches the upstream (key, Origin,
 // headers, exact bytes), what never does, and what the browser gets back when the upstream fails.

@@ -1,14 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBff, type TestBff } from './support/bff.ts';
-import { type DashboardClient, raw } from './support/client.ts';
 import {
   type Behaviour,
   behaviours,
   type FakeUpstream,
   json,
   startFakeUpstream,
-} from './support/fake-upstream.ts';
+} from '../../../test/support/fault-upstream.ts';
+import { startBff, type TestBff } from './support/bff.ts';
+import { type DashboardClient, raw } from './support/client.ts';
 
 // The key never reaches a browser: not in a body, not in a header, on any route or error path,
 // and not in the logs. Every reply below is collected and scanned for the key's bytes.

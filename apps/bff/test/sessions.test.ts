@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { OWNER, startBff, type TestBff } from './support/bff.ts';
 import { raw } from './support/client.ts';
-import { type FakeUpstream, startFakeUpstream } from './support/fake-upstream.ts';
 
 // Session lifetime, brute-force throttling and the HTTPS cookie, each on a BFF configured for it.
 

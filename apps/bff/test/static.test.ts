@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { tempDir } from '../../../test/support/processes.ts';
 import { startBff, type TestBff } from './support/bff.ts';
 import { raw } from './support/client.ts';
-import { type FakeUpstream, startFakeUpstream } from './support/fake-upstream.ts';
 
 // Serving the dashboard's build: cache rules, client-route fallback, the placeholder, security
 // headers; and the operational endpoints.
