@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { interpretReply, looksLikeJsonObject } from './answer.ts';
+import { interpretReply, isSuccessEnvelope, looksLikeJsonObject } from './answer.ts';
 
 const key = Buffer.from('rd_live_secret');
 const reply = (status: number, body: string, contentType = 'application/json; charset=utf-8') => ({
@@ -24,6 +24,11 @@ describe('interpretReply', () => {
       ['', 'application/json'],
       ['{"success":true,"data":{', 'application/json'],
       ['[1,2]', 'application/json'],
+      // Valid JSON, but not the envelope.
+      ['{"page":1,"limit":20,"total":0,"reviews":[]}', 'application/json'],
+      ['{"success":true}', 'application/json'],
+      ['{"success":false,"error":"a failure with a success status"}', 'application/json'],
+      ['{"data":{},"success":"true"}', 'application/json'],
     ] as const) {
       expect(interpretReply(reply(200, body, type), 'reviews:read', key)).toMatchObject({
         kind: 'replace',
@@ -85,6 +90,14 @@ describe('interpretReply', () => {
       key,
     );
     expect(message(quoted)).not.toContain('rd_live_secret');
+  });
+});
+
+describe('isSuccessEnvelope', () => {
+  it('accepts the envelope in any key order and spacing', () => {
+    expect(isSuccessEnvelope(Buffer.from('{"success":true,"data":{"a":1}}'))).toBe(true);
+    expect(isSuccessEnvelope(Buffer.from('\n { "data" : [], "success" : true }'))).toBe(true);
+    expect(isSuccessEnvelope(Buffer.from('{"data":{},"extra":1,"success":true}'))).toBe(true);
   });
 });
 

@@ -27,9 +27,9 @@ const json = (status: number, message: string, reason: string): Answer => ({
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
 /**
- * Cheap structural check of a success body: a JSON object. Reads are not re-parsed on the hot
- * path (the dashboard parses them with the shared schemas); an HTML error page, plain text, an
- * empty or a truncated body all fail it.
+ * Cheap structural check of a body: a JSON object. Reads are not re-parsed on the hot path (the
+ * dashboard parses them with the shared schemas); an HTML error page, plain text, an empty or a
+ * truncated body all fail it.
  */
 export function looksLikeJsonObject(body: Buffer): boolean {
   let start = 0;
@@ -37,6 +37,29 @@ export function looksLikeJsonObject(body: Buffer): boolean {
   while (start <= end && WS.has(body[start] as number)) start++;
   while (end >= start && WS.has(body[end] as number)) end--;
   return end > start && body[start] === 0x7b && body[end] === 0x7d;
+}
+
+const SUCCESS_PREFIX = Buffer.from('{"success":true,"data":');
+
+/**
+ * Whether a 2xx body is the success envelope (seed §2: `success: true` and `data`). Valid JSON
+ * that is not the envelope (a bare list, another API's shape) must not reach the dashboard as a
+ * success. Our service writes `success` first, so the usual case is a byte comparison of the
+ * opening and the closing brace; any other spelling is parsed.
+ */
+export function isSuccessEnvelope(body: Buffer): boolean {
+  if (!looksLikeJsonObject(body)) return false;
+  let start = 0;
+  while (WS.has(body[start] as number)) start++;
+  const end = start + SUCCESS_PREFIX.length;
+  if (body.length > end && body.compare(SUCCESS_PREFIX, 0, SUCCESS_PREFIX.length, start, end) === 0)
+    return true;
+  try {
+    const value = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    return value.success === true && Object.hasOwn(value, 'data');
+  } catch {
+    return false;
+  }
 }
 
 function upstreamError(body: Buffer): string | null {
@@ -64,7 +87,7 @@ export function interpretReply(reply: UpstreamReply, scope: string, keyBytes: Bu
   }
   if (keyInBody) return json(502, PROXY_MESSAGES.unreadable, 'upstream body contained the API key');
   if (status >= 200 && status < 300) {
-    if (jsonBody && looksLikeJsonObject(body)) return { kind: 'pass', status, body };
+    if (jsonBody && isSuccessEnvelope(body)) return { kind: 'pass', status, body };
     return json(502, PROXY_MESSAGES.unreadable, 'unreadable success body');
   }
   if (status >= 400) {
