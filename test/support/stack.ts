@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { Session } from './http.ts';
+import { type RunningApp, runCli, startApp, tempDir } from './processes.ts';
+
+// The apps as real processes for system tests: the BFF against any upstream (a fault upstream or
+// the real API), and the real API with a business and a key made by its own CLI. Each keeps its
+// directory across restarts, so a test can kill a process and start it again on the same files.
+
+export const OWNER = { email: 'owner@example.com', password: 'owner-password-1234' };
+
+export function newApiKey(): string {
+  return `rd_live_${randomBytes(32).toString('base64url')}`;
+}
+
+export type SystemBff = {
+  app: RunningApp;
+  url: string;
+  key: string;
+  dir: string;
+  databasePath: string;
+  env: Record<string, string>;
+  session(): Session;
+  /** A session signed in as the first owner. */
+  owner(): Promise<Session>;
+  /** Starts the BFF again on the same database and configuration (after a stop or a kill). */
+  restart(): Promise<void>;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  cleanup(): Promise<void>;
+};
+
+export async function startSystemBff(
+  upstreamUrl: string,
+  env: Record<string, string> = {},
+): Promise<SystemBff> {
+  const temp = tempDir('rd-system-bff-');
+  const key = env.UPSTREAM_API_KEY ?? newApiKey();
+  const databasePath = path.join(temp.dir, 'bff.db');
+  const fullEnv: Record<string, string> = {
+    UPSTREAM_URL: upstreamUrl,
+    UPSTREAM_API_KEY: key,
+    BFF_DATABASE_PATH: databasePath,
+    ADMIN_EMAIL: OWNER.email,
+    ADMIN_PASSWORD: OWNER.password,
+    WEB_DIST_DIR: path.join(temp.dir, 'no-web-build'),
+    UPSTREAM_TIMEOUT_MS: '1000',
+    LOG_LEVEL: 'info',
+    ...env,
+  };
+  const bff: SystemBff = {
+    app: await startApp('bff', { env: fullEnv }),
+    get url() {
+      return this.app.url;
+    },
+    key,
+    dir: temp.dir,
+    databasePath,
+    env: fullEnv,
+    session() {
+      return new Session(bff.app.url);
+    },
+    async owner() {
+      const session = new Session(bff.app.url);
+      const reply = await session.login(OWNER.email, OWNER.password);
+      if (reply.status !== 200) throw new Error(`owner login failed: ${reply.status} ${reply.text}`);
+      return session;
+    },
+    async restart() {
+      await bff.app.stop();
+      bff.app = await startApp('bff', { env: fullEnv });
+    },
+    stop: (signal) => bff.app.stop(signal),
+    async cleanup() {
+      await bff.app.stop();
+      temp.cleanup();
+    },
+  };
+  return bff;
+}
+
+export const BUSINESS = { slug: 'harbour', name: 'Harbour Street Coffee' };
+export const ALL_SCOPES = 'review_requests:write,reviews:read,analytics:read';
+
+export type SystemApi = {
+  app: RunningApp;
+  url: string;
+  dir: string;
+  databasePath: string;
+  env: Record<string, string>;
+  /** Creates a key with the API's CLI (`key create`): the key, printed once. */
+  createKey(scopes?: string, extra?: string[]): Promise<string>;
+  cli(args: string[]): Promise<string>;
+  restart(): Promise<void>;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  cleanup(): Promise<void>;
+};
+
+/** The real API on a temporary database with one business, its outbox served at /dev/outbox.json. */
+export async function startSystemApi(env: Record<string, string> = {}): Promise<SystemApi> {
+  const temp = tempDir('rd-system-api-');
+  const databasePath = path.join(temp.dir, 'api.db');
+  const fullEnv: Record<string, string> = {
+    DATABASE_PATH: databasePath,
+    DEMO_KEY_FILE: path.join(temp.dir, 'demo-api-key'),
+    DEV_OUTBOX: '1',
+    LOG_LEVEL: 'info',
+    ...env,
+  };
+  const cli = (args: string[]) => runCli('api', args, { env: { DATABASE_PATH: databasePath } });
+  if (!fullEnv.SEED_DEMO) {
+    await cli([
+      'business',
+      'create',
+      BUSINESS.slug,
+      BUSINESS.name,
+      '--review-url',
+      'https://reviews.example.com/harbour',
+    ]);
+  }
+  const api: SystemApi = {
+    app: await startApp('api', { env: fullEnv }),
+    get url() {
+      return this.app.url;
+    },
+    dir: temp.dir,
+    databasePath,
+    env: fullEnv,
+    cli,
+    async createKey(scopes = ALL_SCOPES, extra = []) {
+      const business = fullEnv.SEED_DEMO ? 'demo' : BUSINESS.slug;
+      const out = await cli(['key', 'create', '--business', business, '--scopes', scopes, ...extra]);
+      return out.trim().split('\n').at(-1)!.trim();
+    },
+    async restart() {
+      await api.app.stop();
+      api.app = await startApp('api', { env: fullEnv });
+    },
+    stop: (signal) => api.app.stop(signal),
+    async cleanup() {
+      await api.app.stop();
+      temp.cleanup();
+    },
+  };
+  return api;
+}
+
+/** Messages in the API's development outbox, optionally only those to one recipient. */
+export async function outboxCount(apiUrl: string, to?: string): Promise<number> {
+  const query = to ? `?to=${encodeURIComponent(to)}&limit=1000` : '?limit=1000';
+  const response = await fetch(`${apiUrl}/dev/outbox.json${query}`);
+  const body = (await response.json()) as { data: { messages: unknown[] } };
+  return body.data.messages.length;
+}
+
+/** Polls until `check` holds (or throws after `ms`). */
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  ms = 10_000,
+  what = 'condition',
+): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`${what} not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
