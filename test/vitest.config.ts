@@ -9,6 +9,8 @@ const soak = process.env.RD_SOAK === '1';
 export default defineConfig({
   test: {
     name: 'system',
+    // Position in the root run (see /vitest.config.ts).
+    sequence: { groupOrder: 4 },
     include: soak ? ['*.test.ts', 'soak/*.soak.ts'] : ['*.test.ts'],
     environment: 'node',
     globalSetup: ['support/figures-setup.ts'],

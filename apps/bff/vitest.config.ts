@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     name: 'bff',
+    // Position in the root run (see /vitest.config.ts).
+    sequence: { groupOrder: 2 },
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
     // The files mostly wait on the processes they start: two at a time halves the run.

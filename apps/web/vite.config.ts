@@ -37,7 +37,12 @@ export default defineConfig({
           // zod's global config (src/app/zod-config.ts) must run right after zod itself and
           // before any schema is built; one chunk keeps that order.
           groups: [
-            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]app[\\/]zod-config\.ts$/ },
+            {
+              name: 'zod',
+              // Position in the root run (see /vitest.config.ts).
+              sequence: { groupOrder: 3 },
+              test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]app[\\/]zod-config\.ts$/,
+            },
           ],
         },
       },
