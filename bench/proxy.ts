@@ -1,0 +1,285 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Request } from 'autocannon';
+import { type LoadResult, runLoad, runPaced } from './lib/load.ts';
+import { ENTRIES, runNode, type Server, startServer, tempDir } from './lib/processes.ts';
+import { summariseProfiles } from './lib/profile.ts';
+import type { Section, Table, Target } from './lib/report.ts';
+
+// Benchmark 1: what the BFF adds to every call, side by side with the API direct and a bare
+// node:http keep-alive proxy (the floor), in one run on one machine. The BFF runs as in
+// production: info logging to stdout, sessions, validation, the send journal, no bench mode.
+
+export type ProxyOptions = {
+  quick: boolean;
+  /** BFF_WORKERS for the BFF under test. */
+  workers: string;
+  /** Directory for V8 CPU profiles of the BFF (--cpu-prof); printed as a breakdown. */
+  cpuProfDir?: string;
+};
+
+const READ_PATH = '/api/v1/reviews?page=1&limit=20';
+const SEND_PATH = '/api/v1/requests/send';
+const SEND_BODY = JSON.stringify({
+  customerName: 'Bench Customer',
+  customerPhone: '+14155551234',
+  channel: 'sms',
+});
+const PASSWORD = 'bench-password-123';
+const CONNECTIONS = [1, 10, 50];
+
+type Variant = { name: 'API direct' | 'bare proxy' | 'BFF'; server: Server; headers: Record<string, string> };
+
+/** Each POST carries a fresh Idempotency-Key: every send is a new user intent. */
+const freshKey = (request: Request): Request => ({
+  ...request,
+  headers: { ...request.headers, 'idempotency-key': randomUUID() },
+});
+
+function requestFor(endpoint: 'read' | 'send', variant: Variant): Request {
+  if (endpoint === 'read') return { method: 'GET', path: READ_PATH, headers: variant.headers };
+  return {
+    method: 'POST',
+    path: SEND_PATH,
+    headers: { ...variant.headers, 'content-type': 'application/json' },
+    body: SEND_BODY,
+    setupRequest: freshKey,
+  };
+}
+
+type Measured = LoadResult & { proxyCpuUs: number | null; apiCpuUs: number };
+
+async function measure(
+  variant: Variant,
+  api: Server,
+  endpoint: 'read' | 'send',
+  connections: number,
+  seconds: number,
+  rate?: number,
+): Promise<Measured> {
+  const proxy = variant.name === 'API direct' ? null : variant.server;
+  const proxyBefore = proxy?.cpuMs() ?? 0;
+  const apiBefore = api.cpuMs();
+  const spec = { url: variant.server.url, connections, seconds, request: requestFor(endpoint, variant) };
+  const result = rate ? await runPaced({ ...spec, rate }) : await runLoad(spec);
+  const perRequest = (ms: number) => (result.ok > 0 ? (ms * 1000) / result.ok : Number.NaN);
+  return {
+    ...result,
+    proxyCpuUs: proxy ? perRequest(proxy.cpuMs() - proxyBefore) : null,
+    apiCpuUs: perRequest(api.cpuMs() - apiBefore),
+  };
+}
+
+async function login(bffUrl: string): Promise<string> {
+  const response = await fetch(`${bffUrl}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf': '1', origin: bffUrl },
+    body: JSON.stringify({ email: 'bench@example.com', password: PASSWORD }),
+  });
+  if (response.status !== 200) throw new Error(`BFF login failed: HTTP ${response.status}`);
+  const cookie = response.headers.getSetCookie()[0];
+  if (!cookie) throw new Error('BFF login set no cookie');
+  return cookie.split(';')[0]!;
+}
+
+const ms = (value: number) => Math.round(value * 1000) / 1000;
+
+export async function proxyBenchmark(options: ProxyOptions): Promise<Section> {
+  const temp = tempDir('rd-bench-proxy-');
+  const servers: Server[] = [];
+  const seconds = options.quick ? 1.5 : 5;
+  const pacedSeconds = options.quick ? 2 : 6;
+  try {
+    const keyFile = path.join(temp.dir, 'api-key');
+    const api = await startServer('api', ENTRIES.api, {
+      logFile: path.join(temp.dir, 'api.log'),
+      env: {
+        DATABASE_PATH: path.join(temp.dir, 'api.db'),
+        SEED_DEMO: '1',
+        DEMO_KEY_FILE: keyFile,
+        // Lifted for the run (issue: frequency cap and rate limit off); every limit is the API's own.
+        FREQUENCY_CAP_DAYS: '0',
+        RATE_LIMIT_PER_MINUTE: '0',
+        MONTHLY_SEND_ALLOWANCE: '0',
+        LOG_LEVEL: 'info',
+      },
+    });
+    servers.push(api);
+    const apiKey = readFileSync(keyFile, 'utf8').trim();
+
+    const bffDb = path.join(temp.dir, 'bff.db');
+    await runNode(ENTRIES.bffCli, ['user', 'add', '--email', 'bench@example.com', '--role', 'owner'], {
+      env: { BFF_DATABASE_PATH: bffDb },
+      stdin: `${PASSWORD}\n`,
+    });
+    const bff = await startServer('bff', ENTRIES.bff, {
+      logFile: path.join(temp.dir, 'bff.log'),
+      nodeArgs: options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : [],
+      env: {
+        UPSTREAM_URL: api.url,
+        UPSTREAM_API_KEY_FILE: keyFile,
+        BFF_DATABASE_PATH: bffDb,
+        BFF_WORKERS: options.workers,
+        BUSINESS_NAME: 'Harbour Street Coffee',
+        LOG_LEVEL: 'info',
+        WEB_DIST_DIR: path.join(temp.dir, 'no-dashboard'),
+      },
+    });
+    servers.push(bff);
+    const bare = await startServer('bare', ENTRIES.bareProxy, {
+      logFile: path.join(temp.dir, 'bare.log'),
+      env: { TARGET: api.url, API_KEY: apiKey },
+    });
+    servers.push(bare);
+    const cookie = await login(bff.url);
+
+    const variants: Variant[] = [
+      { name: 'API direct', server: api, headers: { 'x-api-key': apiKey, origin: api.url } },
+      { name: 'bare proxy', server: bare, headers: {} },
+      { name: 'BFF', server: bff, headers: { cookie, 'x-csrf': '1', origin: bff.url } },
+    ];
+
+    // Warm-up: JIT, connection pools, SQLite caches, the BFF's session and query caches.
+    for (const variant of variants)
+      for (const endpoint of ['read', 'send'] as const)
+        await runLoad({
+          url: variant.server.url,
+          connections: 10,
+          seconds: 1,
+          request: requestFor(endpoint, variant),
+        });
+
+    const tables: Table[] = [];
+    const targets: Target[] = [];
+    const saturated: Record<string, Record<number, Record<string, Measured>>> = {};
+    for (const endpoint of ['read', 'send'] as const) {
+      saturated[endpoint] = {};
+      const rows: Table['rows'] = [];
+      for (const connections of CONNECTIONS) {
+        const byVariant: Record<string, Measured> = {};
+        // Interleaved per connection count, so every variant sees the same machine state.
+        for (const variant of variants) {
+          byVariant[variant.name] = await measure(variant, api, endpoint, connections, seconds);
+        }
+        saturated[endpoint]![connections] = byVariant;
+        for (const variant of variants) {
+          const m = byVariant[variant.name]!;
+          const isBff = variant.name === 'BFF';
+          rows.push([
+            String(connections),
+            variant.name,
+            Math.round(m.rps),
+            ms(m.p50),
+            ms(m.p99),
+            m.proxyCpuUs === null ? null : Math.round(m.proxyCpuUs),
+            Math.round(m.apiCpuUs),
+            isBff ? m.rps / byVariant['API direct']!.rps : null,
+            isBff ? m.rps / byVariant['bare proxy']!.rps : null,
+            m.failed > 0 ? String(m.failed) : '0',
+          ]);
+        }
+      }
+      tables.push({
+        title:
+          endpoint === 'read'
+            ? `GET ${READ_PATH} — unpaced, ${seconds} s per cell`
+            : `POST ${SEND_PATH} (fresh Idempotency-Key each) — unpaced, ${seconds} s per cell`,
+        note: 'req/s = 2xx answers per second; latency from request written to answer read (ms); CPU = user+system time of the proxy process(es) and of the API per answered request.',
+        columns: [
+          'conns',
+          'target',
+          'req/s',
+          'p50 ms',
+          'p99 ms',
+          'proxy CPU µs/req',
+          'API CPU µs/req',
+          'BFF/direct',
+          'BFF/bare',
+          'errors',
+        ],
+        rows,
+      });
+      for (const connections of [10, 50]) {
+        const cell = saturated[endpoint]![connections]!;
+        const ratio = cell.BFF!.rps / cell['bare proxy']!.rps;
+        targets.push({
+          name: `${endpoint === 'read' ? 'GET reviews' : 'POST send'}: BFF/bare throughput at ${connections} connections`,
+          target: '≥ 0.85',
+          measured: ratio.toFixed(2),
+          met: ratio >= 0.85,
+        });
+      }
+    }
+
+    // Paced: a fixed rate below saturation, so p50 is service time rather than queueing.
+    const pacedRows: Table['rows'] = [];
+    const paces = [
+      { endpoint: 'read' as const, rate: options.quick ? 500 : 1000 },
+      { endpoint: 'send' as const, rate: options.quick ? 150 : 300 },
+    ];
+    for (const { endpoint, rate } of paces) {
+      const byVariant: Record<string, Measured> = {};
+      for (const variant of variants)
+        byVariant[variant.name] = await measure(variant, api, endpoint, 10, pacedSeconds, rate);
+      const direct = byVariant['API direct']!.p50;
+      for (const variant of variants) {
+        const m = byVariant[variant.name]!;
+        pacedRows.push([
+          endpoint === 'read' ? 'GET reviews' : 'POST send',
+          variant.name,
+          rate,
+          Math.round(m.rps),
+          ms(m.p50),
+          ms(m.p90),
+          ms(m.p99),
+          variant.name === 'API direct' ? null : ms(m.p50 - direct),
+          m.proxyCpuUs === null ? null : Math.round(m.proxyCpuUs),
+          Math.round(m.apiCpuUs),
+        ]);
+      }
+      const addedBff = byVariant.BFF!.p50 - direct;
+      const addedBare = byVariant['bare proxy']!.p50 - direct;
+      targets.push({
+        name: `${endpoint === 'read' ? 'GET reviews' : 'POST send'}: BFF added p50 at ${rate} req/s`,
+        target: `≤ bare's added p50 + 0.3 ms (${(addedBare + 0.3).toFixed(2)} ms)`,
+        measured: `${addedBff.toFixed(2)} ms (bare ${addedBare.toFixed(2)} ms)`,
+        met: addedBff <= addedBare + 0.3,
+      });
+    }
+    tables.push({
+      title: `Paced runs — 10 connections, fixed overall rate, ${pacedSeconds} s each`,
+      note: 'Below saturation latency is service time, not queueing; added p50 = p50 through the proxy − p50 direct.',
+      columns: [
+        'endpoint',
+        'target',
+        'rate',
+        'req/s',
+        'p50 ms',
+        'p90 ms',
+        'p99 ms',
+        'added p50 ms',
+        'proxy CPU µs/req',
+        'API CPU µs/req',
+      ],
+      rows: pacedRows,
+    });
+
+    const notes = [
+      `BFF_WORKERS=${options.workers}; LOG_LEVEL=info with stdout to a file; sessions, validation and the send journal on, as in production.`,
+      'API started with FREQUENCY_CAP_DAYS=0, RATE_LIMIT_PER_MINUTE=0, MONTHLY_SEND_ALLOWANCE=0, demo data, outbox delivery.',
+      'Load generator: autocannon in the benchmark process, on the same cores as the API and the proxies.',
+    ];
+    if (options.cpuProfDir) {
+      for (const server of [...servers].reverse()) await server.stop();
+      servers.length = 0;
+      tables.push(
+        summariseProfiles(options.cpuProfDir, 'BFF CPU profile (all runs): self time by where it is spent'),
+      );
+    }
+    return { name: 'Proxy overhead', tables, targets, notes };
+  } finally {
+    for (const server of servers.reverse()) await server.stop();
+    temp.cleanup();
+  }
+}
