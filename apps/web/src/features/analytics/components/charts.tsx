@@ -1,7 +1,8 @@
 import { BarChart, LineChart } from '@mantine/charts';
 import { Paper, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, useLayoutEffect, useRef } from 'react';
 import { formatDate } from '../../../lib/format.ts';
+import { MARKS, markAfterPaint } from '../../../lib/perf-marks.ts';
 import type { channelRows, ratingRows, sourceRows, trendSeries } from '../model.ts';
 
 /** A chart with its title, and the same numbers as a table for screen readers and keyboard users. */
@@ -18,6 +19,26 @@ function ChartCard({
   children: ReactNode | null;
   table: { head: string[]; rows: (string | number)[][] } | null;
 }) {
+  const plot = useRef<HTMLDivElement>(null);
+  const drawn = children !== null && table !== null;
+  // The chart library draws its <svg> once it has measured its container, a render or more after
+  // this one: mark when the svg is in the DOM.
+  useLayoutEffect(() => {
+    const element = plot.current;
+    if (!drawn || !element) return;
+    const done = () => markAfterPaint(MARKS.analyticsChart, { chart: testId });
+    if (element.querySelector('svg')) {
+      done();
+      return;
+    }
+    const observer = new MutationObserver(() => {
+      if (!element.querySelector('svg')) return;
+      observer.disconnect();
+      done();
+    });
+    observer.observe(element, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [drawn, testId]);
   return (
     <Paper withBorder p="md" radius="md" component="figure" className="chart-card" data-testid={testId}>
       <Title order={2} size="h4" component="figcaption">
@@ -30,7 +51,7 @@ function ChartCard({
       )}
       {children && table ? (
         <>
-          <div className="chart-card__plot" aria-hidden="true">
+          <div className="chart-card__plot" aria-hidden="true" ref={plot}>
             {children}
           </div>
           <details className="chart-card__table">

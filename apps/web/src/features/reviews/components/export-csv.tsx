@@ -2,6 +2,7 @@ import { Button, Group, Progress, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { isAbortError } from '../../../lib/api-error.ts';
+import { MARKS, markNow } from '../../../lib/perf-marks.ts';
 import { toast } from '../../../lib/toast.ts';
 import {
   downloadText,
@@ -33,9 +34,11 @@ export function ExportCsv({ filters }: { filters: Pick<ReviewFilters, 'status' |
         (progress) => setState({ kind: 'running', progress }),
         abort.signal,
       );
+      markNow(MARKS.exportFetched, { rows: reviews.length });
       const csv = await reviewsToCsv(reviews);
       if (abort.signal.aborted) return;
       downloadText(csv, exportFileName(filters));
+      markNow(MARKS.exportDownloaded);
       setState({ kind: 'idle' });
       toast({
         color: 'green',

@@ -1,6 +1,8 @@
 import { Button, Text } from '@mantine/core';
 import { type ReviewItem, reviewStatusOf } from '@review-desk/shared/reviews';
+import { useLayoutEffect } from 'react';
 import { formatDate } from '../../../lib/format.ts';
+import { MARKS, markAfterPaint } from '../../../lib/perf-marks.ts';
 import { PlatformBadge, StatusBadge } from './badges.tsx';
 import { Stars } from './stars.tsx';
 
@@ -17,6 +19,11 @@ export function ReviewsTable({
   onOpen: (review: ReviewItem) => void;
   busy: boolean;
 }) {
+  // A new list (first load, filter or page change) is on screen once this frame is painted. The
+  // previous list kept on screen while the next loads is the same array, so it marks nothing.
+  useLayoutEffect(() => {
+    markAfterPaint(MARKS.reviewsRows, { rows: reviews.length });
+  }, [reviews]);
   return (
     <table className="data-table reviews-table" aria-busy={busy}>
       <thead>
