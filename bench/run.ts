@@ -1,0 +1,99 @@
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { browserSection, bundleSection } from './dashboard.ts';
+import { exportSection } from './export.ts';
+import { tempDir } from './lib/processes.ts';
+import { printTable, printTargets, type Section, writeResults } from './lib/report.ts';
+import { buildDashboard, launchBrowser, startStack } from './lib/stack.ts';
+import { proxyBenchmark } from './proxy.ts';
+import { serviceBenchmark } from './service.ts';
+
+// npm run bench [-- --quick] [--only proxy,service,dashboard,export] [--workers N|auto] [--cpu-prof DIR]
+//
+// Runs the four benchmarks one after another (never two at once: they share the machine), prints
+// each table as it finishes and writes bench/results/latest.{json,md} (--quick: latest-quick.*).
+
+const BENCHMARKS = ['proxy', 'service', 'dashboard', 'export'] as const;
+type Name = (typeof BENCHMARKS)[number];
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    workers: { type: 'string', default: '2' },
+    'cpu-prof': { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (values.help) {
+  console.log(
+    'npm run bench [-- --quick] [--only proxy,service,dashboard,export] [--workers N|auto] [--cpu-prof DIR]',
+  );
+  process.exit(0);
+}
+const only = (values.only?.split(',').map((s) => s.trim()) ?? [...BENCHMARKS]) as Name[];
+const unknown = only.filter((name) => !BENCHMARKS.includes(name));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark: ${unknown.join(', ')} (known: ${BENCHMARKS.join(', ')})`);
+  process.exit(2);
+}
+const quick = values.quick;
+const started = performance.now();
+const load = { before: os.loadavg(), after: [0, 0, 0] };
+const sections: Section[] = [];
+
+function report(section: Section): void {
+  sections.push(section);
+  console.log(`\n=== ${section.name} ===`);
+  for (const table of section.tables) printTable(table);
+  if (section.notes) for (const note of section.notes) console.log(`· ${note}`);
+  console.log('');
+  printTargets(section.targets);
+}
+
+console.log(
+  `Review Desk benchmarks${quick ? ' (quick)' : ''}: ${only.join(', ')} — ${os.cpus().length} cores, Node ${process.version}, load average ${load.before.map((l) => l.toFixed(2)).join(' ')}`,
+);
+
+if (only.includes('proxy')) {
+  report(
+    await proxyBenchmark({
+      quick,
+      workers: values.workers,
+      ...(values['cpu-prof'] ? { cpuProfDir: path.resolve(values['cpu-prof']) } : {}),
+    }),
+  );
+}
+if (only.includes('service')) report(await serviceBenchmark({ quick }));
+if (only.includes('dashboard') || only.includes('export')) {
+  const temp = tempDir('rd-bench-web-');
+  const dist = path.join(temp.dir, 'dist');
+  try {
+    const buildMs = await buildDashboard(dist);
+    if (only.includes('dashboard')) report(bundleSection(dist, buildMs));
+    const stack = await startStack({
+      dataDir: path.join(temp.dir, 'data'),
+      distDir: dist,
+      password: 'bench-demo-password-2024',
+    });
+    const browser = await launchBrowser();
+    try {
+      if (only.includes('dashboard')) report(await browserSection(browser, stack, quick));
+      if (only.includes('export')) report(await exportSection(browser, stack, quick));
+    } finally {
+      await browser.close();
+      await stack.stop();
+    }
+  } finally {
+    temp.cleanup();
+  }
+}
+
+load.after = os.loadavg();
+const seconds = (performance.now() - started) / 1000;
+writeResults(sections, { quick, seconds, load });
+const targets = sections.flatMap((s) => s.targets);
+console.log(
+  `\n${targets.filter((t) => t.met).length} of ${targets.length} targets met · ${seconds.toFixed(0)} s · load average before ${load.before[0]!.toFixed(2)}, after ${load.after[0]!.toFixed(2)} · bench/results/${quick ? 'latest-quick' : 'latest'}.{json,md}`,
+);
