@@ -39,8 +39,6 @@ export default defineConfig({
           groups: [
             {
               name: 'zod',
-              // Position in the root run (see /vitest.config.ts).
-              sequence: { groupOrder: 3 },
               test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]app[\\/]zod-config\.ts$/,
             },
           ],
@@ -50,6 +48,8 @@ export default defineConfig({
   },
   test: {
     name: 'web',
+    // Position in the root run (see /vitest.config.ts).
+    sequence: { groupOrder: 3 },
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
