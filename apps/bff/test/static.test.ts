@@ -95,6 +95,36 @@ describe('the dashboard build', () => {
     expect(favicon.headers['cache-control']).toBe('no-cache');
   });
 
+  it('sends each asset compressed once: gzip at once, brotli once made in the background, byte for byte', async () => {
+    const decoded = async (encoding: string) => {
+      const response = await fetch(`${built.url}/assets/index-Ab12Cd.js`, {
+        headers: { 'accept-encoding': encoding },
+      });
+      return {
+        encoding: response.headers.get('content-encoding'),
+        type: response.headers.get('content-type'),
+        cache: response.headers.get('cache-control'),
+        body: await response.text(), // fetch decodes gzip and brotli
+      };
+    };
+    const expected = {
+      type: 'text/javascript; charset=utf-8',
+      cache: 'public, max-age=31536000, immutable',
+      body: SCRIPT,
+    };
+    expect(await decoded('gzip, br;q=0')).toEqual({ ...expected, encoding: 'gzip' });
+    let best = await decoded('gzip, deflate, br');
+    for (let i = 0; i < 100 && best.encoding !== 'br'; i++) {
+      expect(best).toEqual({ ...expected, encoding: 'gzip' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      best = await decoded('gzip, deflate, br');
+    }
+    expect(best).toEqual({ ...expected, encoding: 'br' });
+    expect(await decoded('identity')).toMatchObject({ encoding: null, body: SCRIPT, cache: expected.cache });
+    const head = await raw(built.url, 'HEAD', '/assets/index-Ab12Cd.js', { 'accept-encoding': 'br' });
+    expect([head.status, head.headers['content-encoding'], head.text]).toEqual([200, 'br', '']);
+  });
+
   it('serves a script-free placeholder while the web app is not built', async () => {
     const reply = await raw(unbuilt.url, 'GET', '/', html);
     expect(reply.status).toBe(200);
