@@ -5,14 +5,19 @@ import { loginHref } from '../config/paths.ts';
 import { useMe } from '../features/auth/api/get-me.ts';
 import { isAuthRequired } from '../lib/api-error.ts';
 import { SessionContext } from '../lib/session.ts';
+import { useStartPageCode } from './route-modules.ts';
 import { Shell } from './shell.tsx';
 
-/** Pages behind sign-in: waits for /auth/me, then renders the shell with the session. */
+/**
+ * Pages behind sign-in: waits for /auth/me (and, on the first page of a visit, for that page's
+ * code, fetched alongside), then renders the shell with the session.
+ */
 export function RequireSession() {
   const me = useMe();
+  const pageCode = useStartPageCode();
   const location = useLocation();
 
-  if (me.data) {
+  if (me.data && pageCode) {
     return (
       <SessionContext value={me.data}>
         <Shell />

@@ -1,21 +1,23 @@
 import { Center, Loader } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { paths } from '../config/paths.ts';
 import { AuthRedirect } from './auth-redirect.tsx';
 import { NotFound } from './not-found.tsx';
 import { RequirePermission } from './require-permission.tsx';
 import { RequireSession } from './require-session.tsx';
-import { routeModules } from './route-modules.ts';
+import { PAGE_PERMISSIONS, routePages } from './route-modules.ts';
 
 // The role check runs before a page's chunk is requested, so staff never download Analytics.
 
-const LoginPage = lazy(routeModules.login);
-const ReviewsPage = lazy(routeModules.reviews);
-const SendPage = lazy(routeModules.send);
-const RecentRequestsPage = lazy(routeModules.requests);
-const AnalyticsPage = lazy(routeModules.analytics);
-const UsersPage = lazy(routeModules.users);
+const {
+  login: LoginPage,
+  reviews: ReviewsPage,
+  send: SendPage,
+  requests: RecentRequestsPage,
+  analytics: AnalyticsPage,
+  users: UsersPage,
+} = routePages;
 
 export function AppRouter() {
   return (
@@ -37,7 +39,7 @@ export function AppRouter() {
             <Route
               path={paths.reviews}
               element={
-                <RequirePermission permission="reviews:read" page="Reviews">
+                <RequirePermission permission={PAGE_PERMISSIONS.reviews} page="Reviews">
                   <ReviewsPage />
                 </RequirePermission>
               }
@@ -45,7 +47,7 @@ export function AppRouter() {
             <Route
               path={paths.send}
               element={
-                <RequirePermission permission="requests:send" page="Send a review request">
+                <RequirePermission permission={PAGE_PERMISSIONS.send} page="Send a review request">
                   <SendPage />
                 </RequirePermission>
               }
@@ -53,7 +55,7 @@ export function AppRouter() {
             <Route
               path={paths.requests}
               element={
-                <RequirePermission permission="sends:read" page="Recent requests">
+                <RequirePermission permission={PAGE_PERMISSIONS.requests} page="Recent requests">
                   <RecentRequestsPage />
                 </RequirePermission>
               }
@@ -61,7 +63,7 @@ export function AppRouter() {
             <Route
               path={paths.analytics}
               element={
-                <RequirePermission permission="analytics:read" page="Analytics">
+                <RequirePermission permission={PAGE_PERMISSIONS.analytics} page="Analytics">
                   <AnalyticsPage />
                 </RequirePermission>
               }
@@ -69,7 +71,7 @@ export function AppRouter() {
             <Route
               path={paths.users}
               element={
-                <RequirePermission permission="users:manage" page="Users">
+                <RequirePermission permission={PAGE_PERMISSIONS.users} page="Users">
                   <UsersPage />
                 </RequirePermission>
               }

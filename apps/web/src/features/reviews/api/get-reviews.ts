@@ -2,6 +2,7 @@ import { type ReviewsQuery, reviewListSchema, reviewsSearchParams } from '@revie
 import { ENDPOINTS } from '@review-desk/shared/scopes';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson, withQuery } from '../../../lib/http.ts';
+import { parseReviewFilters } from '../filters.ts';
 
 // GET /api/v1/reviews through the BFF (same path, query and envelope as the upstream, seed §4).
 
@@ -29,6 +30,11 @@ export function reviewsQueryOptions(query: ReviewsListQuery) {
     // The page on screen stays while the next one loads.
     placeholderData: keepPreviousData,
   });
+}
+
+/** The list the Reviews page asks for at this address (its state is its URL, see filters.ts). */
+export function reviewsQueryOptionsForUrl(search: URLSearchParams) {
+  return reviewsQueryOptions(parseReviewFilters(search).filters);
 }
 
 export function useReviews(query: ReviewsListQuery) {

@@ -1,0 +1,48 @@
+import { ROLE_PERMISSIONS } from '@review-desk/shared/bff';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { reviewsQueryOptionsForUrl } from '../features/reviews/api/get-reviews.ts';
+import { createQueryClient } from '../lib/query-client.ts';
+import { ok, stubFetch } from '../test/fetch-stub.ts';
+import { startPage } from './route-modules.ts';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const me = {
+  user: { id: 'u-1', email: 'staff@example.com', role: 'staff' },
+  permissions: [...ROLE_PERMISSIONS.staff],
+  business: null,
+  settings: { frequencyCapDays: 30 },
+};
+const list = { page: 2, limit: 50, total: 0, reviews: [] };
+
+function bff() {
+  return stubFetch((request) => (new URL(request.url).pathname === '/auth/me' ? ok(me) : ok(list)));
+}
+const paths = (calls: Request[]) => calls.map((c) => `${new URL(c.url).pathname}${new URL(c.url).search}`);
+
+describe('startPage', () => {
+  it('asks for the session and the Reviews list of the address at once, as the page will ask', async () => {
+    const { calls } = bff();
+    const client = createQueryClient();
+    startPage({ pathname: '/reviews', search: '?limit=50&page=2&status=pending' }, client);
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
+    expect(paths(calls).sort()).toEqual(['/api/v1/reviews?page=2&limit=50&status=pending', '/auth/me']);
+    const options = reviewsQueryOptionsForUrl(new URLSearchParams('status=pending&page=2&limit=50'));
+    await vi.waitFor(() => expect(client.getQueryData(options.queryKey)).toEqual(list));
+  });
+
+  it('asks only for the session on a page some roles may not open (its data and code wait for the role)', async () => {
+    const { calls } = bff();
+    startPage({ pathname: '/analytics', search: '?days=30' }, createQueryClient());
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(paths(calls)).toEqual(['/auth/me']);
+  });
+
+  it('asks for nothing on the sign-in page', async () => {
+    const { calls } = bff();
+    startPage({ pathname: '/login', search: '' }, createQueryClient());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls).toEqual([]);
+  });
+});
