@@ -1,8 +1,16 @@
 // Dates and numbers in the user's locale. The service speaks ISO 8601 and UTC.
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+// Formatters are made on first use: each loads the browser's locale data for its kind, a cost
+// (~10 ms apiece on a slow machine) a page should pay only for what it shows.
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+const dateFormat = once(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }));
+const dateTimeFormat = once(
+  () => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
+);
+const relative = once(() => new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }));
 
 function parse(iso: string | null | undefined): Date | null {
   if (!iso) return null;
@@ -12,12 +20,12 @@ function parse(iso: string | null | undefined): Date | null {
 
 export function formatDate(iso: string | null | undefined): string {
   const date = parse(iso);
-  return date ? dateFormat.format(date) : (iso ?? '—');
+  return date ? dateFormat().format(date) : (iso ?? '—');
 }
 
 export function formatDateTime(iso: string | null | undefined): string {
   const date = parse(iso);
-  return date ? dateTimeFormat.format(date) : (iso ?? '—');
+  return date ? dateTimeFormat().format(date) : (iso ?? '—');
 }
 
 /** "3 days ago", "yesterday", "2 hours ago". */
@@ -26,10 +34,10 @@ export function formatAgo(iso: string, now = Date.now()): string {
   if (!date) return iso;
   const seconds = Math.round((date.getTime() - now) / 1000);
   const abs = Math.abs(seconds);
-  if (abs < 60) return relative.format(seconds, 'second');
-  if (abs < 3600) return relative.format(Math.round(seconds / 60), 'minute');
-  if (abs < 86_400) return relative.format(Math.round(seconds / 3600), 'hour');
-  return relative.format(Math.round(seconds / 86_400), 'day');
+  if (abs < 60) return relative().format(seconds, 'second');
+  if (abs < 3600) return relative().format(Math.round(seconds / 60), 'minute');
+  if (abs < 86_400) return relative().format(Math.round(seconds / 3600), 'hour');
+  return relative().format(Math.round(seconds / 86_400), 'day');
 }
 
 export function formatPercent(share: number): string {
