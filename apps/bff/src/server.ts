@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { BFF_PATHS, fail, MESSAGES, ok } from '@review-desk/shared';
 import express, { type Express } from 'express';
 import { authRoutes } from './auth/routes.ts';
@@ -223,6 +224,7 @@ export function listen(
       { keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 120_000 },
       handler,
     );
+    server.on('clientError', refuseUnparsable);
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
       const address = server.address() as AddressInfo;
@@ -230,6 +232,38 @@ export function listen(
       resolve({ server, url: `http://${host}:${address.port}` });
     });
   });
+}
+
+/**
+ * Requests Node's HTTP parser refuses (headers over 16 KB, a malformed request line or header)
+ * never reach Express; without this, Node answers them with an empty body. They get the
+ * envelope like every other failure — except a HEAD, whose answer has no body, and a connection
+ * already answering an earlier request, which is only closed (writing would corrupt that answer).
+ */
+function refuseUnparsable(
+  error: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer },
+  socket: Duplex & { _httpMessage?: { headersSent?: boolean } | null },
+): void {
+  if (
+    !socket.writable ||
+    error.code === 'ECONNRESET' ||
+    error.bytesParsed === undefined ||
+    socket._httpMessage?.headersSent
+  ) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? ['431 Request Header Fields Too Large', 'Request headers too large.']
+      : ['400 Bad Request', 'Malformed HTTP request.'];
+  const body = JSON.stringify(fail(message));
+  const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+  socket.end(
+    `HTTP/1.1 ${status}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\n` +
+      `x-content-type-options: nosniff\r\nconnection: close\r\n\r\n${head ? '' : body}`,
+  );
 }
 
 /** Stops accepting, lets in-flight requests (and sends) finish, then closes idle connections. */
