@@ -70,6 +70,10 @@ export function request(base: string, target: string, options: RequestOptions = 
           clearTimeout(timer);
           reject(error);
         });
+        res.on('close', () => {
+          clearTimeout(timer);
+          if (!res.complete) reject(new Error(`answer to ${method} ${target.slice(0, 200)} cut short`));
+        });
       },
     );
     const timer = setTimeout(
