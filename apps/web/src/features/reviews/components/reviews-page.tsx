@@ -1,6 +1,6 @@
 import { Alert, Button, Loader, Skeleton, Stack, Text } from '@mantine/core';
 import type { ReviewItem } from '@review-desk/shared/reviews';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -39,10 +39,11 @@ export default function ReviewsPage() {
   const [notice, setNotice] = useState<string[]>([]);
   const [open, setOpenState] = useState<ReviewItem | null>(null);
   const [detailLoaded, setDetailLoaded] = useState(false);
-  const setOpen = (review: ReviewItem | null) => {
+  // Stable, so the table's memoised rows are not re-rendered by every render of the page.
+  const setOpen = useCallback((review: ReviewItem | null) => {
     if (review) setDetailLoaded(true);
     setOpenState(review);
-  };
+  }, []);
   const reviews = useReviews(filters);
 
   // A URL out of range or in a non-canonical form is rewritten in place (no extra history entry).

@@ -1,6 +1,6 @@
 import { Button, Text } from '@mantine/core';
 import { type ReviewItem, reviewStatusOf } from '@review-desk/shared/reviews';
-import { useLayoutEffect } from 'react';
+import { memo, useLayoutEffect } from 'react';
 import { formatDate } from '../../../lib/format.ts';
 import { MARKS, markAfterPaint } from '../../../lib/perf-marks.ts';
 import { PlatformBadge, StatusBadge } from './badges.tsx';
@@ -40,48 +40,63 @@ export function ReviewsTable({
         </tr>
       </thead>
       <tbody>
-        {reviews.map((review) => {
-          const author = review.author_name?.trim() || 'Anonymous';
-          return (
-            <tr key={String(review.id)} data-testid="review-row">
-              <td data-label="Rating">
-                <Stars rating={review.rating} />
-              </td>
-              <td data-label="Author" className="cell-author">
-                {author}
-              </td>
-              <td data-label="Review" className="cell-text cell-wide">
-                {review.text ? (
-                  <Text size="sm" lineClamp={2}>
-                    {review.text}
-                  </Text>
-                ) : (
-                  <span className="muted">No text</span>
-                )}
-              </td>
-              <td data-label="Date" className="cell-nowrap">
-                {formatDate(review.review_date)}
-              </td>
-              <td data-label="Platform">
-                <PlatformBadge platform={review.platform} />
-              </td>
-              <td data-label="Status">
-                <StatusBadge status={reviewStatusOf(review)} />
-              </td>
-              <td className="cell-action">
-                <Button
-                  size="compact-sm"
-                  variant="subtle"
-                  onClick={() => onOpen(review)}
-                  aria-label={`Details of the review by ${author}`}
-                >
-                  Details
-                </Button>
-              </td>
-            </tr>
-          );
-        })}
+        {reviews.map((review) => (
+          <ReviewRow key={String(review.id)} review={review} onOpen={onOpen} />
+        ))}
       </tbody>
     </table>
   );
 }
+
+/**
+ * One review. Memoised: while the next page or filter loads, the list on screen re-renders only to
+ * dim itself, and its rows (Mantine badges and buttons, the costliest part of the page to render)
+ * stay as they are.
+ */
+const ReviewRow = memo(function ReviewRow({
+  review,
+  onOpen,
+}: {
+  review: ReviewItem;
+  onOpen: (review: ReviewItem) => void;
+}) {
+  const author = review.author_name?.trim() || 'Anonymous';
+  return (
+    <tr data-testid="review-row">
+      <td data-label="Rating">
+        <Stars rating={review.rating} />
+      </td>
+      <td data-label="Author" className="cell-author">
+        {author}
+      </td>
+      <td data-label="Review" className="cell-text cell-wide">
+        {review.text ? (
+          <Text size="sm" lineClamp={2}>
+            {review.text}
+          </Text>
+        ) : (
+          <span className="muted">No text</span>
+        )}
+      </td>
+      <td data-label="Date" className="cell-nowrap">
+        {formatDate(review.review_date)}
+      </td>
+      <td data-label="Platform">
+        <PlatformBadge platform={review.platform} />
+      </td>
+      <td data-label="Status">
+        <StatusBadge status={reviewStatusOf(review)} />
+      </td>
+      <td className="cell-action">
+        <Button
+          size="compact-sm"
+          variant="subtle"
+          onClick={() => onOpen(review)}
+          aria-label={`Details of the review by ${author}`}
+        >
+          Details
+        </Button>
+      </td>
+    </tr>
+  );
+});
