@@ -93,18 +93,26 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   }
 
   const server = app.listen(config.port, config.host);
-  // Requests Node's HTTP parser refuses never reach Express; they still get the envelope.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || (error as { bytesParsed?: number }).bytesParsed === undefined) {
+  // Requests Node's HTTP parser refuses never reach Express; they still get the envelope —
+  // except a HEAD, whose answer has no body, and a connection already answering an earlier
+  // request, which is only closed (writing would corrupt that answer).
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (
+      !socket.writable ||
+      (error as { bytesParsed?: number }).bytesParsed === undefined ||
+      inFlight?.headersSent
+    ) {
       socket.destroy();
       return;
     }
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
     const body = JSON.stringify(fail(tooLarge ? 'Request headers too large.' : 'Malformed HTTP request.'));
+    const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
     socket.end(
       `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
         `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-        `connection: close\r\n\r\n${body}`,
+        `connection: close\r\n\r\n${head ? '' : body}`,
     );
   });
   await new Promise<void>((resolve, reject) => {
