@@ -114,5 +114,6 @@ export function docsRoutes(ctx: AppContext): Router {
   });
   router.all('/api/v1/openapi.json', methodNotAllowed(['GET']));
   router.all('/docs', methodNotAllowed(['GET']));
+  router.all('/', methodNotAllowed(['GET']));
   return router;
 }

@@ -1,6 +1,7 @@
 import { fail, ok } from '@review-desk/shared';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
+import { methodNotAllowed } from '../http/errors.ts';
 
 // Liveness and readiness for process managers and the BFF's checks (no key needed, no data shown).
 export function healthRoutes(ctx: AppContext): Router {
@@ -16,5 +17,8 @@ export function healthRoutes(ctx: AppContext): Router {
       res.status(503).json(fail('Database unavailable.'));
     }
   });
+  // Without these, Express answers OPTIONS itself with a plain-text body, not the envelope.
+  router.all('/healthz', methodNotAllowed(['GET']));
+  router.all('/readyz', methodNotAllowed(['GET']));
   return router;
 }

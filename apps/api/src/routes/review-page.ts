@@ -142,6 +142,7 @@ export function reviewPageRoutes(ctx: AppContext): Router {
     return optedOutPage(res, link);
   });
 
+  router.all('/assets/site.css', methodNotAllowed(['GET']));
   router.all('/r/:token', methodNotAllowed(['GET', 'POST']));
   router.all('/r/:token/go', methodNotAllowed(['GET']));
   router.all('/r/:token/opt-out', methodNotAllowed(['POST']));
