@@ -385,6 +385,9 @@ export function fixedExamples(base: { cookie: string; routes: readonly string[] 
     { method: 'GET', target: `${base.routes[0]}?x=${'b'.repeat(70_000)}`, headers: {}, body: undefined },
     { method: 'GET', target: base.routes[0]!, headers: { 'x-padding': 'p'.repeat(20_000) }, body: undefined },
     { method: 'GET', target: '/%', headers: {}, body: undefined },
+    { method: 'HEAD', target: '/\u00ec\u00eb', headers: {}, body: undefined },
+    { method: 'OPTIONS', target: '/healthz', headers: {}, body: undefined },
+    { method: 'OPTIONS', target: '/', headers: {}, body: undefined },
     { method: 'GET', target: '/api/v1/reviews/%ff%fe', headers: { cookie: base.cookie }, body: undefined },
     {
       method: 'POST',
