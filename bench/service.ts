@@ -236,8 +236,8 @@ export async function serviceBenchmark(options: ServiceOptions): Promise<Section
       const { latencies, body } = await sequential(`${api.url}${c.path}`, data.key, count, prefix);
       const list = body.data;
       const note =
-        list?.reviews !== undefined
-          ? `total ${list.total?.toLocaleString('en-US')}, ${list.reviews.length} rows`
+        Array.isArray(list?.reviews)
+          ? `total ${list.total?.toLocaleString('en-US')}, ${(list!.reviews as unknown[]).length} rows`
           : `${list?.daily?.length ?? 0} days`;
       measured.push({ name: c.name, target: c.target, client: latencies, prefix, note });
     }
