@@ -14,6 +14,23 @@ test('Both with a failing SMS leg shows the warning, and Recent requests badges 
   await page.goto('/send');
   await chooseChannel(page, 'Both');
   await expect(page.getByRole('radio', { name: 'Both' })).toBeChecked();
+  // The highlight sits on the chosen channel, inside the control. It is laid over the options by
+  // its own stylesheet; without it the highlight drifts out of the control.
+  const control = page.getByRole('radiogroup', { name: 'Channel' });
+  const highlight = control.locator('.mantine-SegmentedControl-indicator');
+  const both = control.locator('label').filter({ hasText: /^Both$/ });
+  expect(await highlight.evaluate((element) => getComputedStyle(element).position)).toBe('absolute');
+  await expect(async () => {
+    const [outer, mark, label] = await Promise.all([
+      control.boundingBox(),
+      highlight.boundingBox(),
+      both.boundingBox(),
+    ]);
+    if (!outer || !mark || !label) throw new Error('the channel control is not laid out');
+    expect(mark.y).toBeGreaterThanOrEqual(outer.y);
+    expect(mark.y + mark.height).toBeLessThanOrEqual(outer.y + outer.height + 0.5);
+    expect(Math.abs(mark.x + mark.width / 2 - (label.x + label.width / 2))).toBeLessThan(2);
+  }).toPass({ timeout: 5_000 });
   await fillPhone(page, phone.typed);
   await page.getByLabel('Customer email').fill(email);
   await page.getByRole('button', { name: 'Send request' }).click();
