@@ -89,11 +89,12 @@ describe('logout', () => {
 
   it('a cross-site logout is refused and the session lives on', async () => {
     const session = await signedIn(MANAGER);
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       { 'x-csrf': '1', origin: 'https://evil.example' },
       { origin: session.base }, // no X-CSRF
       { 'x-csrf': '1', 'sec-fetch-site': 'cross-site' },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const reply = await request(bff.url, '/auth/logout', {
         method: 'POST',
         headers: { cookie: session.cookie!, ...headers },
@@ -221,7 +222,7 @@ describe('CSRF', () => {
   it('user management: every cross-site variant is refused and changes nothing', async () => {
     const before = (await owner.get('/bff/users')).json.data.users;
     for (const [label, headers] of variants) {
-      const h = { ...headers, cookie: owner.cookie! };
+      const h: Record<string, string> = { ...headers, cookie: owner.cookie! };
       if (h.origin === 'SELF') h.origin = bff.url;
       const calls = [
         request(bff.url, '/bff/users', {
