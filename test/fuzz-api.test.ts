@@ -14,7 +14,7 @@ import { type SystemApi, startSystemApi } from './support/stack.ts';
 // the docs, the dev outbox page, their stylesheet and the OpenAPI document, which are not API
 // answers.
 
-const CASES = scaled(1_500, 50_000, 'FUZZ_API_CASES');
+const CASES = scaled(2_500, 50_000, 'FUZZ_API_CASES');
 
 let api: SystemApi;
 let key: string;

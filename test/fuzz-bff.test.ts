@@ -20,7 +20,7 @@ import { OWNER, type SystemBff, startSystemBff } from './support/stack.ts';
 // pages excepted), and the upstream sees nothing but the three allow-listed calls with canonical
 // queries and the BFF's own headers.
 
-const CASES = scaled(2_000, 60_000, 'FUZZ_BFF_CASES');
+const CASES = scaled(3_000, 60_000, 'FUZZ_BFF_CASES');
 const STAFF = { email: 'fuzz-staff@example.com', password: 'fuzz-staff-password', role: 'staff' };
 
 let upstream: FakeUpstream;
