@@ -89,6 +89,8 @@ export type SystemApi = {
   env: Record<string, string>;
   /** Creates a key with the API's CLI (`key create`): the key, printed once. */
   createKey(scopes?: string, extra?: string[]): Promise<string>;
+  /** The same, with the key's id (for `key revoke <id>`). */
+  createKeyWithId(scopes?: string, extra?: string[]): Promise<{ key: string; id: string }>;
   cli(args: string[]): Promise<string>;
   restart(): Promise<void>;
   stop(signal?: NodeJS.Signals): Promise<void>;
@@ -127,9 +129,14 @@ export async function startSystemApi(env: Record<string, string> = {}): Promise<
     env: fullEnv,
     cli,
     async createKey(scopes = ALL_SCOPES, extra = []) {
+      return (await api.createKeyWithId(scopes, extra)).key;
+    },
+    async createKeyWithId(scopes = ALL_SCOPES, extra = []) {
       const business = fullEnv.SEED_DEMO ? 'demo' : BUSINESS.slug;
       const out = await cli(['key', 'create', '--business', business, '--scopes', scopes, ...extra]);
-      return out.trim().split('\n').at(-1)!.trim();
+      const id = /^Created key (\S+)/m.exec(out)?.[1];
+      if (!id) throw new Error(`key create printed no id:\n${out}`);
+      return { key: out.trim().split('\n').at(-1)!.trim(), id };
     },
     async restart() {
       await api.app.stop();
