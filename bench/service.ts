@@ -235,10 +235,9 @@ export async function serviceBenchmark(options: ServiceOptions): Promise<Section
       const prefix = `bench-${i}-`;
       const { latencies, body } = await sequential(`${api.url}${c.path}`, data.key, count, prefix);
       const list = body.data;
-      const note =
-        Array.isArray(list?.reviews)
-          ? `total ${list.total?.toLocaleString('en-US')}, ${(list!.reviews as unknown[]).length} rows`
-          : `${list?.daily?.length ?? 0} days`;
+      const note = Array.isArray(list?.reviews)
+        ? `total ${list.total?.toLocaleString('en-US')}, ${(list!.reviews as unknown[]).length} rows`
+        : `${list?.daily?.length ?? 0} days`;
       measured.push({ name: c.name, target: c.target, client: latencies, prefix, note });
     }
     // The API writes its log asynchronously: give it a moment to reach the file.
