@@ -57,9 +57,24 @@ describe('the API killed mid-write', () => {
 
   afterAll(async () => {
     await api?.cleanup();
-    recordFigure({ area: 'durability', what: 'API SIGKILLs mid-stream', value: totals.kills });
-    recordFigure({ area: 'durability', what: 'API acknowledged sends, all found', value: totals.sends });
-    recordFigure({ area: 'durability', what: 'API acknowledged reviews, all found', value: totals.reviews });
+    recordFigure({
+      area: 'durability',
+      what: 'API SIGKILLs mid-stream',
+      value: totals.kills,
+      summary: 'counted',
+    });
+    recordFigure({
+      area: 'durability',
+      what: 'API acknowledged sends, all found',
+      value: totals.sends,
+      summary: 'counted',
+    });
+    recordFigure({
+      area: 'durability',
+      what: 'API acknowledged reviews, all found',
+      value: totals.reviews,
+      summary: 'counted',
+    });
   });
 
   const sendHeaders = () => ({ 'x-api-key': key, 'content-type': 'application/json', origin: api.url });
@@ -188,16 +203,23 @@ describe('the BFF killed mid-write', () => {
   afterAll(async () => {
     await bff?.cleanup();
     await upstream?.close();
-    recordFigure({ area: 'durability', what: 'BFF SIGKILLs mid-stream', value: totals.kills });
+    recordFigure({
+      area: 'durability',
+      what: 'BFF SIGKILLs mid-stream',
+      value: totals.kills,
+      summary: 'counted',
+    });
     recordFigure({
       area: 'durability',
       what: 'BFF acknowledged sends, all in the journal',
       value: totals.sends,
+      summary: 'counted',
     });
     recordFigure({
       area: 'durability',
       what: 'BFF acknowledged sign-ins, sessions alive',
       value: totals.logins,
+      summary: 'counted',
     });
     recordFigure({ area: 'durability', what: 'BFF unanswered sends left unknown', value: totals.unknown });
   });

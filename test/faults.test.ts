@@ -16,8 +16,13 @@ const TIMEOUT_MS = 2_000;
 const SLACK_MS = 6_000;
 /** Peak resident memory may rise this much above the BFF's idle size, whatever the upstream sends. */
 const PEAK_BOUND_MB = 160;
-/** After the faults, resident memory may stay this much above where it started (heap grown, not leaked). */
-const SETTLED_BOUND_MB = 80;
+/**
+ * Over several rounds of every fault (the soak), the later rounds' highest resident memory may be
+ * at most this much above the earlier rounds' highest. (Measured: RSS wanders ±40 MB between
+ * rounds as the allocator keeps and reuses freed buffers; a leak of the 8 MB answer buffer per
+ * faulty read would add 30+ MB a round.)
+ */
+const ROUND_GROWTH_BOUND_MB = 48;
 
 const REVIEWS = '/api/v1/reviews';
 const SEND = '/api/v1/requests/send';
@@ -151,8 +156,9 @@ describe('a misbehaving upstream', () => {
   const concurrent = 4;
 
   it(`each fault: the right status as the envelope, within the timeout, others still served, memory bounded (${rounds} round(s))`, async () => {
-    let injectedBefore = upstream.injected;
+    const injectedBefore = upstream.injected;
     let faultyCalls = 0;
+    const perRound: number[] = [];
     for (let round = 0; round < rounds; round++) {
       for (const row of MATRIX) {
         upstream.reset();
@@ -224,6 +230,7 @@ describe('a misbehaving upstream', () => {
           `${row.name}: peak memory ${mb(memory.peakMb)} MB vs ${mb(baseline.rssMb)} MB idle`,
         ).toBeLessThan(PEAK_BOUND_MB);
       }
+      perRound.push(mb(memoryOf(bff.app.child.pid!).rssMb));
     }
     upstream.reset();
     // Still alive, still healthy, nothing crashed on the way.
@@ -233,19 +240,40 @@ describe('a misbehaving upstream', () => {
     expect(bff.app.logs.join('\n')).not.toMatch(/uncaught exception|unhandled error/);
 
     const after = memoryOf(bff.app.child.pid!);
-    expect(
-      after.rssMb - baseline.rssMb,
-      `settled memory ${mb(after.rssMb)} MB vs ${mb(baseline.rssMb)} MB`,
-    ).toBeLessThan(SETTLED_BOUND_MB);
     const injected = upstream.injected - injectedBefore;
-    injectedBefore = upstream.injected;
-    recordFigure({ area: 'faults', what: 'fault kinds', value: MATRIX.length });
-    recordFigure({ area: 'faults', what: 'faults injected (upstream answers)', value: injected });
+    recordFigure({ area: 'faults', what: 'fault kinds', value: MATRIX.length, summary: 'counted' });
+    recordFigure({ area: 'faults', what: 'rounds of every fault', value: rounds, summary: 'counted' });
+    recordFigure({
+      area: 'faults',
+      what: 'faults injected (upstream answers)',
+      value: injected,
+      summary: 'counted',
+    });
     recordFigure({ area: 'faults', what: 'faulty calls through the BFF', value: faultyCalls });
     recordFigure({ area: 'faults', what: 'BFF RSS idle', value: mb(baseline.rssMb), unit: 'MB' });
-    recordFigure({ area: 'faults', what: 'BFF RSS peak during faults', value: mb(after.peakMb), unit: 'MB' });
-    recordFigure({ area: 'faults', what: 'BFF RSS after faults', value: mb(after.rssMb), unit: 'MB' });
-    recordFigure({ area: 'faults', what: 'bound: peak − idle', value: `< ${PEAK_BOUND_MB}`, unit: 'MB' });
+    recordFigure({
+      area: 'faults',
+      what: 'BFF RSS peak − idle',
+      value: `${mb(after.peakMb - baseline.rssMb)} (bound ${PEAK_BOUND_MB})`,
+      unit: 'MB',
+      summary: 'key',
+    });
+    recordFigure({ area: 'faults', what: 'BFF RSS after each round', value: perRound.join(' '), unit: 'MB' });
+    // Freed answer buffers stay with the allocator (RSS does not fall back to idle): the promise
+    // is a plateau, not a return to the start. A leak grows round after round; the soak, with
+    // its ten rounds, compares the later rounds' highest RSS with the earlier rounds'.
+    if (perRound.length >= 4) {
+      const half = Math.floor(perRound.length / 2);
+      const growth = mb(Math.max(...perRound.slice(half)) - Math.max(...perRound.slice(0, half)));
+      recordFigure({
+        area: 'faults',
+        what: 'RSS growth, later vs earlier rounds',
+        value: `${growth} (bound ${ROUND_GROWTH_BOUND_MB})`,
+        unit: 'MB',
+        summary: 'key',
+      });
+      expect(growth, `RSS by round: ${perRound.join(', ')} MB`).toBeLessThan(ROUND_GROWTH_BOUND_MB);
+    }
   });
 
   it('a 429 storm is passed through, never retried by the BFF, and Retry-After reaches every caller', async () => {
@@ -261,6 +289,6 @@ describe('a misbehaving upstream', () => {
     expect(upstream.count(REVIEWS)).toBe(storm.length);
     upstream.reset();
     expect((await owner.get(REVIEWS)).status).toBe(200);
-    recordFigure({ area: 'faults', what: '429 storm calls', value: storm.length });
+    recordFigure({ area: 'faults', what: '429 storm calls', value: storm.length, summary: 'counted' });
   });
 });

@@ -350,9 +350,19 @@ describe('fuzzing the BFF', () => {
     expect((await owner.get('/api/v1/reviews')).status).toBe(200);
     expect(bff.app.logs.join('\n')).not.toMatch(/uncaught exception|unhandled error/);
 
-    recordFigure({ area: 'fuzz', what: 'BFF cases run', value: stats.cases });
-    recordFigure({ area: 'fuzz', what: 'BFF cases with an upstream fault', value: stats.faults });
-    recordFigure({ area: 'fuzz', what: 'BFF calls forwarded (all allow-listed)', value: stats.forwarded });
+    recordFigure({ area: 'fuzz', what: 'BFF cases run', value: stats.cases, summary: 'counted' });
+    recordFigure({
+      area: 'fuzz',
+      what: 'BFF cases with an upstream fault',
+      value: stats.faults,
+      summary: 'counted',
+    });
+    recordFigure({
+      area: 'fuzz',
+      what: 'BFF calls forwarded (all allow-listed)',
+      value: stats.forwarded,
+      summary: 'counted',
+    });
     recordFigure({
       area: 'fuzz',
       what: 'BFF statuses seen',

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from './support/fault-upstream.ts';
+import { recordFigure } from './support/figures.ts';
 import { request, type Session } from './support/http.ts';
 import { OWNER, type SystemBff, startSystemBff } from './support/stack.ts';
 
@@ -130,6 +131,12 @@ describe('roles', () => {
       expect(reply.headers['x-auth-required']).toBe('session');
     }
     expect(upstream.calls).toHaveLength(0);
+    recordFigure({
+      area: 'security',
+      what: 'protected routes checked',
+      value: ROUTES.length,
+      summary: 'counted',
+    });
   });
 
   it('staff and managers cannot manage users — not others, not themselves: 403 and nothing changes', async () => {
@@ -241,6 +248,12 @@ describe('CSRF', () => {
         expect({ label, status: reply.status }).toEqual({ label, status: 403 });
     }
     expect((await owner.get('/bff/users')).json.data.users).toEqual(before);
+    recordFigure({
+      area: 'security',
+      what: 'CSRF variants refused',
+      value: variants.length,
+      summary: 'counted',
+    });
   });
 
   it('sign-in: a cross-site sign-in (login CSRF) is refused and sets no cookie', async () => {

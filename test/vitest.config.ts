@@ -14,6 +14,7 @@ export default defineConfig({
     include: soak ? ['*.test.ts', 'soak/*.soak.ts'] : ['*.test.ts'],
     environment: 'node',
     globalSetup: ['support/figures-setup.ts'],
+    setupFiles: ['support/figures-results.ts'],
     // Each file starts its own processes; two files at a time keep a 2-core machine busy, not drowned.
     maxWorkers: 2,
     // Generous: the processes share a small, busy machine. The soak is bounded by its own clock.

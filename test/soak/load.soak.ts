@@ -33,22 +33,34 @@ describe('load soak', () => {
       },
     });
     recordFigure({ area: 'load (soak)', what: 'duration', value: MINUTES, unit: 'min' });
-    recordFigure({ area: 'load (soak)', what: 'requests', value: result.requests });
+    recordFigure({ area: 'load (soak)', what: 'requests', value: result.requests, summary: 'counted' });
     recordFigure({ area: 'load (soak)', what: 'rate', value: RATE, unit: 'req/s' });
     recordFigure({ area: 'load (soak)', what: 'sends accepted', value: result.sendsAccepted });
-    recordFigure({ area: 'load (soak)', what: 'intended 429s', value: result.intended429 });
-    recordFigure({ area: 'load (soak)', what: 'other errors', value: result.unexpected.length });
+    recordFigure({
+      area: 'load (soak)',
+      what: 'intended 429s',
+      value: result.intended429,
+      summary: 'counted',
+    });
+    recordFigure({
+      area: 'load (soak)',
+      what: 'other errors',
+      value: result.unexpected.length,
+      summary: 'key',
+    });
     recordFigure({
       area: 'load (soak)',
       what: 'first minute p50 / p99',
       value: `${result.firstMinute.p50} / ${result.firstMinute.p99}`,
       unit: 'ms',
+      summary: 'key',
     });
     recordFigure({
       area: 'load (soak)',
       what: 'last minute p50 / p99',
       value: `${result.lastMinute.p50} / ${result.lastMinute.p99}`,
       unit: 'ms',
+      summary: 'key',
     });
     recordFigure({
       area: 'load (soak)',
@@ -61,6 +73,19 @@ describe('load soak', () => {
       what: 'bound: RSS growth',
       value: `< ${GROWTH_BOUND_MB}`,
       unit: 'MB',
+    });
+    recordFigure({
+      area: 'load (soak)',
+      what: 'RSS growth 1st minute → end',
+      value: `${Math.round((result.memory.endMb - result.memory.warmMb) * 10) / 10} (bound ${GROWTH_BOUND_MB})`,
+      unit: 'MB',
+      summary: 'key',
+    });
+    recordFigure({
+      area: 'load (soak)',
+      what: 'bound: last-minute p99',
+      value: `≤ ${2 * result.firstMinute.p99 + 25}`,
+      unit: 'ms',
     });
 
     expect(result.unexpected.slice(0, 20)).toEqual([]);

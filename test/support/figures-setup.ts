@@ -2,26 +2,128 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import type { Figure } from './figures.ts';
+import type { Figure, Result } from './figures.ts';
 
-// Global set-up of the system suite: a file the test files append their figures to, printed as a
-// summary table at the end of the run.
+// Global set-up of the system suite: a file the test files append their figures and results to,
+// printed at the end of the run as two tables — one row per promise (tests passed, what was
+// counted, key figures, result), then every figure measured.
 
 export default function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(tmpdir(), 'review-desk-figures-'));
   const file = path.join(dir, 'figures.jsonl');
   project.provide('figuresFile', file);
   return () => {
-    const figures: Figure[] = existsSync(file)
+    const lines = existsSync(file)
       ? readFileSync(file, 'utf8')
           .split('\n')
           .filter(Boolean)
-          .map((line) => JSON.parse(line) as Figure)
+          .map((line) => JSON.parse(line) as Figure | Result)
       : [];
     rmSync(dir, { recursive: true, force: true });
-    if (figures.length === 0) return;
-    process.stdout.write(`\n${summaryTable(figures)}\n`);
+    const results = lines.filter((l): l is Result => 'kind' in l && l.kind === 'result');
+    const figures = lines.filter((l): l is Figure => !('kind' in l));
+    if (results.length === 0 && figures.length === 0) return;
+    const soak = process.env.RD_SOAK === '1';
+    process.stdout.write(`\n${promiseTable(results, figures, soak)}\n\n${summaryTable(figures)}\n`);
   };
+}
+
+/** The promises of docs/reliability.md, the files of this project that prove them, and their figure areas. */
+export const PROMISES: {
+  id: string;
+  promise: string;
+  files: string[];
+  areas: string[];
+  elsewhere?: string;
+}[] = [
+  {
+    id: '1',
+    promise: 'faulty upstream: envelope, right status, in time, others served, memory bounded',
+    files: ['faults.test.ts'],
+    areas: ['faults'],
+    elsewhere: 'browser: e2e/reliability-faults.spec.ts',
+  },
+  {
+    id: '2',
+    promise: 'at most one send per intent under faults',
+    files: ['at-most-once.test.ts'],
+    areas: ['at-most-once'],
+  },
+  {
+    id: '3',
+    promise: 'fuzzing: no 5xx, no crash, only envelopes, only the allow-list',
+    files: ['fuzz-api.test.ts', 'fuzz-bff.test.ts'],
+    areas: ['fuzz'],
+  },
+  {
+    id: '4',
+    promise: 'the API key never reaches a browser or a log',
+    files: [],
+    areas: [],
+    elsewhere: 'e2e/reliability-secrets.spec.ts, apps/bff/test/secrets.test.ts (npm test)',
+  },
+  {
+    id: '5',
+    promise: 'durability: acknowledged writes survive SIGKILL',
+    files: ['durability.test.ts'],
+    areas: ['durability'],
+  },
+  {
+    id: '6',
+    promise: 'load: intended 429s only, memory and p99 stable',
+    files: ['load-smoke.test.ts', 'soak/load.soak.ts'],
+    areas: ['load (smoke)', 'load (soak)'],
+  },
+  {
+    id: '7',
+    promise: 'security: fixation, logout, roles, CORS, CSRF',
+    files: ['security.test.ts'],
+    areas: ['security'],
+    elsewhere: 'cookies, CSP, throttling: apps/bff/test, e2e/reliability-secrets.spec.ts',
+  },
+];
+
+/** Fuzz cases the soak run must reach in total (both fuzzers). */
+export const SOAK_FUZZ_MINIMUM = 100_000;
+
+const show = (f: Figure) =>
+  `${f.what} ${typeof f.value === 'number' ? f.value.toLocaleString('en-US') : f.value}${f.unit ? ` ${f.unit}` : ''}`;
+
+export function promiseTable(results: Result[], figures: Figure[], soak: boolean): string {
+  const rows = PROMISES.map((p) => {
+    const mine = results.filter((r) => p.files.includes(r.file));
+    const passed = mine.filter((r) => r.state === 'pass').length;
+    const failed = mine.filter((r) => r.state === 'fail').length;
+    const own = figures.filter((f) => p.areas.includes(f.area));
+    const counted = own.filter((f) => f.summary === 'counted').map(show);
+    const key = own.filter((f) => f.summary === 'key').map(show);
+    let result =
+      mine.length === 0 ? 'not in this run' : failed > 0 ? 'FAIL' : passed > 0 ? 'pass' : 'skipped';
+    if (p.id === '3' && mine.length > 0) {
+      const total = own
+        .filter((f) => f.what.endsWith('cases run') && typeof f.value === 'number')
+        .reduce((sum, f) => sum + Number(f.value), 0);
+      counted.unshift(`${total.toLocaleString('en-US')} fuzz cases in total`);
+      if (soak && result === 'pass' && total < SOAK_FUZZ_MINIMUM)
+        result = `FAIL (< ${SOAK_FUZZ_MINIMUM.toLocaleString('en-US')} cases)`;
+    }
+    if (mine.length === 0 && p.elsewhere) counted.push(p.elsewhere);
+    else if (p.elsewhere) key.push(`also ${p.elsewhere}`);
+    return [
+      p.id,
+      p.promise,
+      mine.length === 0 ? '–' : `${passed}/${mine.length}`,
+      counted.join('; '),
+      key.join('; '),
+      result,
+    ];
+  });
+  return table(
+    `Reliability and security — promises of this run (${soak ? 'soak' : 'fast'} sizes)`,
+    ['#', 'promise', 'tests passed', 'counted', 'key figures', 'result'],
+    rows,
+    [],
+  );
 }
 
 export function summaryTable(figures: Figure[]): string {
@@ -33,14 +135,19 @@ export function summaryTable(figures: Figure[]): string {
       typeof f.value === 'number' ? f.value.toLocaleString('en-US') : f.value,
       f.unit ?? '',
     ]);
-  const head = ['area', 'figure', 'value', 'unit'];
+  return table(
+    'Reliability and security — figures of this run',
+    ['area', 'figure', 'value', 'unit'],
+    rows,
+    [2],
+  );
+}
+
+function table(title: string, head: string[], rows: string[][], rightAligned: number[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
   const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (i === 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
-  return [
-    'Reliability and security — figures of this run',
-    line(head),
-    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
-    ...rows.map((r) => line(r.map(String))),
-  ].join('\n');
+    `| ${cells.map((c, i) => (rightAligned.includes(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
+  return [title, line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join(
+    '\n',
+  );
 }
