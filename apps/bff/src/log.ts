@@ -42,13 +42,24 @@ export type AccessEntry = {
   user: string | undefined;
 };
 
+/** The line each send's outcome adds (the journal entry, the upstream's status or error). */
+export type SendEntry = {
+  reqId: string;
+  user: string | undefined;
+  send: string;
+  outcome: string;
+  upstreamStatus: number | null;
+  upstreamError: string | undefined;
+  ms: number;
+};
+
 /**
- * The access log: one line per request, the hottest log call by far. Its fields are fixed and
- * never secret (ids, method, path without query, route name, status, duration), so the line is
- * composed directly — the same JSON shape pino writes, without its generic serialisation and
- * redaction pass — and goes to the same batched destination.
+ * The access log: one line per request, the hottest log call by far, and the send's outcome line.
+ * Their fields are fixed and never secret (ids, method, path without query, route name, status,
+ * outcome, duration), so the lines are composed directly — the same JSON shape pino writes,
+ * without its generic serialisation and redaction pass — and go to the same batched destination.
  */
-export type AccessLog = { enabled: boolean; write(entry: AccessEntry): void };
+export type AccessLog = { enabled: boolean; write(entry: AccessEntry): void; send(entry: SendEntry): void };
 
 export type LogSink = {
   logger: Logger;
@@ -78,6 +89,12 @@ export function createLogger(level: string): LogSink {
     write(e) {
       destination.write(
         `${prefix}${Date.now()}${fixed}${JSON.stringify(e.reqId)},"method":${JSON.stringify(e.method)},"path":${JSON.stringify(e.path)},"route":${JSON.stringify(e.route)},"status":${e.status},"ms":${e.ms}${e.user === undefined ? '' : `,"user":${JSON.stringify(e.user)}`},"msg":"request"}\n`,
+      );
+    },
+    send(e) {
+      if (!access.enabled) return;
+      destination.write(
+        `${prefix}${Date.now()}${fixed}${JSON.stringify(e.reqId)}${e.user === undefined ? '' : `,"user":${JSON.stringify(e.user)}`},"send":${JSON.stringify(e.send)},"outcome":${JSON.stringify(e.outcome)},"upstreamStatus":${e.upstreamStatus === null ? 'null' : e.upstreamStatus}${e.upstreamError === undefined ? '' : `,"upstreamError":${JSON.stringify(e.upstreamError)}`},"ms":${e.ms},"msg":"send"}\n`,
       );
     },
   };

@@ -19,7 +19,7 @@ import { createJournal, type Journal } from './journal/journal.ts';
 import { sendHistoryRoutes } from './journal/routes.ts';
 import type { LogSink } from './log.ts';
 import { type Metrics, metricsText } from './metrics.ts';
-import { createFastReads } from './proxy/fast-path.ts';
+import { createFastReads, createFastSend } from './proxy/fast-path.ts';
 import { createUpstreamHeaders } from './proxy/headers.ts';
 import { createReadForwarder } from './proxy/reads.ts';
 import { apiRoutes, createReadTargets } from './proxy/routes.ts';
@@ -108,7 +108,7 @@ export function createBff(
     journal: stores.journal,
     hasher,
     upstreamHeaders,
-    logger,
+    log: logs.access,
     metrics,
   });
   const policy: OriginPolicy = {
@@ -207,8 +207,17 @@ export function createBff(
     metrics,
     logger,
   });
+  const fastSend = createFastSend({
+    sessions: stores.sessions,
+    send,
+    policy,
+    trustProxy: app.get('trust proxy fn'),
+    access: logs.access,
+    metrics,
+    logger,
+  });
   const handler: http.RequestListener = (req, res) => {
-    if (!fastRead(req, res)) app(req, res);
+    if (!fastRead(req, res) && !fastSend(req, res)) app(req, res);
   };
   return { app, handler, stores, send };
 }

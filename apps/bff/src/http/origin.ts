@@ -69,6 +69,12 @@ export function corsPolicy(policy: OriginPolicy): RequestHandler {
 
 const REFUSED_TYPES = new Set(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data']);
 
+/** Whether CSRF refuses this Content-Type (the body types an HTML form or a simple fetch can send). */
+export function isRefusedBodyType(type: string | undefined): boolean {
+  if (type === undefined) return false;
+  return REFUSED_TYPES.has(type.split(';', 1)[0]?.trim().toLowerCase() ?? '');
+}
+
 /**
  * CSRF for the BFF's own state-changing routes (login, logout, send, user management):
  * 1. the custom header X-CSRF: 1, which a cross-site page cannot send without a CORS preflight;
@@ -95,13 +101,9 @@ export function csrfProtection(policy: OriginPolicy): RequestHandler {
       refuse('Forbidden: the request has neither a same-origin Origin nor Sec-Fetch-Site: same-origin.');
       return;
     }
-    const type = req.headers['content-type'];
-    if (type !== undefined) {
-      const mediaType = type.split(';', 1)[0]?.trim().toLowerCase() ?? '';
-      if (REFUSED_TYPES.has(mediaType)) {
-        refuse('Forbidden: form and text bodies are refused; send JSON (Content-Type: application/json).');
-        return;
-      }
+    if (isRefusedBodyType(req.headers['content-type'])) {
+      refuse('Forbidden: form and text bodies are refused; send JSON (Content-Type: application/json).');
+      return;
     }
     next();
   };

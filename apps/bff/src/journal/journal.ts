@@ -5,6 +5,14 @@ import type { Db } from '../store/db.ts';
 // The send journal: one row per forwarded send, claimed atomically *before* the request leaves
 // (INSERT … ON CONFLICT DO NOTHING on the unique (user, idempotency key) index), then finished
 // with the upstream's answer. It is both the idempotency record and the dashboard's send history.
+//
+// Claims and outcomes are group-committed: the writes asked for during one turn of the event loop
+// are committed together in one transaction at its end (setImmediate), and each caller's promise
+// settles only once that transaction is committed. A claim is therefore durable before its send
+// leaves and an outcome before its answer is written, exactly as with one commit per write, while
+// concurrent sends share the commit's cost: the hot pages (the table's last leaf, the in-flight and
+// date indexes) are written to the WAL once per batch instead of once per statement.
+// See docs/decisions/bff-journal-group-commit.md.
 
 export type ClaimInput = {
   userId: string;
@@ -64,7 +72,81 @@ const ORPHANED =
 const STALE =
   'No answer was recorded for this send: a request may have been sent. Check recent requests before sending again.';
 
+type QueuedWrite = { run: () => unknown; resolve: (value: never) => void; reject: (error: unknown) => void };
+
+/** Runs queued writes in one transaction per event-loop turn; see the note at the top. */
+function groupCommitter(db: Db) {
+  let queue: QueuedWrite[] = [];
+  let scheduled = false;
+
+  function flush(): void {
+    scheduled = false;
+    const batch = queue;
+    queue = [];
+    if (batch.length === 1) {
+      // Alone: the statement is its own transaction.
+      const op = batch[0] as QueuedWrite;
+      let value: unknown;
+      try {
+        value = op.run();
+      } catch (error) {
+        op.reject(error);
+        return;
+      }
+      op.resolve(value as never);
+      return;
+    }
+    try {
+      db.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      for (const op of batch) op.reject(error);
+      return;
+    }
+    const outcomes: { ok: boolean; value: unknown }[] = [];
+    for (const op of batch) {
+      if (!db.isTransaction) break;
+      try {
+        outcomes.push({ ok: true, value: op.run() });
+      } catch (error) {
+        // A failed statement is undone on its own; the others stand (SQLite statement rollback).
+        outcomes.push({ ok: false, value: error });
+      }
+    }
+    // An error that ends the transaction (disk full, I/O) undid every write of the batch.
+    let failure: unknown = db.isTransaction ? null : new Error('journal transaction rolled back');
+    if (failure === null) {
+      try {
+        db.exec('COMMIT');
+      } catch (error) {
+        failure = error;
+        try {
+          if (db.isTransaction) db.exec('ROLLBACK');
+        } catch {
+          // the connection already gave up the transaction
+        }
+      }
+    }
+    batch.forEach((op, i) => {
+      const outcome = outcomes[i];
+      if (failure !== null || outcome === undefined) op.reject(failure ?? new Error('journal write skipped'));
+      else if (outcome.ok) op.resolve(outcome.value as never);
+      else op.reject(outcome.value);
+    });
+  }
+
+  return function write<T>(run: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ run, resolve: resolve as (value: never) => void, reject });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    });
+  };
+}
+
 export function createJournal(db: Db) {
+  const write = groupCommitter(db);
   const claim = db.prepare(
     `INSERT INTO sends (id, user_id, sent_by, idem_key, fingerprint, channel, customer_name, contact_masked,
                         phone_hash, email_hash, outcome, owner_pid, created_at)
@@ -128,24 +210,29 @@ export function createJournal(db: Db) {
   });
 
   return {
-    /** Claims the key. Returns the new entry's id, or null when the key is already in the journal. */
-    claim(input: ClaimInput, now = Date.now()): string | null {
+    /**
+     * Claims the key. Resolves, once committed, with the new entry's id, or null when the key is
+     * already in the journal.
+     */
+    claim(input: ClaimInput): Promise<string | null> {
       const id = randomUUID();
-      const result = claim.run(
-        id,
-        input.userId,
-        input.sentBy,
-        input.key,
-        input.fingerprint,
-        input.channel,
-        input.customerName,
-        input.contactMasked,
-        input.phoneHash,
-        input.emailHash,
-        process.pid,
-        now,
-      );
-      return result.changes === 1 ? id : null;
+      return write(() => {
+        const result = claim.run(
+          id,
+          input.userId,
+          input.sentBy,
+          input.key,
+          input.fingerprint,
+          input.channel,
+          input.customerName,
+          input.contactMasked,
+          input.phoneHash,
+          input.emailHash,
+          process.pid,
+          Date.now(),
+        );
+        return result.changes === 1 ? id : null;
+      });
     },
 
     find(userId: string, key: string): JournalEntry | null {
@@ -172,21 +259,24 @@ export function createJournal(db: Db) {
       };
     },
 
-    finish(id: string, result: Finish, now = Date.now()): void {
-      finish.run(
-        result.outcome,
-        result.httpStatus,
-        result.requestId ?? null,
-        result.status ?? null,
-        result.reviewLink ?? null,
-        result.warning ?? null,
-        result.error ?? null,
-        result.response?.type ?? null,
-        result.response?.body ?? null,
-        now,
-        result.releaseKey ? 1 : 0,
-        id,
-      );
+    /** Records the outcome; resolves once it is committed. */
+    finish(id: string, result: Finish): Promise<void> {
+      return write(() => {
+        finish.run(
+          result.outcome,
+          result.httpStatus,
+          result.requestId ?? null,
+          result.status ?? null,
+          result.reviewLink ?? null,
+          result.warning ?? null,
+          result.error ?? null,
+          result.response?.type ?? null,
+          result.response?.body ?? null,
+          Date.now(),
+          result.releaseKey ? 1 : 0,
+          id,
+        );
+      });
     },
 
     /** At start: an in_flight entry left by a stopped process becomes unknown (nobody waits on it). */

@@ -10,12 +10,12 @@ import {
   successEnvelopeSchema,
 } from '@review-desk/shared';
 import type { Request, Response } from 'express';
-import type { Logger } from 'pino';
 import type { Config } from '../env.ts';
 import { readJsonBody } from '../http/body.ts';
 import { AppError } from '../http/errors.ts';
 import { type ContactHasher, maskContact } from '../journal/contact.ts';
 import type { Finish, Journal, JournalEntry } from '../journal/journal.ts';
+import type { AccessLog } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 import { type Answer, interpretReply } from './answer.ts';
 import { passedResponseHeaders, type UpstreamHeaders } from './headers.ts';
@@ -35,7 +35,8 @@ export type SendDeps = {
   journal: Journal;
   hasher: ContactHasher;
   upstreamHeaders: UpstreamHeaders;
-  logger: Logger;
+  /** Where the send's outcome line goes (composed directly: its fields are fixed and never secret). */
+  log: AccessLog;
   metrics: Metrics;
 };
 
@@ -60,7 +61,7 @@ const envelopeError = (body: Buffer): string | null => {
 };
 
 export function createSendHandler(deps: SendDeps) {
-  const { config, journal, hasher, logger, metrics } = deps;
+  const { config, journal, hasher, metrics } = deps;
   const target = new URL(config.upstream.url.href.replace(/\/+$/, '') + ENDPOINTS.send.path);
   const scope = ENDPOINTS.send.scope;
   const keyBytes = Buffer.from(config.upstream.key);
@@ -202,7 +203,7 @@ export function createSendHandler(deps: SendDeps) {
       phoneHash: send.customerPhone ? hasher.phone(send.customerPhone) : null,
       emailHash: send.customerEmail ? hasher.email(send.customerEmail) : null,
     };
-    let id = journal.claim(claim);
+    let id = await journal.claim(claim);
     // A claim lost to an entry whose key was released in the meantime is simply retried.
     for (let attempt = 0; id === null && attempt < 3; attempt++) {
       const existing = journal.find(user.id, idemKey);
@@ -210,7 +211,7 @@ export function createSendHandler(deps: SendDeps) {
         answerExisting(res, existing, print);
         return;
       }
-      id = journal.claim(claim);
+      id = await journal.claim(claim);
     }
     if (id === null) throw new AppError('conflict', PROXY_MESSAGES.inFlight);
 
@@ -269,20 +270,17 @@ export function createSendHandler(deps: SendDeps) {
         };
       }
     }
-    journal.finish(id, settled.finish);
+    await journal.finish(id, settled.finish);
     metrics.sends.inc({ outcome: settled.finish.outcome });
-    logger.info(
-      {
-        reqId: req.ctx.id,
-        user: req.ctx.session?.user.id,
-        send: id,
-        outcome: settled.finish.outcome,
-        upstreamStatus: result.kind === 'reply' ? result.status : null,
-        upstreamError: result.kind === 'error' ? result.reason : undefined,
-        ms: Math.round(seconds * 10_000) / 10,
-      },
-      'send',
-    );
+    deps.log.send({
+      reqId: req.ctx.id,
+      user: req.ctx.session?.user.id,
+      send: id,
+      outcome: settled.finish.outcome,
+      upstreamStatus: result.kind === 'reply' ? result.status : null,
+      upstreamError: result.kind === 'error' ? result.reason : undefined,
+      ms: Math.round(seconds * 10_000) / 10,
+    });
     return settled;
   }
 
