@@ -56,6 +56,8 @@ const READ_FAULTS: [string, () => Behaviour, RegExp][] = [
   ['answers JSON that is not the envelope', () => faults.notEnvelope(), /answer the dashboard cannot read/],
   ['resets the connection', faults.resetAfterBody, /could not be reached/],
   ['answers with a gateway’s 503 page', () => faults.gatewayPage(503), /unavailable \(HTTP 503\)/],
+  // The service's own failure envelope: its message is shown as it is.
+  ['answers its own 500 envelope', faults.serverError, /Internal server error\./],
 ];
 
 for (const [label, fault, message] of READ_FAULTS) {
