@@ -1,15 +1,14 @@
-import { Badge } from '@mantine/core';
 import { isSyncedPlatform } from '@review-desk/shared/reviews';
+
+// Plain elements styled like Mantine's Badge (light and outline variants, same colour variables,
+// so app.css's contrast fixes apply): a page of reviews draws two per row, and Mantine's
+// component, resolving its styles on every render, was the costliest part of the first paint.
 
 const STATUS_COLORS: Record<string, string> = { pending: 'yellow', responded: 'green', ignored: 'gray' };
 
 /** Review status; a value outside the known three is shown as the service wrote it. */
 export function StatusBadge({ status }: { status: string }) {
-  return (
-    <Badge color={STATUS_COLORS[status] ?? 'gray'} variant="light" className="badge-text">
-      {status}
-    </Badge>
-  );
+  return <span className={`rd-badge rd-badge--light-${STATUS_COLORS[status] ?? 'gray'}`}>{status}</span>;
 }
 
 function platformLabel(platform: string): string {
@@ -21,19 +20,14 @@ export function PlatformBadge({ platform }: { platform: string | null | undefine
   if (!platform) return <span className="muted">—</span>;
   if (isSyncedPlatform(platform)) {
     return (
-      <Badge
-        color="grape"
-        variant="light"
-        className="badge-text"
-        title="Imported from an external review network"
-      >
+      <span className="rd-badge rd-badge--light-grape" title="Imported from an external review network">
         Synced · {platformLabel(platform)}
-      </Badge>
+      </span>
     );
   }
   return (
-    <Badge color="blue" variant="outline" className="badge-text" title="Left through a review request link">
+    <span className="rd-badge rd-badge--outline-blue" title="Left through a review request link">
       Direct
-    </Badge>
+    </span>
   );
 }
