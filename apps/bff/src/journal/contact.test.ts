@@ -5,6 +5,11 @@ describe('contacts in the journal', () => {
   it('masks phones and emails', () => {
     expect(maskPhone('+14155552671')).toBe('+1 ••• ••• 2671');
     expect(maskPhone('+442079460958')).toBe('+44 ••• ••• 0958');
+    // Three-digit and non-geographic calling codes, as libphonenumber reads them.
+    expect(maskPhone('+353861234567')).toBe('+353 ••• ••• 4567');
+    expect(maskPhone('+80012345678')).toBe('+800 ••• ••• 5678');
+    expect(maskPhone('+882345678901')).toBe('+882 ••• ••• 8901');
+    expect(maskPhone('+99912345678')).toBe('+••• 5678');
     expect(maskEmail('ann@example.com')).toBe('a•••@example.com');
     expect(maskContact({ phone: '+14155552671', email: 'ann@example.com' })).toBe(
       '+1 ••• ••• 2671, a•••@example.com',

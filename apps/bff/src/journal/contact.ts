@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey } from 'node:crypto';
 import { checkPhone } from '@review-desk/shared';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import metadata from 'libphonenumber-js/max/metadata';
 
 // Contacts in the journal: only masked forms are stored in clear. To find "a request went to this
 // contact N days ago", each normalised contact (phone → E.164, email → lower case) is stored as an
@@ -9,10 +9,33 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 const BULLETS = '•••';
 
+/**
+ * Every calling code libphonenumber knows, of countries and of non-geographic services (+800, +882…):
+ * 1 to 3 digits, and no code is a prefix of another.
+ */
+const CALLING_CODES: ReadonlySet<string> = new Set([
+  ...Object.keys(metadata.country_calling_codes),
+  ...Object.keys((metadata as { nonGeographic?: Record<string, unknown> }).nonGeographic ?? {}),
+]);
+
+/**
+ * The calling code of a number in E.164 form, found as libphonenumber finds it (the first of its
+ * 1-3 leading digits that is a known code) — the number was parsed and validated moments ago, so
+ * parsing it again only for this was the send path's second phone parse.
+ */
+function callingCode(e164: string): string | undefined {
+  if (!/^\+\d{2,15}$/.test(e164)) return undefined;
+  for (let length = 1; length <= 3; length++) {
+    const code = e164.slice(1, 1 + length);
+    if (CALLING_CODES.has(code)) return code;
+  }
+  return undefined;
+}
+
 export function maskPhone(e164: string): string {
-  const parsed = parsePhoneNumberFromString(e164);
+  const code = callingCode(e164);
   const last4 = e164.slice(-4);
-  return parsed ? `+${parsed.countryCallingCode} ${BULLETS} ${BULLETS} ${last4}` : `+${BULLETS} ${last4}`;
+  return code ? `+${code} ${BULLETS} ${BULLETS} ${last4}` : `+${BULLETS} ${last4}`;
 }
 
 export function maskEmail(email: string): string {
@@ -28,9 +51,11 @@ export function maskContact(contact: { phone?: string | undefined; email?: strin
 }
 
 export function createContactHasher(secret: string) {
+  // Prepared once: the same key as the secret's UTF-8 bytes, without converting it on every call.
+  const key = createSecretKey(Buffer.from(secret, 'utf8'));
   return {
-    phone: (e164: string) => createHmac('sha256', secret).update(`phone:${e164}`).digest('base64url'),
-    email: (email: string) => createHmac('sha256', secret).update(`email:${email}`).digest('base64url'),
+    phone: (e164: string) => createHmac('sha256', key).update(`phone:${e164}`).digest('base64url'),
+    email: (email: string) => createHmac('sha256', key).update(`email:${email}`).digest('base64url'),
   };
 }
 export type ContactHasher = ReturnType<typeof createContactHasher>;

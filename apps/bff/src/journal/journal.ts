@@ -72,6 +72,17 @@ const ORPHANED =
 const STALE =
   'No answer was recorded for this send: a request may have been sent. Check recent requests before sending again.';
 
+/**
+ * A UUID version 7 (RFC 9562): the millisecond clock in its first 48 bits, then random bits. Entry
+ * ids in creation order put each new one at the end of the id index, on the page the previous
+ * send already touched, rather than on a random page of it.
+ */
+function timeOrderedId(): string {
+  const random = randomUUID();
+  const clock = Date.now().toString(16).padStart(12, '0');
+  return `${clock.slice(0, 8)}-${clock.slice(8, 12)}-7${random.slice(15)}`;
+}
+
 type QueuedWrite = { run: () => unknown; resolve: (value: never) => void; reject: (error: unknown) => void };
 
 /** Runs queued writes in one transaction per event-loop turn; see the note at the top. */
@@ -157,11 +168,13 @@ export function createJournal(db: Db) {
     `SELECT id, fingerprint, outcome, http_status, response_type, response_body, created_at
        FROM sends WHERE user_id = ? AND idem_key = ?`,
   );
-  const finish = db.prepare(
-    `UPDATE sends SET outcome = ?, http_status = ?, request_id = ?, status = ?, review_link = ?, warning = ?,
-            error = ?, response_type = ?, response_body = ?, finished_at = ?,
-            idem_key = CASE WHEN ? THEN NULL ELSE idem_key END
-      WHERE id = ? AND outcome = 'in_flight'`,
+  // Two statements rather than one with `idem_key = CASE …`: assigning the key column, even to
+  // itself, rewrites its unique index entry — a page of the WAL on every send for nothing.
+  const finishColumns = `outcome = ?, http_status = ?, request_id = ?, status = ?, review_link = ?, warning = ?,
+            error = ?, response_type = ?, response_body = ?, finished_at = ?`;
+  const finish = db.prepare(`UPDATE sends SET ${finishColumns} WHERE id = ? AND outcome = 'in_flight'`);
+  const finishReleasing = db.prepare(
+    `UPDATE sends SET ${finishColumns}, idem_key = NULL WHERE id = ? AND outcome = 'in_flight'`,
   );
   const orphanAll = db.prepare(
     `UPDATE sends SET outcome = 'unknown', error = ?, finished_at = ? WHERE outcome = 'in_flight'`,
@@ -215,7 +228,7 @@ export function createJournal(db: Db) {
      * already in the journal.
      */
     claim(input: ClaimInput): Promise<string | null> {
-      const id = randomUUID();
+      const id = timeOrderedId();
       return write(() => {
         const result = claim.run(
           id,
@@ -262,7 +275,7 @@ export function createJournal(db: Db) {
     /** Records the outcome; resolves once it is committed. */
     finish(id: string, result: Finish): Promise<void> {
       return write(() => {
-        finish.run(
+        (result.releaseKey ? finishReleasing : finish).run(
           result.outcome,
           result.httpStatus,
           result.requestId ?? null,
@@ -273,7 +286,6 @@ export function createJournal(db: Db) {
           result.response?.type ?? null,
           result.response?.body ?? null,
           Date.now(),
-          result.releaseKey ? 1 : 0,
           id,
         );
       });

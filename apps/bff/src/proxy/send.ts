@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import {
   ENDPOINTS,
   IDEMPOTENCY_KEY_HEADER,
@@ -48,7 +48,7 @@ function fingerprint(send: SendRequest): string {
     send.customerPhone ?? null,
     send.customerEmail ?? null,
   ]);
-  return createHash('sha256').update(canonical).digest('base64url');
+  return hash('sha256', canonical, 'base64url');
 }
 
 const envelopeError = (body: Buffer): string | null => {
