@@ -31,6 +31,21 @@ describe('startPage', () => {
     await vi.waitFor(() => expect(client.getQueryData(options.queryKey)).toEqual(list));
   });
 
+  it('resolves once the session and the first read have answered, so the first render can draw the page with its data', async () => {
+    bff();
+    const client = createQueryClient();
+    await startPage({ pathname: '/reviews', search: '' }, client);
+    expect(client.getQueryData(['auth', 'me'])).toEqual(me);
+    expect(client.getQueryData(reviewsQueryOptionsForUrl(new URLSearchParams()).queryKey)).toEqual(list);
+  });
+
+  it('resolves, without throwing, when the session is refused', async () => {
+    stubFetch(() => new Response(JSON.stringify({ success: false, error: 'Sign in' }), { status: 401 }));
+    const client = createQueryClient();
+    await expect(startPage({ pathname: '/reviews', search: '' }, client)).resolves.toBeUndefined();
+    expect(client.getQueryState(['auth', 'me'])?.status).toBe('error');
+  });
+
   it('asks only for the session on a page some roles may not open (its data and code wait for the role)', async () => {
     const { calls } = bff();
     startPage({ pathname: '/analytics', search: '?days=30' }, createQueryClient());

@@ -29,33 +29,49 @@ export const PAGE_PERMISSIONS = {
 type SignedInPage = keyof typeof PAGE_PERMISSIONS;
 
 /** What a page reads first, so it can be asked for before the page's code has even arrived. */
-const FIRST_READS: Partial<Record<SignedInPage, (client: QueryClient, search: URLSearchParams) => void>> = {
-  reviews: (client, search) => void client.prefetchQuery(reviewsQueryOptionsForUrl(search)),
+const FIRST_READS: Partial<
+  Record<SignedInPage, (client: QueryClient, search: URLSearchParams) => Promise<void>>
+> = {
+  reviews: (client, search) => client.prefetchQuery(reviewsQueryOptionsForUrl(search)),
 };
 
 /**
  * At start, everything the page in the address bar needs is asked for at once, instead of one
  * after the other (session → page code → page data): the session, the page's chunk and its first
  * read. Only for a page every role may open: the code and data of a page a role cannot use
- * (Analytics for staff) are still requested only after the role is known.
+ * (Analytics for staff) are still requested only after the role is known. Resolves when all of
+ * it has settled (answered or failed; prefetches never reject).
  */
-export function startPage(location: { pathname: string; search: string }, client: QueryClient): void {
+export function startPage(
+  location: { pathname: string; search: string },
+  client: QueryClient,
+): Promise<void> {
   if (location.pathname === paths.login) {
-    void routePages.login.preload();
-    return;
+    return routePages.login.preload().then(
+      () => undefined,
+      () => undefined,
+    );
   }
-  void client.prefetchQuery(meQueryOptions());
+  const started: Promise<unknown>[] = [client.prefetchQuery(meQueryOptions())];
   for (const [name, permission] of Object.entries(PAGE_PERMISSIONS) as [SignedInPage, Permission][]) {
     if (location.pathname !== paths[name] || !ROLES.every((role) => can(role, permission))) continue;
     startPageCode = routePages[name].preload().then(
-      () => undefined,
-      () => undefined, // the page's own error boundary reports a chunk that cannot load
+      () => {
+        startPageCodeReady = true;
+      },
+      () => {
+        startPageCodeReady = true; // the page's own error boundary reports a chunk that cannot load
+      },
     );
-    FIRST_READS[name]?.(client, new URLSearchParams(location.search));
+    started.push(startPageCode);
+    const read = FIRST_READS[name];
+    if (read) started.push(read(client, new URLSearchParams(location.search)));
   }
+  return Promise.all(started).then(() => undefined);
 }
 
 let startPageCode: Promise<void> | null = null;
+let startPageCodeReady = false;
 
 /**
  * Whether the code of the page opened at start has arrived (true when none was started). The
@@ -63,7 +79,7 @@ let startPageCode: Promise<void> | null = null;
  * fallback, and React then holds it back until 300 ms after that fallback appeared.
  */
 export function useStartPageCode(): boolean {
-  const [ready, setReady] = useState(startPageCode === null);
+  const [ready, setReady] = useState(startPageCode === null || startPageCodeReady);
   useEffect(() => {
     if (ready || startPageCode === null) return;
     let live = true;

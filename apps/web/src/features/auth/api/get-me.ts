@@ -15,5 +15,7 @@ export function meQueryOptions() {
 }
 
 export function useMe() {
-  return useQuery(meQueryOptions());
+  // The session is asked for at start, before the first render (main.tsx): an answer that failed
+  // by then is shown (sign-in, or the error with "Try again"), not asked for a second time.
+  return useQuery({ ...meQueryOptions(), retryOnMount: false });
 }
