@@ -1,4 +1,4 @@
-import { MantineProvider } from '@mantine/core';
+import { type MantineColorSchemeManager, MantineProvider } from '@mantine/core';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { useToastHostWanted } from '../lib/toast.ts';
@@ -16,6 +16,19 @@ function Toasts() {
 }
 
 /**
+ * The colour scheme follows the system and the dashboard offers no switch, so there is nothing to
+ * remember: Mantine's default manager reads (and writes) localStorage on start, and a fresh
+ * profile's first storage access costs several milliseconds of the first row's time.
+ */
+const systemColorScheme: MantineColorSchemeManager = {
+  get: (defaultValue) => defaultValue,
+  set: () => {},
+  subscribe: () => {},
+  unsubscribe: () => {},
+  clear: () => {},
+};
+
+/**
  * withCssVariables / withGlobalClasses off: both make Mantine inject inline <style> elements,
  * which a strict CSP (style-src 'self') refuses. Their content comes from static CSS instead.
  * defaultColorScheme "auto": light or dark follows the system, and changes with it.
@@ -25,6 +38,7 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
     <MantineProvider
       theme={theme}
       defaultColorScheme="auto"
+      colorSchemeManager={systemColorScheme}
       withCssVariables={false}
       withGlobalClasses={false}
     >
