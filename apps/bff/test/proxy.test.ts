@@ -161,6 +161,53 @@ describe('the key reaches the upstream, the browser’s credentials never do', (
   });
 });
 
+describe('the fast path for sends', () => {
+  it('answers a send exactly as Express does: a new session’s first send is Express’s, the next the fast path’s', async () => {
+    // A session just created is not in the cache yet, so its first call takes the Express path
+    // (which caches it); a call right after finds it cached and every check known: the fast path.
+    const client = await bff.owner();
+    const headers = (key: string) => ({
+      cookie: client.cookie!,
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'x-csrf': '1',
+      origin: bff.url,
+      'idempotency-key': key,
+    });
+    const body = JSON.stringify(SMS);
+    const send = '/api/v1/requests/send';
+    const secondKey = crypto.randomUUID();
+    const first = await raw(bff.url, 'POST', send, headers(crypto.randomUUID()), body);
+    const again = await raw(bff.url, 'POST', send, headers(secondKey), body);
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(first.status);
+    const shape = (text: string) => {
+      const { data, ...rest } = JSON.parse(text);
+      return { ...rest, data: Object.keys(data).sort() };
+    };
+    expect(shape(again.text)).toEqual(shape(first.text));
+    const strip = (h: Record<string, unknown>) => {
+      const { date: _d, 'x-request-id': _id, 'content-length': _l, ...rest } = h;
+      return rest;
+    };
+    expect(strip(again.headers)).toEqual(strip(first.headers));
+    const [up1, up2] = upstream.calls;
+    expect(up2!.body.equals(up1!.body)).toBe(true);
+    const names = (h: Record<string, unknown>) =>
+      Object.keys(h)
+        .filter((n) => n !== 'x-request-id')
+        .sort();
+    expect(names(up2!.headers)).toEqual(names(up1!.headers));
+    expect(up2!.headers['x-request-id']).toBe(again.headers['x-request-id']);
+    // The fast path journals like Express: the same key again replays the stored bytes.
+    const replay = await raw(bff.url, 'POST', send, headers(secondKey), body);
+    expect(replay.status).toBe(200);
+    expect(replay.headers['idempotency-replayed']).toBe('true');
+    expect(replay.text).toBe(again.text);
+    expect(upstream.calls).toHaveLength(2);
+  });
+});
+
 describe('the fast path for repeated reads', () => {
   it('answers a repeated read exactly as the first one (which Express answered in full)', async () => {
     const path = '/api/v1/reviews?limit=7&status=ignored';
