@@ -18,7 +18,7 @@ const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
 // is closed rather than reused (and Node's agent retires a socket a second before the server's own
 // Keep-Alive timeout), so a send is never written onto a connection the upstream is just closing
 // — the race that would turn an ordinary send into "outcome unknown". A new TCP connection per
-// send cost the BFF and the upstream ~0.3-0.5 ms of CPU each (docs/performance.md).
+// send cost the BFF and the upstream ~0.3-0.5 ms of CPU each (docs/bff.md, "Performance").
 const REUSE_IDLE_MS = 1_000;
 const agentOptions = { keepAlive: true, timeout: REUSE_IDLE_MS, maxSockets: 256, maxFreeSockets: 64 };
 const agents = {
