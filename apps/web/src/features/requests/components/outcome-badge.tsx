@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Badge.layer.css';
 import { Badge } from '@mantine/core';
 import { SEND_OUTCOME_MEANINGS, type SendOutcome } from '@review-desk/shared/bff';
 

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Badge.layer.css';
 import '../../../components/overlays.css';
 import '@mantine/core/styles/PasswordInput.layer.css';
 import {
