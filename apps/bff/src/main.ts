@@ -5,7 +5,6 @@ import { type Config, ConfigError, loadConfig } from './env.ts';
 import { createLogger, type LogSink } from './log.ts';
 import { createMetrics, METRICS_REPLY, METRICS_REQUEST } from './metrics.ts';
 import { createBff, listen, openStores, runMaintenance, type Stores, shutdown } from './server.ts';
-import { startCheckpointer } from './store/checkpointer.ts';
 
 // Entry point. One process by default; BFF_WORKERS > 1 runs that many node:cluster workers on one
 // port, with the primary doing the start-up duties (migrations, first owner, orphaned sends),
@@ -85,8 +84,6 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     });
   }
   if (role === 'single') await startupDuties(stores, config, sink);
-  // One checkpointer per database: here, or in the primary when there are workers.
-  const checkpointer = role === 'single' ? startCheckpointer(config.databasePath, logger) : null;
   const bff = createBff(config, sink, metrics, stores);
   const listening = await listen(bff.handler, config);
 
@@ -104,7 +101,6 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     logger.info({ signal }, 'shutting down');
     clearInterval(maintenance);
     await shutdown(listening, bff, config.upstream.timeoutMs + 2_000);
-    await checkpointer?.stop();
     stores.db.close();
     logger.info('stopped');
     sink.flush();
@@ -116,7 +112,6 @@ async function runPrimary(config: Config, sink: LogSink): Promise<void> {
   const { logger } = sink;
   const stores = openStores(config);
   await startupDuties(stores, config, sink);
-  const checkpointer = startCheckpointer(config.databasePath, logger);
   const maintenance = setInterval(() => runMaintenance(stores, config), MAINTENANCE_EVERY_MS).unref();
   const aggregator = new AggregatorRegistry();
   let stopping = false;
@@ -161,7 +156,6 @@ async function runPrimary(config: Config, sink: LogSink): Promise<void> {
     }
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) {
-        void checkpointer?.stop();
         stores.db.close();
         logger.info('stopped');
         sink.flush();

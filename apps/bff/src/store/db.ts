@@ -80,8 +80,7 @@ export function openDatabase(file: string): Db {
   // WAL + NORMAL: a commit survives a process crash; only an OS crash may lose the last ones.
   db.exec('PRAGMA synchronous = NORMAL');
   // Checkpoint every ~40 MB of WAL rather than every 4 MB: every send writes the journal twice
-  // (claim, then outcome), and each checkpoint rewrites and syncs the same hot pages again. In the
-  // server this is the backstop: a thread checkpoints far more often (store/checkpointer.ts).
+  // (claim, then outcome), and each checkpoint rewrites and syncs the same hot pages again.
   db.exec('PRAGMA wal_autocheckpoint = 10000');
   db.exec('PRAGMA foreign_keys = ON');
   migrate(db);
