@@ -67,16 +67,25 @@ export function sendError(res: ServerResponse, error: AppError): void {
   sendJson(res, error.status, fail(error.message, error.fields), error.headers);
 }
 
+/**
+ * Answers what can be answered without logging: a response already under way is cut (never a
+ * second body), an AppError gets its envelope. False when the error is unexpected.
+ */
+export function answerKnownError(res: ServerResponse, error: unknown): boolean {
+  if (res.headersSent) {
+    res.destroy();
+    return true;
+  }
+  if (error instanceof AppError) {
+    sendError(res, error);
+    return true;
+  }
+  return false;
+}
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    if (error instanceof AppError) {
-      sendError(res, error);
-      return;
-    }
+    if (answerKnownError(res, error)) return;
     // Body-parser style errors carry an HTTP status and a type; their messages are safe to map.
     const status =
       typeof error?.status === 'number'

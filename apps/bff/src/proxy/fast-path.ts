@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { readSessionToken } from '../auth/middleware.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import { beginRequest, type RequestContext } from '../http/context.ts';
-import { AppError, sendError, sendJson } from '../http/errors.ts';
+import { answerKnownError, sendJson } from '../http/errors.ts';
 import { isRefusedBodyType, type OriginPolicy } from '../http/origin.ts';
 import { DATA_HEADERS, hasBody } from '../http/security.ts';
 import type { AccessLog } from '../log.ts';
@@ -135,14 +135,7 @@ export function createFastSend(deps: {
     res: ServerResponse,
     error: unknown,
   ): void {
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    if (error instanceof AppError) {
-      sendError(res, error);
-      return;
-    }
+    if (answerKnownError(res, error)) return;
     deps.logger.error({ err: error, reqId: req.ctx.id, path }, 'unhandled error');
     sendJson(res, 500, fail(MESSAGES.internal));
   }
