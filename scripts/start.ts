@@ -200,13 +200,20 @@ function withoutKeys(base: NodeJS.ProcessEnv, keys: string[]): NodeJS.ProcessEnv
 }
 
 async function main(): Promise<void> {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  // SIGHUP: the terminal was closed. Without it the apps would outlive this process, still
+  // holding their ports and databases.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => {
       if (stopping) return;
       say('\nStopping Review Desk…');
       void stopAll(0);
     });
   }
+  // Whoever read the console is gone (a closed pipe): stop the apps rather than crash and leave
+  // them running unattended.
+  process.stdout.on('error', () => {
+    if (!stopping) void stopAll(1);
+  });
   mkdirSync(dataDir, { recursive: true });
 
   const web = dev ? null : ensureWebBuild();

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { repoRoot, tempDir } from '../../../test/support/processes.ts';
 import { DashboardClient } from './support/client.ts';
 
@@ -14,6 +14,11 @@ const data = tempDir('review-desk-start-');
 const PASSWORD = 'demo-password-for-tests';
 
 type Started = { child: ChildProcess; url: string; output: string[] };
+
+// Every `npm start` of this file, so a failed test still stops what it started.
+const started = new Set<ChildProcess>();
+// The whole system starts (demo data, three users): more than a single app on a loaded machine.
+const START_TIMEOUT_MS = 45_000;
 
 async function start(): Promise<Started> {
   const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/start.ts')], {
@@ -30,12 +35,13 @@ async function start(): Promise<Started> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  started.add(child);
   const output: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`npm start did not come up:\n${output.join('\n')}`)),
-      45_000,
+      START_TIMEOUT_MS,
     );
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output.push(line);
@@ -74,10 +80,21 @@ async function gone(pids: number[]): Promise<number[]> {
   return pids.filter(alive);
 }
 
+afterEach(async () => {
+  for (const child of started) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  }
+  started.clear();
+});
 afterAll(() => data.cleanup());
 
 describe('npm start', () => {
-  it('runs the whole system with demo users, and stops both apps on SIGTERM', async () => {
+  const timeout = START_TIMEOUT_MS + 15_000;
+
+  it('runs the whole system with demo users, and stops both apps on SIGTERM', { timeout }, async () => {
     const first = await start();
     const children = childPids(first.child.pid!);
     const log = () => first.output.join('\n');
@@ -105,7 +122,9 @@ describe('npm start', () => {
     expect(await gone(children), log()).toEqual([]);
   });
 
-  it('keeps existing users on the next start, and stops everything when an app dies', async () => {
+  it('keeps existing users on the next start, and stops everything when an app dies', {
+    timeout,
+  }, async () => {
     const second = await start();
     expect(second.output.join('\n')).not.toMatch(/Demo users/);
     const login = await new DashboardClient(second.url).login('owner@example.com', PASSWORD);
@@ -121,5 +140,15 @@ describe('npm start', () => {
     expect(code, second.output.join('\n')).toBe(1);
     expect(second.output.join('\n')).toMatch(/api stopped unexpectedly/);
     expect(await gone(children), second.output.join('\n')).toEqual([]);
+  });
+
+  it('stops both apps when its terminal goes away (SIGHUP)', { timeout }, async () => {
+    const third = await start();
+    const children = childPids(third.child.pid!);
+    expect(children.length).toBeGreaterThanOrEqual(2);
+    third.child.kill('SIGHUP');
+    const [code] = await once(third.child, 'exit');
+    expect(code, third.output.join('\n')).toBe(0);
+    expect(await gone(children), third.output.join('\n')).toEqual([]);
   });
 });
