@@ -6,8 +6,11 @@ import pino from 'pino';
 
 export type Logger = pino.Logger;
 
+const destinations = new WeakMap<Logger, ReturnType<typeof pino.destination>>();
+
 export function createLogger(level: string): Logger {
-  return pino(
+  const destination = pino.destination({ dest: 1, sync: false });
+  const logger = pino(
     {
       level,
       base: { service: 'api' },
@@ -23,10 +26,35 @@ export function createLogger(level: string): Logger {
         censor: '[redacted]',
       },
     },
-    // Buffered, asynchronous writes: a log line never holds up an answer. pino flushes the
-    // buffer when the process exits.
-    pino.destination({ dest: 1, sync: false }),
+    // Asynchronous writes: a log line never holds up an answer. Call endLogs before exiting.
+    destination,
   );
+  destinations.set(logger, destination);
+  return logger;
+}
+
+/**
+ * Writes what is still buffered and ends the log stream; resolves once that is done, once it
+ * failed, or after waitMs. Exit through this rather than pino's synchronous flush at exit: that
+ * retries a write to a closed pipe (stdout's reader gone) forever, and the process never exits.
+ */
+export function endLogs(logger: Logger, waitMs = 2_000): Promise<void> {
+  const destination = destinations.get(logger);
+  if (!destination) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(done, waitMs);
+    destination.once('close', done);
+    destination.once('error', done);
+    try {
+      destination.end();
+    } catch {
+      done(); // already ended
+    }
+  });
 }
 
 const SECRET_PARAMS = new Set<string>([...KEY_QUERY_PARAMS, 'to']);

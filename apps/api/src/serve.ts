@@ -1,4 +1,5 @@
 import { loadConfig } from './env.ts';
+import { endLogs } from './logger.ts';
 import { startApi } from './server.ts';
 
 // The server process: validate the environment, start, stop cleanly on SIGTERM/SIGINT.
@@ -19,11 +20,11 @@ try {
     api.close().then(
       () => {
         api.ctx.logger.info('stopped');
-        process.exit(0);
+        void endLogs(api.ctx.logger).then(() => process.exit(0));
       },
       (error: unknown) => {
         api.ctx.logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        void endLogs(api.ctx.logger).then(() => process.exit(1));
       },
     );
   };

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -136,4 +137,26 @@ describe('lifecycle', () => {
     expect(app.logs.join('\n')).toContain('demo data already present');
     expect(app.logs.join('\n')).toContain(`"business":"${DEMO_BUSINESS.slug}"`);
   });
+});
+
+describe('shutdown', () => {
+  it('stops on SIGTERM even when nobody reads its output any more', async () => {
+    const app = await startApp('api', {
+      env: { ...env, SEED_DEMO: '0', DATABASE_PATH: path.join(tmp.dir, 'closed-stdout.db') },
+    });
+    try {
+      // Whoever read its log is gone (a supervisor or a terminal pipe closed): the shutdown's own
+      // lines are the first writes to fail.
+      app.child.stdout!.destroy();
+      const exited = once(app.child, 'exit');
+      app.child.kill('SIGTERM');
+      const outcome = await Promise.race([
+        exited.then(([code]) => `exit ${code}`),
+        new Promise((resolve) => setTimeout(() => resolve('still running 10 s after SIGTERM'), 10_000)),
+      ]);
+      expect(outcome).toBe('exit 0');
+    } finally {
+      app.child.kill('SIGKILL');
+    }
+  }, 20_000);
 });

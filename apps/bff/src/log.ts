@@ -64,7 +64,14 @@ export type AccessLog = { enabled: boolean; write(entry: AccessEntry): void; sen
 export type LogSink = {
   logger: Logger;
   access: AccessLog;
+  /** Starts writing what is buffered now (the ready line must not wait for a batch). */
   flush(): void;
+  /**
+   * Writes what is buffered and ends the stream; resolves once done, failed or after waitMs.
+   * Exit through this: pino's synchronous flush at exit retries a write to a closed pipe
+   * (stdout's reader gone) forever, and the process would never exit.
+   */
+  end(waitMs?: number): Promise<void>;
 };
 
 /**
@@ -106,10 +113,26 @@ export function createLogger(level: string): LogSink {
     access,
     flush() {
       try {
-        destination.flushSync();
+        destination.flush();
       } catch {
-        // stdout already closed, or a write in progress: nothing more can be done here
+        // already ended: nothing left to write
       }
+    },
+    end(waitMs = 2_000) {
+      return new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(done, waitMs);
+        destination.once('close', done);
+        destination.once('error', done);
+        try {
+          destination.end();
+        } catch {
+          done(); // already ended
+        }
+      });
     },
   };
 }

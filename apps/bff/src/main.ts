@@ -103,7 +103,7 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     await shutdown(listening, bff, config.upstream.timeoutMs + 2_000);
     stores.db.close();
     logger.info('stopped');
-    sink.flush();
+    await sink.end();
     process.exit(0);
   });
 }
@@ -158,16 +158,15 @@ async function runPrimary(config: Config, sink: LogSink): Promise<void> {
       if (Object.keys(cluster.workers ?? {}).length === 0) {
         stores.db.close();
         logger.info('stopped');
-        sink.flush();
-        process.exit(0);
+        void sink.end().then(() => process.exit(0));
       }
       return;
     }
     if (!listeningWorkers.has(worker.id)) {
       // Died before it ever served: restarting would loop on the same fault.
       logger.fatal({ pid, code, signal }, 'worker failed to start');
-      sink.flush();
-      process.exit(1);
+      void sink.end().then(() => process.exit(1));
+      return;
     }
     listeningWorkers.delete(worker.id);
     logger.error({ pid, code, signal }, 'worker stopped unexpectedly; starting a new one');
@@ -189,8 +188,7 @@ const config = loadOrExit();
 const sink = createLogger(config.logLevel);
 process.on('uncaughtException', (error) => {
   sink.logger.fatal({ err: error }, 'uncaught exception');
-  sink.flush();
-  process.exit(1);
+  void sink.end().then(() => process.exit(1));
 });
 
 if (cluster.isWorker) await runServer(config, sink, 'worker');

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { OWNER, startBff, type TestBff } from './support/bff.ts';
@@ -130,4 +131,25 @@ describe('session expiry, throttling and secure cookies', () => {
     );
     expect(otherIp.status).toBe(401);
   });
+});
+
+describe('shutdown', () => {
+  it('stops on SIGTERM even when nobody reads its output any more', async () => {
+    const bff = await startBff(upstream.url);
+    try {
+      // Whoever read its log is gone (a supervisor or a terminal pipe closed): the shutdown's own
+      // lines are the first writes to fail.
+      bff.app.child.stdout!.destroy();
+      const exited = once(bff.app.child, 'exit');
+      bff.app.child.kill('SIGTERM');
+      const outcome = await Promise.race([
+        exited.then(([code]) => `exit ${code}`),
+        new Promise((resolve) => setTimeout(() => resolve('still running 10 s after SIGTERM'), 10_000)),
+      ]);
+      expect(outcome).toBe('exit 0');
+    } finally {
+      bff.app.child.kill('SIGKILL');
+      await bff.stop();
+    }
+  }, 30_000);
 });
