@@ -43,12 +43,15 @@ async function start(): Promise<Started> {
       () => reject(new Error(`npm start did not come up:\n${output.join('\n')}`)),
       START_TIMEOUT_MS,
     );
+    // The banner ends with "Press Ctrl-C to stop.": wait for all of it (the demo users come after
+    // the URL), not just its first line.
+    let running: string | undefined;
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output.push(line);
-      const match = /Review Desk is running: (http\S+)/.exec(line);
-      if (match) {
+      running ??= /Review Desk is running: (http\S+)/.exec(line)?.[1];
+      if (running && line.includes('Press Ctrl-C to stop')) {
         clearTimeout(timer);
-        resolve(match[1]!);
+        resolve(running);
       }
     });
     child.once('exit', (code) => {
