@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { KEY_QUERY_PARAMS } from '@review-desk/shared';
 import pino from 'pino';
 
@@ -38,23 +39,17 @@ export function createLogger(level: string): Logger {
  * failed, or after waitMs. Exit through this rather than pino's synchronous flush at exit: that
  * retries a write to a closed pipe (stdout's reader gone) forever, and the process never exits.
  */
-export function endLogs(logger: Logger, waitMs = 2_000): Promise<void> {
+export async function endLogs(logger: Logger, waitMs = 2_000): Promise<void> {
   const destination = destinations.get(logger);
-  if (!destination) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(done, waitMs);
-    destination.once('close', done);
-    destination.once('error', done);
-    try {
-      destination.end();
-    } catch {
-      done(); // already ended
-    }
-  });
+  if (!destination) return;
+  // Settles on 'close', on an 'error' (once rejects then) or after waitMs.
+  const closed = once(destination, 'close', { signal: AbortSignal.timeout(waitMs) }).catch(() => {});
+  try {
+    destination.end();
+  } catch {
+    return; // already ended
+  }
+  await closed;
 }
 
 const SECRET_PARAMS = new Set<string>([...KEY_QUERY_PARAMS, 'to']);

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import pino, { type Logger } from 'pino';
 
 // JSON logs on stdout through an asynchronous destination (log calls do not wait on the pipe).
@@ -118,21 +119,15 @@ export function createLogger(level: string): LogSink {
         // already ended: nothing left to write
       }
     },
-    end(waitMs = 2_000) {
-      return new Promise((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-        const timer = setTimeout(done, waitMs);
-        destination.once('close', done);
-        destination.once('error', done);
-        try {
-          destination.end();
-        } catch {
-          done(); // already ended
-        }
-      });
+    async end(waitMs = 2_000) {
+      // Settles on 'close', on an 'error' (once rejects then) or after waitMs.
+      const closed = once(destination, 'close', { signal: AbortSignal.timeout(waitMs) }).catch(() => {});
+      try {
+        destination.end();
+      } catch {
+        return; // already ended
+      }
+      await closed;
     },
   };
 }

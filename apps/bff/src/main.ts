@@ -88,15 +88,8 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
   const listening = await listen(bff.handler, config);
 
   let maintenance: NodeJS.Timeout | undefined;
-  if (role === 'single') {
-    maintenance = setInterval(() => runMaintenance(stores, config), MAINTENANCE_EVERY_MS).unref();
-    announceListening(sink, { url: listening.url, upstream: config.upstream.url.origin });
-  } else {
-    logger.info({ url: listening.url }, 'worker listening');
-    sink.flush();
-    process.send?.({ type: 'review-desk:listening', url: listening.url });
-  }
-
+  // Before the ready line: whoever reads it may send SIGTERM at once, and a signal with no
+  // handler yet would kill the process without its graceful shutdown.
   onSignals(async (signal) => {
     logger.info({ signal }, 'shutting down');
     clearInterval(maintenance);
@@ -106,6 +99,15 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     await sink.end();
     process.exit(0);
   });
+
+  if (role === 'single') {
+    maintenance = setInterval(() => runMaintenance(stores, config), MAINTENANCE_EVERY_MS).unref();
+    announceListening(sink, { url: listening.url, upstream: config.upstream.url.origin });
+  } else {
+    logger.info({ url: listening.url }, 'worker listening');
+    sink.flush();
+    process.send?.({ type: 'review-desk:listening', url: listening.url });
+  }
 }
 
 async function runPrimary(config: Config, sink: LogSink): Promise<void> {

@@ -143,10 +143,10 @@ describe('shutdown', () => {
       const exited = once(bff.app.child, 'exit');
       bff.app.child.kill('SIGTERM');
       const outcome = await Promise.race([
-        exited.then(([code]) => `exit ${code}`),
+        exited.then(([code, signal]) => `exit ${code ?? signal}`),
         new Promise((resolve) => setTimeout(() => resolve('still running 10 s after SIGTERM'), 10_000)),
       ]);
-      expect(outcome).toBe('exit 0');
+      expect(outcome, bff.app.logs.slice(-5).join('\n')).toBe('exit 0');
     } finally {
       bff.app.child.kill('SIGKILL');
       await bff.stop();
