@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser } from '@playwright/test';
 import Papa from 'papaparse';
 import { DASHBOARD_MARKS } from './dashboard.ts';
-import { ENTRIES, runNode } from './lib/processes.ts';
+import { runCli } from './lib/processes.ts';
 import { median, type Section } from './lib/report.ts';
 import { type Stack, signIn } from './lib/stack.ts';
 
@@ -21,8 +21,8 @@ async function topUp(stack: Stack): Promise<void> {
   const missing = ROWS - body.data.total;
   if (missing < 0) throw new Error(`the demo data already has ${body.data.total} reviews (> ${ROWS})`);
   if (missing === 0) return;
-  await runNode(
-    ENTRIES.apiCli,
+  await runCli(
+    'api',
     ['generate', '--business', 'demo', '--reviews', String(missing), '--requests', '0', '--seed', '2024'],
     { env: { DATABASE_PATH: path.join(stack.dataDir, 'api.db') } },
   );

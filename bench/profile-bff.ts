@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Request } from 'autocannon';
 import { runLoad } from './lib/load.ts';
-import { ENTRIES, runNode, startServer, tempDir } from './lib/processes.ts';
+import { tempDir } from './lib/processes.ts';
 import { summariseProfiles } from './lib/profile.ts';
 import { printTable } from './lib/report.ts';
+import { login, requestFor, startBenchApi, startBenchBff } from './proxy.ts';
 
 // Where the BFF spends its CPU on one kind of call: starts the API (demo data, limits lifted) and
 // one BFF process with --cpu-prof, loads it with GET /api/v1/reviews or the send, and prints the
@@ -27,55 +26,19 @@ const temp = tempDir('rd-bench-profile-');
 const profiles = path.join(temp.dir, 'profiles');
 mkdirSync(profiles);
 try {
-  const keyFile = path.join(temp.dir, 'api-key');
-  const api = await startServer('api', ENTRIES.api, {
-    logFile: path.join(temp.dir, 'api.log'),
-    env: {
-      DATABASE_PATH: path.join(temp.dir, 'api.db'),
-      SEED_DEMO: '1',
-      DEMO_KEY_FILE: keyFile,
-      FREQUENCY_CAP_DAYS: '0',
-      RATE_LIMIT_PER_MINUTE: '0',
-      MONTHLY_SEND_ALLOWANCE: '0',
-    },
-  });
-  const bffDb = path.join(temp.dir, 'bff.db');
-  await runNode(ENTRIES.bffCli, ['user', 'add', '--email', 'bench@example.com', '--role', 'owner'], {
-    env: { BFF_DATABASE_PATH: bffDb },
-    stdin: 'bench-password-123\n',
-  });
-  const bff = await startServer('bff', ENTRIES.bff, {
-    logFile: path.join(temp.dir, 'bff.log'),
+  const { api, keyFile } = await startBenchApi(temp.dir);
+  const bff = await startBenchBff(temp.dir, api.url, keyFile, {
+    name: 'bff',
+    workers: values.workers,
     nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profiles}`],
-    env: {
-      UPSTREAM_URL: api.url,
-      UPSTREAM_API_KEY_FILE: keyFile,
-      BFF_DATABASE_PATH: bffDb,
-      BFF_WORKERS: values.workers,
-      LOG_LEVEL: 'info',
-      WEB_DIST_DIR: path.join(temp.dir, 'no-dashboard'),
-    },
   });
-  const login = await fetch(`${bff.url}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-csrf': '1', origin: bff.url },
-    body: JSON.stringify({ email: 'bench@example.com', password: 'bench-password-123' }),
-  });
-  const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
-  const request: Request =
+  const cookie = await login(bff.url);
+  // A read carries only the session cookie (the dashboard's reads send no Origin); a send the
+  // CSRF header and Origin too.
+  const request =
     endpoint === 'read'
-      ? { method: 'GET', path: '/api/v1/reviews?page=1&limit=20', headers: { cookie } }
-      : {
-          method: 'POST',
-          path: '/api/v1/requests/send',
-          headers: { cookie, 'x-csrf': '1', origin: bff.url, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            customerName: 'Bench Customer',
-            customerPhone: '+14155551234',
-            channel: 'sms',
-          }),
-          setupRequest: (r) => ({ ...r, headers: { ...r.headers, 'idempotency-key': randomUUID() } }),
-        };
+      ? requestFor('read', { cookie })
+      : requestFor('send', { cookie, 'x-csrf': '1', origin: bff.url });
   const connections = Number(values.connections);
   await runLoad({ url: bff.url, connections, seconds: 2, request });
   const before = bff.cpuMs();

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request } from 'autocannon';
 import { type LoadResult, runLoad, runPaced } from './lib/load.ts';
-import { ENTRIES, runNode, type Server, startServer, tempDir } from './lib/processes.ts';
+import { ENTRIES, runCli, type Server, startServer, tempDir } from './lib/processes.ts';
 import { summariseProfiles } from './lib/profile.ts';
 import type { Section, Table, Target } from './lib/report.ts';
 
@@ -45,12 +45,13 @@ const freshKey = (request: Request): Request => ({
   headers: { ...request.headers, 'idempotency-key': randomUUID() },
 });
 
-function requestFor(endpoint: 'read' | 'send', variant: Variant): Request {
-  if (endpoint === 'read') return { method: 'GET', path: READ_PATH, headers: variant.headers };
+/** The benchmark's read, or its send (a new intent each time), with the caller's headers. */
+export function requestFor(endpoint: 'read' | 'send', headers: Record<string, string>): Request {
+  if (endpoint === 'read') return { method: 'GET', path: READ_PATH, headers };
   return {
     method: 'POST',
     path: SEND_PATH,
-    headers: { ...variant.headers, 'content-type': 'application/json' },
+    headers: { ...headers, 'content-type': 'application/json' },
     body: SEND_BODY,
     setupRequest: freshKey,
   };
@@ -69,7 +70,12 @@ async function measure(
   const proxy = variant.kind === 'direct' ? null : variant.server;
   const proxyBefore = proxy?.cpuMs() ?? 0;
   const apiBefore = api.cpuMs();
-  const spec = { url: variant.server.url, connections, seconds, request: requestFor(endpoint, variant) };
+  const spec = {
+    url: variant.server.url,
+    connections,
+    seconds,
+    request: requestFor(endpoint, variant.headers),
+  };
   const result = rate ? await runPaced({ ...spec, rate }) : await runLoad(spec);
   const perRequest = (ms: number) => (result.ok > 0 ? (ms * 1000) / result.ok : Number.NaN);
   return {
@@ -79,7 +85,8 @@ async function measure(
   };
 }
 
-async function login(bffUrl: string): Promise<string> {
+/** Signs in as the benchmark's owner; returns the session cookie. */
+export async function login(bffUrl: string): Promise<string> {
   const response = await fetch(`${bffUrl}/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-csrf': '1', origin: bffUrl },
@@ -91,6 +98,54 @@ async function login(bffUrl: string): Promise<string> {
   return cookie.split(';')[0]!;
 }
 
+/** The API for the proxy benchmarks: demo data, every limit lifted (the issue: frequency cap and rate limit off). */
+export async function startBenchApi(dir: string): Promise<{ api: Server; keyFile: string }> {
+  const keyFile = path.join(dir, 'api-key');
+  const api = await startServer('api', ENTRIES.api, {
+    logFile: path.join(dir, 'api.log'),
+    env: {
+      DATABASE_PATH: path.join(dir, 'api.db'),
+      SEED_DEMO: '1',
+      DEMO_KEY_FILE: keyFile,
+      FREQUENCY_CAP_DAYS: '0',
+      RATE_LIMIT_PER_MINUTE: '0',
+      MONTHLY_SEND_ALLOWANCE: '0',
+      LOG_LEVEL: 'info',
+    },
+  });
+  return { api, keyFile };
+}
+
+/**
+ * A BFF exactly as in production (LOG_LEVEL=info, sessions, validation, the journal) with its own
+ * database and the benchmark's owner (see login).
+ */
+export async function startBenchBff(
+  dir: string,
+  apiUrl: string,
+  keyFile: string,
+  options: { name: string; workers: string; nodeArgs?: string[] },
+): Promise<Server> {
+  const bffDb = path.join(dir, `${options.name}.db`);
+  await runCli('bff', ['user', 'add', '--email', 'bench@example.com', '--role', 'owner'], {
+    env: { BFF_DATABASE_PATH: bffDb },
+    stdin: `${PASSWORD}\n`,
+  });
+  return startServer(options.name, ENTRIES.bff, {
+    logFile: path.join(dir, `${options.name}.log`),
+    nodeArgs: options.nodeArgs ?? [],
+    env: {
+      UPSTREAM_URL: apiUrl,
+      UPSTREAM_API_KEY_FILE: keyFile,
+      BFF_DATABASE_PATH: bffDb,
+      BFF_WORKERS: options.workers,
+      BUSINESS_NAME: 'Harbour Street Coffee',
+      LOG_LEVEL: 'info',
+      WEB_DIST_DIR: path.join(dir, 'no-dashboard'),
+    },
+  });
+}
+
 const ms = (value: number) => Math.round(value * 1000) / 1000;
 
 export async function proxyBenchmark(options: ProxyOptions): Promise<Section> {
@@ -99,42 +154,16 @@ export async function proxyBenchmark(options: ProxyOptions): Promise<Section> {
   const seconds = options.quick ? 1.5 : 5;
   const pacedSeconds = options.quick ? 2 : 6;
   try {
-    const keyFile = path.join(temp.dir, 'api-key');
-    const api = await startServer('api', ENTRIES.api, {
-      logFile: path.join(temp.dir, 'api.log'),
-      env: {
-        DATABASE_PATH: path.join(temp.dir, 'api.db'),
-        SEED_DEMO: '1',
-        DEMO_KEY_FILE: keyFile,
-        // Lifted for the run (issue: frequency cap and rate limit off); every limit is the API's own.
-        FREQUENCY_CAP_DAYS: '0',
-        RATE_LIMIT_PER_MINUTE: '0',
-        MONTHLY_SEND_ALLOWANCE: '0',
-        LOG_LEVEL: 'info',
-      },
-    });
+    const { api, keyFile } = await startBenchApi(temp.dir);
     servers.push(api);
     const apiKey = readFileSync(keyFile, 'utf8').trim();
 
     const bffs: { workers: string; server: Server }[] = [];
     for (const [i, workers] of options.workers.entries()) {
-      const bffDb = path.join(temp.dir, `bff-${i}.db`);
-      await runNode(ENTRIES.bffCli, ['user', 'add', '--email', 'bench@example.com', '--role', 'owner'], {
-        env: { BFF_DATABASE_PATH: bffDb },
-        stdin: `${PASSWORD}\n`,
-      });
-      const bff = await startServer(`bff-${workers}`, ENTRIES.bff, {
-        logFile: path.join(temp.dir, `bff-${i}.log`),
+      const bff = await startBenchBff(temp.dir, api.url, keyFile, {
+        name: `bff-${workers}`,
+        workers,
         nodeArgs: options.cpuProfDir && i === 0 ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`] : [],
-        env: {
-          UPSTREAM_URL: api.url,
-          UPSTREAM_API_KEY_FILE: keyFile,
-          BFF_DATABASE_PATH: bffDb,
-          BFF_WORKERS: workers,
-          BUSINESS_NAME: 'Harbour Street Coffee',
-          LOG_LEVEL: 'info',
-          WEB_DIST_DIR: path.join(temp.dir, 'no-dashboard'),
-        },
       });
       servers.push(bff);
       bffs.push({ workers, server: bff });
@@ -166,7 +195,7 @@ export async function proxyBenchmark(options: ProxyOptions): Promise<Section> {
           url: variant.server.url,
           connections: 10,
           seconds: 1,
-          request: requestFor(endpoint, variant),
+          request: requestFor(endpoint, variant.headers),
         });
 
     const tables: Table[] = [];

@@ -12,7 +12,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runLoad } from './lib/load.ts';
-import { ENTRIES, repoRoot, runNode, type Server, startServer, tempDir } from './lib/processes.ts';
+import { ENTRIES, repoRoot, runCli, type Server, startServer, tempDir } from './lib/processes.ts';
 import { percentile, type Section, type Table, type Target } from './lib/report.ts';
 
 // Benchmark 2: the service at scale. One business with a million reviews and a million requests
@@ -72,7 +72,7 @@ async function dataset(sizes: (typeof SIZES)['full'], log: (line: string) => voi
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'sizes.json'), JSON.stringify(sizes));
   const env = { DATABASE_PATH: db };
-  const cli = (args: string[]) => runNode(ENTRIES.apiCli, args, { env });
+  const cli = (args: string[]) => runCli('api', args, { env });
   const started = performance.now();
   log(
     `generating ${sizes.reviews.toLocaleString('en-US')} reviews + ${sizes.requests.toLocaleString('en-US')} requests (cached under ${dir})…`,

@@ -1,21 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { APP_ENTRIES, repoRoot } from '../../test/support/processes.ts';
 
 // Processes under test, started as production starts them: their own Node process, logs on
 // stdout. Stdout goes straight to a file (as it would to a log collector), so reading a busy
 // server's access lines costs the benchmark nothing and a full pipe never blocks the server.
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// The repository root, CLIs run to completion and temporary directories: the tests' helpers.
+export { repoRoot, runCli, tempDir } from '../../test/support/processes.ts';
 
 export const ENTRIES = {
-  api: path.join(repoRoot, 'apps/api/src/main.ts'),
-  apiCli: path.join(repoRoot, 'apps/api/src/cli.ts'),
-  bff: path.join(repoRoot, 'apps/bff/src/main.ts'),
-  bffCli: path.join(repoRoot, 'apps/bff/src/cli.ts'),
+  ...APP_ENTRIES,
   bareProxy: path.join(repoRoot, 'bench/bare-proxy.ts'),
   start: path.join(repoRoot, 'scripts/start.ts'),
 } as const;
@@ -100,31 +97,6 @@ export async function stopChild(child: ChildProcess, graceMs = 10_000): Promise<
   clearTimeout(timer);
 }
 
-/** Runs a CLI to completion; resolves with stdout, rejects with stderr on a non-zero exit. */
-export async function runNode(
-  entry: string,
-  args: string[],
-  options: { env?: Record<string, string>; stdin?: string } = {},
-): Promise<string> {
-  const child = spawn(process.execPath, [entry, ...args], {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  child.stdin.end(options.stdin ?? '');
-  const [code] = (await once(child, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`${path.basename(entry)} ${args.join(' ')} exited ${code}: ${stderr}`);
-  return stdout;
-}
-
 // --- CPU time from /proc ---------------------------------------------------------------------
 
 /** USER_HZ: the unit of utime/stime in /proc/<pid>/stat (100 on every Linux we run on). */
@@ -160,9 +132,4 @@ export function treeCpuMs(pid: number): number {
   let sum = processCpuMs(pid);
   for (const child of childrenOf(pid)) sum += treeCpuMs(child);
   return sum;
-}
-
-export function tempDir(prefix: string): { dir: string; cleanup(): void } {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
