@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
+import { CHROMIUM_LAUNCH } from '../e2e/support/chromium.ts';
 import {
   attribute,
   chunksContaining,
@@ -285,7 +286,7 @@ export async function browserSection(browser: Browser, stack: Stack, quick: bool
       },
     ],
     notes: [
-      'Chromium: Debian’s /usr/bin/chromium, headless, --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run; on the same cores as the API and the BFF.',
+      `Chromium: Debian’s ${CHROMIUM_LAUNCH.executablePath}, headless, ${CHROMIUM_LAUNCH.args.join(' ')}; on the same cores as the API and the BFF.`,
     ],
   };
 }

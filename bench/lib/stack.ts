@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { type Browser, chromium } from '@playwright/test';
+import { CHROMIUM_LAUNCH } from '../../e2e/support/chromium.ts';
 import { ENTRIES, repoRoot, stopChild } from './processes.ts';
 
 // The whole system as `npm start` runs it (scripts/start.ts: the API with its demo data, the
@@ -92,17 +93,7 @@ export async function startStack(options: {
 }
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch(CHROMIUM_LAUNCH);
 }
 
 /** A signed-in session (cookies) for a demo user, to start fresh browser contexts with. */
