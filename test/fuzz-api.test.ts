@@ -3,7 +3,14 @@ import { MESSAGES } from '@review-desk/shared';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFigure } from './support/figures.ts';
-import { applyMutations, FUZZ_SEED, type FuzzRequest, fixedExamples, mutations } from './support/fuzz.ts';
+import {
+  applyMutations,
+  FUZZ_SEED,
+  type FuzzRequest,
+  fixedExamples,
+  mutations,
+  sendCase,
+} from './support/fuzz.ts';
 import { isEnvelope, type Reply, request } from './support/http.ts';
 import { scaled } from './support/soak.ts';
 import { type SystemApi, startSystemApi } from './support/stack.ts';
@@ -158,18 +165,7 @@ function isDocumentRoute(target: string, reply: Reply): boolean {
 const stats = { cases: 0, statuses: new Map<number, number>(), sent: 0 };
 
 async function check(req: FuzzRequest): Promise<void> {
-  let reply: Reply;
-  try {
-    reply = await request(api.url, req.target.replaceAll('TOKEN', token), {
-      method: req.method,
-      headers: req.headers,
-      ...(req.body !== undefined ? { body: req.body } : {}),
-      agent,
-      timeoutMs: 20_000,
-    });
-  } catch (error) {
-    throw new Error(`${req.method} ${req.target.slice(0, 120)}: no answer (${(error as Error).message})`);
-  }
+  const reply = await sendCase(api.url, req, agent, req.target.replaceAll('TOKEN', token));
   stats.cases++;
   stats.statuses.set(reply.status, (stats.statuses.get(reply.status) ?? 0) + 1);
   if (reply.status === 200 && req.target.startsWith('/api/v1/requests/send')) stats.sent++;

@@ -10,8 +10,15 @@ import {
   startFakeUpstream,
 } from './support/fault-upstream.ts';
 import { recordFigure } from './support/figures.ts';
-import { applyMutations, FUZZ_SEED, type FuzzRequest, fixedExamples, mutations } from './support/fuzz.ts';
-import { isEnvelope, type Reply, request, type Session } from './support/http.ts';
+import {
+  applyMutations,
+  FUZZ_SEED,
+  type FuzzRequest,
+  fixedExamples,
+  mutations,
+  sendCase,
+} from './support/fuzz.ts';
+import { isEnvelope, type Reply, type Session } from './support/http.ts';
 import { scaled } from './support/soak.ts';
 import { OWNER, type SystemBff, startSystemBff } from './support/stack.ts';
 
@@ -266,15 +273,7 @@ async function check(req: FuzzRequest, faultName: string | null): Promise<void> 
   for (const route of FORWARDED) upstream.behaveOn(route, fault);
   let reply: Reply;
   try {
-    reply = await request(bff.url, req.target, {
-      method: req.method,
-      headers: req.headers,
-      ...(req.body !== undefined ? { body: req.body } : {}),
-      agent,
-      timeoutMs: 20_000,
-    });
-  } catch (error) {
-    throw new Error(`${req.method} ${req.target.slice(0, 120)}: no answer (${(error as Error).message})`);
+    reply = await sendCase(bff.url, req, agent);
   } finally {
     for (const route of FORWARDED) upstream.behaveOn(route, null);
   }

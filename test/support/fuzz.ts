@@ -1,4 +1,6 @@
+import type http from 'node:http';
 import fc from 'fast-check';
+import { type Reply, request } from './http.ts';
 
 // Adversarial HTTP requests for fuzzing the running apps: paths with encodings, traversal and
 // overlong segments; query strings with hostile keys and values; headers; JSON bodies with deep
@@ -10,6 +12,29 @@ export type FuzzRequest = {
   headers: Record<string, string>;
   body: string | Buffer | undefined;
 };
+
+/**
+ * Sends one case to the app at baseUrl (to `target` when the case's own needs filling in). A case
+ * that gets no answer at all — a crash, a hang, a dropped connection — fails with what was sent.
+ */
+export async function sendCase(
+  baseUrl: string,
+  req: FuzzRequest,
+  agent: http.Agent,
+  target = req.target,
+): Promise<Reply> {
+  try {
+    return await request(baseUrl, target, {
+      method: req.method,
+      headers: req.headers,
+      ...(req.body !== undefined ? { body: req.body } : {}),
+      agent,
+      timeoutMs: 20_000,
+    });
+  } catch (error) {
+    throw new Error(`${req.method} ${req.target.slice(0, 120)}: no answer (${(error as Error).message})`);
+  }
+}
 
 /** The seed every fuzz run starts from, so a failure can be replayed (FUZZ_SEED overrides it). */
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20_240_611);
