@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@review-desk/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError, sendError } from './errors.ts';
@@ -70,7 +71,7 @@ export function corsPolicy(policy: OriginPolicy): RequestHandler {
 const REFUSED_TYPES = new Set(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data']);
 
 /** Whether CSRF refuses this Content-Type (the body types an HTML form or a simple fetch can send). */
-export function isRefusedBodyType(type: string | undefined): boolean {
+function isRefusedBodyType(type: string | undefined): boolean {
   if (type === undefined) return false;
   return REFUSED_TYPES.has(type.split(';', 1)[0]?.trim().toLowerCase() ?? '');
 }
@@ -81,28 +82,36 @@ export function isRefusedBodyType(type: string | undefined): boolean {
  * 2. a same-origin (or allowed) Origin, or, without Origin, Sec-Fetch-Site: same-origin —
  *    a request with neither is refused;
  * 3. no body type that an HTML form or a "simple" cross-site fetch can send.
+ * Returns why the request is refused, or null when it passes. `isOwnOrigin` says whether an
+ * Origin is the one the browser used to reach this server.
  */
+export function csrfRefusal(
+  headers: IncomingHttpHeaders,
+  isOwnOrigin: (origin: string) => boolean,
+  policy: OriginPolicy,
+): string | null {
+  if (headers[CSRF_HEADER] !== CSRF_HEADER_VALUE)
+    return `Forbidden: this request needs the ${CSRF_HEADER.toUpperCase()}: ${CSRF_HEADER_VALUE} header.`;
+  const origin = headers.origin;
+  const site = headers['sec-fetch-site'];
+  if (origin !== undefined) {
+    const allowed = isOwnOrigin(origin) || policy.allowedOrigins.has(origin);
+    if (!allowed || (site === 'cross-site' && !policy.allowedOrigins.has(origin)))
+      return 'Forbidden: cross-site request refused.';
+  } else if (site !== 'same-origin') {
+    return 'Forbidden: the request has neither a same-origin Origin nor Sec-Fetch-Site: same-origin.';
+  }
+  if (isRefusedBodyType(headers['content-type']))
+    return 'Forbidden: form and text bodies are refused; send JSON (Content-Type: application/json).';
+  return null;
+}
+
+/** The CSRF check of csrfRefusal as Express middleware: 403 envelope with the reason. */
 export function csrfProtection(policy: OriginPolicy): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const refuse = (message: string) => sendError(res, new AppError('forbidden', message));
-    if (req.headers[CSRF_HEADER] !== CSRF_HEADER_VALUE) {
-      refuse(`Forbidden: this request needs the ${CSRF_HEADER.toUpperCase()}: ${CSRF_HEADER_VALUE} header.`);
-      return;
-    }
-    const origin = req.headers.origin;
-    const site = req.headers['sec-fetch-site'];
-    if (origin !== undefined) {
-      const allowed = isSameOrigin(req, origin, policy) || policy.allowedOrigins.has(origin);
-      if (!allowed || (site === 'cross-site' && !policy.allowedOrigins.has(origin))) {
-        refuse('Forbidden: cross-site request refused.');
-        return;
-      }
-    } else if (site !== 'same-origin') {
-      refuse('Forbidden: the request has neither a same-origin Origin nor Sec-Fetch-Site: same-origin.');
-      return;
-    }
-    if (isRefusedBodyType(req.headers['content-type'])) {
-      refuse('Forbidden: form and text bodies are refused; send JSON (Content-Type: application/json).');
+    const refusal = csrfRefusal(req.headers, (origin) => isSameOrigin(req, origin, policy), policy);
+    if (refusal !== null) {
+      sendError(res, new AppError('forbidden', refusal));
       return;
     }
     next();

@@ -1,19 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  CSRF_HEADER,
-  CSRF_HEADER_VALUE,
-  can,
-  ENDPOINTS,
-  fail,
-  MESSAGES,
-  type Permission,
-} from '@review-desk/shared';
+import { can, ENDPOINTS, fail, MESSAGES, type Permission } from '@review-desk/shared';
 import type { Logger } from 'pino';
 import { readSessionToken } from '../auth/middleware.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import { beginRequest, type RequestContext } from '../http/context.ts';
 import { answerKnownError, sendJson } from '../http/errors.ts';
-import { isRefusedBodyType, type OriginPolicy } from '../http/origin.ts';
+import { csrfRefusal, type OriginPolicy } from '../http/origin.ts';
 import { DATA_HEADERS, hasBody } from '../http/security.ts';
 import type { AccessLog } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
@@ -115,18 +107,11 @@ export function createFastSend(deps: {
   }
 
   function passesChecks(req: IncomingMessage): boolean {
-    if (req.headers[CSRF_HEADER] !== CSRF_HEADER_VALUE) return false;
     if (deps.trustProxy(req.socket.remoteAddress, 0)) return false;
+    // An allowed foreign origin gets CORS headers: Express's path sets them.
     const origin = req.headers.origin;
-    const site = req.headers['sec-fetch-site'];
-    if (origin !== undefined) {
-      // An allowed foreign origin gets CORS headers: Express's path sets them.
-      if (policy.allowedOrigins.has(origin) || !sameOrigin(req, origin) || site === 'cross-site')
-        return false;
-    } else if (site !== 'same-origin') {
-      return false;
-    }
-    return !isRefusedBodyType(req.headers['content-type']);
+    if (origin !== undefined && policy.allowedOrigins.has(origin)) return false;
+    return csrfRefusal(req.headers, (own) => sameOrigin(req, own), policy) === null;
   }
 
   /** What the error handler answers (errors.ts), for errors the send handler throws. */
