@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { type RunningApp, startApp, tempDir } from '../../../../test/support/processes.ts';
-import { DashboardClient, newApiKey } from './client.ts';
+import { newApiKey, OWNER } from '../../../../test/support/stack.ts';
+import { DashboardClient } from './client.ts';
 
 // Starts the real BFF process against an upstream, with a temporary database and a first owner.
 
-export const OWNER = { email: 'owner@example.com', password: 'owner-password-1234' };
+export { OWNER } from '../../../../test/support/stack.ts';
 
 export type TestBff = {
   app: RunningApp;

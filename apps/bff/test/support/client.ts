@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@review-desk/shared';
 
@@ -9,9 +8,7 @@ import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@review-desk/shared';
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back and assert on it
 export type Reply = { status: number; headers: Headers; text: string; json: any };
 
-export function newApiKey(): string {
-  return `rd_live_${randomBytes(32).toString('base64url')}`;
-}
+export { newApiKey } from '../../../../test/support/stack.ts';
 
 export class DashboardClient {
   readonly base: string;
