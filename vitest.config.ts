@@ -6,6 +6,6 @@ import { defineConfig } from 'vitest/config';
 // processes don't compete for the two cores.
 export default defineConfig({
   test: {
-    projects: ['packages/shared', 'apps/api', 'apps/bff', 'apps/web', 'test'],
+    projects: ['packages/shared', 'packages/server', 'apps/api', 'apps/bff', 'apps/web', 'test'],
   },
 });
