@@ -6,8 +6,6 @@ export default defineConfig({
     // Position in the root run (see /vitest.config.ts): after shared, before the apps.
     sequence: { groupOrder: 0 },
     include: ['src/**/*.test.ts'],
-    // The package is being filled in; remove once its first test lands.
-    passWithNoTests: true,
     environment: 'node',
   },
 });
