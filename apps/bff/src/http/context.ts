@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Session } from '../auth/sessions.ts';
 import type { AccessLog } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
+import type { Gate } from './gate.ts';
 
 // Per-request context: an id (sent upstream and returned as X-Request-Id), the route name used
 // for metrics and logs, and the session once authenticated. One access-log line per request.
@@ -61,9 +61,10 @@ export function beginRequest(
   return ctx;
 }
 
-export function requestContext(access: AccessLog, metrics: Metrics): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
+/** The first gate: gives the request its context and id (it never refuses). */
+export function requestId(access: AccessLog, metrics: Metrics): Gate {
+  return (req, res) => {
     beginRequest(req, res, access, metrics);
-    next();
+    return null;
   };
 }
