@@ -3,7 +3,7 @@ import type { CookieSettings } from './auth/cookies.ts';
 import { permission, session } from './auth/gates.ts';
 import type { SessionStore } from './auth/sessions.ts';
 import { jsonBody, noBody } from './http/body.ts';
-import { requestId } from './http/context.ts';
+import { beginRequest } from './http/context.ts';
 import type { Gate } from './http/gate.ts';
 import { crossOrigin, csrf, type OriginPolicy, publicHost } from './http/origin.ts';
 import { safeTarget, securityHeaders } from './http/security.ts';
@@ -50,14 +50,13 @@ export function createGates(deps: {
   const sameSite = csrf(deps.policy);
   const json = jsonBody();
   const may = (needed: Permission) => [signedIn, permission(needed)];
+  /** The first gate: the request's context and id, and its access line (it never refuses). */
+  const requestId: Gate = (req, res) => {
+    beginRequest(req, res, deps.access, deps.metrics);
+    return null;
+  };
   return {
-    entry: [
-      requestId(deps.access, deps.metrics),
-      securityHeaders(),
-      safeTarget,
-      publicHost(deps.policy),
-      crossOrigin(deps.policy),
-    ],
+    entry: [requestId, securityHeaders(), safeTarget, publicHost(deps.policy), crossOrigin(deps.policy)],
     routes: {
       reviews: [...may('reviews:read'), noBody],
       analytics: [...may('analytics:read'), noBody],

@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Session } from '../auth/sessions.ts';
 import type { AccessLog } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
-import type { Gate } from './gate.ts';
 
 // Per-request context: an id (sent upstream and returned as X-Request-Id), the route name used
 // for metrics and logs, and the session once authenticated. One access-log line per request.
@@ -59,12 +58,4 @@ export function beginRequest(
     });
   });
   return ctx;
-}
-
-/** The first gate: gives the request its context and id (it never refuses). */
-export function requestId(access: AccessLog, metrics: Metrics): Gate {
-  return (req, res) => {
-    beginRequest(req, res, access, metrics);
-    return null;
-  };
 }
