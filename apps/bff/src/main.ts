@@ -28,6 +28,11 @@ function loadOrExit(): Config {
 
 async function startupDuties(stores: Stores, config: Config, sink: LogSink): Promise<void> {
   const { logger } = sink;
+  if (config.publicOrigin === null) {
+    logger.info(
+      'PUBLIC_URL is not set: same-origin is judged from each request’s Host header; set PUBLIC_URL to the dashboard’s address to accept that origin only and refuse requests addressed to any other host',
+    );
+  }
   if (stores.users.count() === 0) {
     if (config.admin) {
       const owner = await stores.users.create({ ...config.admin, role: 'owner' });
