@@ -56,7 +56,7 @@ function announceListening(sink: LogSink, fields: Record<string, unknown>): void
     const line = { level: 30, time: Date.now(), app: 'bff', pid: process.pid, ...fields, msg: 'listening' };
     process.stdout.write(`${JSON.stringify(line)}\n`);
   }
-  sink.flush();
+  void sink.flush();
 }
 
 function onSignals(handler: (signal: NodeJS.Signals) => void) {
@@ -110,7 +110,8 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     announceListening(sink, { url: listening.url, upstream: config.upstream.url.origin });
   } else {
     logger.info({ url: listening.url }, 'worker listening');
-    sink.flush();
+    // Written before the primary hears of it: its ready line must follow every worker's line.
+    await sink.flush();
     process.send?.({ type: 'review-desk:listening', url: listening.url });
   }
 }
@@ -177,7 +178,8 @@ async function runPrimary(config: Config, sink: LogSink): Promise<void> {
     }
     listeningWorkers.delete(worker.id);
     logger.error({ pid, code, signal }, 'worker stopped unexpectedly; starting a new one');
-    fork();
+    // What happened to the worker is written before its replacement can say anything.
+    void sink.flush().then(fork);
   });
 
   for (let i = 0; i < config.workers; i++) fork();
