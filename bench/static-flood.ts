@@ -128,7 +128,7 @@ try {
         UPSTREAM_API_KEY: newApiKey(),
         BFF_DATABASE_PATH: path.join(temp.dir, 'bff.db'),
         WEB_DIST_DIR: dist,
-        LOG_LEVEL: 'info',
+        LOG_LEVEL: process.env.FLOOD_LOG_LEVEL ?? 'info',
       },
     });
     stop = () => bff.stop();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { tempDir } from '../../../test/support/processes.ts';
+import { LOGGED_PATH_MAX } from '../src/http/context.ts';
 import { startBff, type TestBff } from './support/bff.ts';
 import { raw } from './support/client.ts';
 
@@ -204,6 +205,20 @@ describe('operations', () => {
     );
     expect(metrics.text).toMatch(/bff_logins_total\{result="ok"\} 1/);
     expect(metrics.text).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('logs a long made-up path cut short', async () => {
+    const name = 'x'.repeat(8_000);
+    const reply = await raw(built.url, 'GET', `/assets/${name}.js`, { 'accept-encoding': 'gzip' });
+    expect(reply.status).toBe(404);
+    const id = String(reply.headers['x-request-id']);
+    let line: string | undefined;
+    for (let i = 0; i < 40 && line === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      line = built.app.logs.find((l) => l.includes(id) && l.includes('"msg":"request"'));
+    }
+    const { path: logged } = JSON.parse(line!) as { path: string };
+    expect(logged).toBe(`/assets/${name}`.slice(0, LOGGED_PATH_MAX) + '…');
   });
 
   it('logs one JSON line per request with its id, and never the query', async () => {

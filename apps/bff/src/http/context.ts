@@ -23,6 +23,13 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/**
+ * The longest path an access line carries. Ours are short; a made-up one can be 16 KB, and lines
+ * are written while the server is busy answering — a flood of long paths would pile up unwritten
+ * lines in memory faster than the log can take them.
+ */
+export const LOGGED_PATH_MAX = 256;
+
 /** Starts a request's context: id, X-Request-Id, and the access line + metrics when it finishes. */
 export function beginRequest(
   req: IncomingMessage & { ctx?: RequestContext; originalUrl?: string },
@@ -47,10 +54,11 @@ export function beginRequest(
     if (!access.enabled) return;
     const q = url.indexOf('?');
     // The query is left out: /bff/sends?contact=… would put a customer's contact in the log.
+    const path = q === -1 ? url : url.slice(0, q);
     access.write({
       reqId: ctx.id,
       method: req.method ?? '',
-      path: q === -1 ? url : url.slice(0, q),
+      path: path.length > LOGGED_PATH_MAX ? `${path.slice(0, LOGGED_PATH_MAX)}…` : path,
       route: ctx.route,
       status: res.statusCode,
       ms: Math.round(seconds * 10_000) / 10,
