@@ -12,7 +12,7 @@ import { login, requestFor, startBenchApi, startBenchBff } from './proxy.ts';
 // each load, so every ratio compares cells taken moments apart. Prints each build's median
 // BFF/bare ratio over the rounds and its spread (min–max), and the median req/s.
 //
-//   npx node bench/proxy-ab.ts [--rounds 7] [--seconds 3] [--bff name=path/to/apps/bff/src/main.ts …]
+//   npx node bench/proxy-ab.ts [--rounds 7] [--seconds 3] [--only read|send] [--bff name=path/to/apps/bff/src/main.ts …]
 //
 // Without --bff it measures this checkout's BFF alone. A build is any main.ts that starts the BFF
 // from the same environment (another checkout, or a copy with one change to compare).
@@ -22,6 +22,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '7' },
     seconds: { type: 'string', default: '3' },
     bff: { type: 'string', multiple: true },
+    only: { type: 'string' },
   },
 });
 const rounds = Number(values.rounds);
@@ -30,12 +31,14 @@ const builds = (values.bff ?? [`this=${ENTRIES.bff}`]).map((spec) => {
   const eq = spec.indexOf('=');
   return { name: spec.slice(0, eq), entry: path.resolve(spec.slice(eq + 1)) };
 });
-const LOADS = [
-  { endpoint: 'read', connections: 10 },
-  { endpoint: 'read', connections: 50 },
-  { endpoint: 'send', connections: 10 },
-  { endpoint: 'send', connections: 50 },
-] as const;
+const LOADS = (
+  [
+    { endpoint: 'read', connections: 10 },
+    { endpoint: 'read', connections: 50 },
+    { endpoint: 'send', connections: 10 },
+    { endpoint: 'send', connections: 50 },
+  ] as const
+).filter((load) => values.only === undefined || load.endpoint === values.only);
 
 const temp = tempDir('rd-bench-ab-');
 const servers: Server[] = [];

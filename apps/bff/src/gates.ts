@@ -10,13 +10,13 @@ import { safeTarget, securityHeaders } from './http/security.ts';
 import type { AccessLog } from './log.ts';
 import type { Metrics } from './metrics.ts';
 
-// The BFF's security gates and the one order they run in. Every way into the server — Express
-// for every route, and the proxy's dispatch in front of Express (server.ts) — runs `entry`
-// first, then, for a route, its own list below; a route's handler runs only when all passed.
-// A new rule (a per-user limit, a location check) is a gate added here, once, for every way in.
+// The BFF's security gates and the one order they run in. Express, the only way into the server
+// (docs/decisions/bff-fast-path.md), runs `entry` as its first layer, then, for a route, its own
+// list below; a route's handler runs only when all passed. A new rule (a per-user limit, a
+// location check) is a gate added here, once, for every route that needs it.
 //
 //   entry:  request id → security headers → safe target → public Host → cross-origin
-//   route:  [allow-list, for /api: proxy/allow-list.ts] → CSRF → session → role → body rules
+//   route:  [allow-list, under /api: proxy/routes.ts] → CSRF → session → role → body rules
 
 export type RouteGates = Record<
   | 'reviews'

@@ -90,7 +90,7 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
   }
   if (role === 'single') await startupDuties(stores, config, sink);
   const bff = createBff(config, sink, metrics, stores);
-  const listening = await listen(bff.handler, config);
+  const listening = await listen(bff.app, config);
 
   let maintenance: NodeJS.Timeout | undefined;
   // Before the ready line: whoever reads it may send SIGTERM at once, and a signal with no

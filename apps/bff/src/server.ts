@@ -12,7 +12,7 @@ import { createUserStore, type UserStore } from './auth/users.ts';
 import type { Config } from './env.ts';
 import { createGates } from './gates.ts';
 import { AppError, errorHandler, sendError } from './http/errors.ts';
-import { type GateRequest, gateway } from './http/gate.ts';
+import { gateway } from './http/gate.ts';
 import { answerPreflight, type OriginPolicy } from './http/origin.ts';
 import { createContactHasher } from './journal/contact.ts';
 import { createJournal, type Journal } from './journal/journal.ts';
@@ -83,10 +83,8 @@ function upstreamProbe(config: Config) {
 }
 
 export type Bff = {
-  /** Express alone: every request, every route. */
+  /** The server's request listener. */
   app: Express;
-  /** The server's request listener: the allow-listed proxy calls before Express, the rest to the app. */
-  handler: http.RequestListener;
   stores: Stores;
   send: SendHandler;
 };
@@ -140,19 +138,12 @@ export function createBff(
     sessions: stores.sessions,
     cookies,
   });
-  const errors = errorHandler(logger);
-  const proxy = createProxy({
-    gates,
-    reads,
-    targets: createReadTargets(),
-    send,
-    onError: (error, req, res) => errors(error, req as never, res as never, () => {}),
-  });
+  const proxy = createProxy({ gates, reads, targets: createReadTargets(), send });
 
   app.use(gateway(gates.entry));
   app.use(answerPreflight(policy));
   // The allow-listed proxy first: it is the hot path, and nothing below answers under /api.
-  app.use(proxy.middleware);
+  app.use(proxy);
 
   app.get(BFF_PATHS.healthz, (req, res) => {
     req.ctx.route = 'healthz';
@@ -207,15 +198,8 @@ export function createBff(
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';
     sendError(res, new AppError('not_found', MESSAGES.notFound));
   });
-  app.use(errors);
-
-  // The dashboard's reads and sends skip Express's per-request set-up and router: the proxy
-  // serves them with the same gates, in the same order (docs/decisions/bff-fast-path.md).
-  const handler: http.RequestListener = (req, res) => {
-    if (proxy.takes(req.method, req.url)) proxy.serve(req as GateRequest, res);
-    else app(req, res);
-  };
-  return { app, handler, stores, send };
+  app.use(errorHandler(logger));
+  return { app, stores, send };
 }
 
 export type Listening = { server: http.Server; url: string };

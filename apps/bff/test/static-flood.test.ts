@@ -32,7 +32,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dist.dir, 'assets', 'index-Ab12Cd.js'), `console.log(${'1'.repeat(4000)});`);
   upstream = await startFakeUpstream();
   bff = buildBff(upstream.url, { WEB_DIST_DIR: dist.dir });
-  listener = await serve(bff.handler);
+  listener = await serve(bff.app);
 });
 
 afterAll(async () => {

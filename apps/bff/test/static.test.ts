@@ -218,7 +218,8 @@ describe('operations', () => {
       line = built.app.logs.find((l) => l.includes(id) && l.includes('"msg":"request"'));
     }
     const { path: logged } = JSON.parse(line!) as { path: string };
-    expect(logged).toBe(`/assets/${name}`.slice(0, LOGGED_PATH_MAX) + '…');
+    const kept = `/assets/${name}`.slice(0, LOGGED_PATH_MAX);
+    expect(logged).toBe(`${kept}…`);
   });
 
   it('logs one JSON line per request with its id, and never the query', async () => {

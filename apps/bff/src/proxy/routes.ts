@@ -8,16 +8,11 @@ import type { ReadTargets } from './read-targets.ts';
 import type { ReadForwarder } from './reads.ts';
 import type { SendHandler } from './send.ts';
 
-// The allow-listed proxy: exactly the shared PROXY_ROUTES, at the upstream's own paths and
-// methods (case-sensitive, no trailing slash). Every other method → 405, every other path under
-// /api → 404; neither is forwarded. An allowed route then passes its own gates (gates.ts) and
-// is forwarded.
-//
-// Two ways in, one set of gates: Express runs this under /api after the entry gates; and the
-// server's listener hands the three allow-listed calls to `serve` before Express (which runs the
-// entry gates itself), saving Express's per-request set-up and router on the dashboard's hottest
-// calls. Both run the same gate functions in the same order and the same handlers; the second
-// only skips work (docs/decisions/bff-fast-path.md).
+// The allow-listed proxy, under /api after the entry gates: exactly the shared PROXY_ROUTES, at
+// the upstream's own paths and methods (case-sensitive, no trailing slash). Every other method →
+// 405, every other path under /api → 404; neither is forwarded. An allowed route then passes its
+// own gates (gates.ts) and is forwarded. One Express layer for all of /api: the hottest calls
+// are not walked through a router (docs/decisions/bff-fast-path.md).
 
 type ProxyEndpoint = (typeof PROXY_ROUTES)[number]['endpoint'];
 type Route = {
@@ -42,9 +37,7 @@ export function createProxy(deps: {
   reads: ReadForwarder;
   targets: ReadTargets;
   send: SendHandler;
-  /** The error handler, for requests served before Express. */
-  onError: (error: unknown, req: GateRequest, res: ServerResponse) => void;
-}) {
+}): RequestHandler {
   const routes = new Map<string, Route>();
   for (const { endpoint } of PROXY_ROUTES) {
     const { path, method } = ENDPOINTS[endpoint];
@@ -84,24 +77,9 @@ export function createProxy(deps: {
     throughGates(route.gates, req, res, () => route.handle(req, res), fail);
   }
 
-  return {
-    /** Express: everything under /api (nothing after it answers there). */
-    middleware: ((req: Request, res: Response, next: NextFunction) => {
-      const path = pathOf(req.url);
-      if (path === API || path.startsWith(`${API}/`)) serveRoute(req, res, next);
-      else next();
-    }) as RequestHandler,
-
-    /** Whether the listener may hand this request to `serve`: one of the allow-listed calls, exactly. */
-    takes(method: string | undefined, url: string | undefined): boolean {
-      return routes.get(pathOf(url ?? ''))?.method === method;
-    },
-
-    /** Before Express: the entry gates, then as under Express. */
-    serve(req: GateRequest, res: ServerResponse): void {
-      const fail = (error: unknown) => deps.onError(error, req, res);
-      throughGates(deps.gates.entry, req, res, () => serveRoute(req, res, fail), fail);
-    },
+  return (req: Request, res: Response, next: NextFunction) => {
+    const path = pathOf(req.url);
+    if (path === API || path.startsWith(`${API}/`)) serveRoute(req, res, next);
+    else next();
   };
 }
-export type Proxy = ReturnType<typeof createProxy>;
