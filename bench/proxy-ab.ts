@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { runLoad } from './lib/load.ts';
 import { ENTRIES, type Server, startServer, tempDir } from './lib/processes.ts';
 import { median, printTable, type Table } from './lib/report.ts';
-import { login, requestFor, startBenchApi, startBenchBff } from './proxy.ts';
+import { login, requestFor, startBenchApi, startBenchBff, warmUp } from './proxy.ts';
 
 // Builds of the BFF side by side against the bare proxy, for a decision that hangs on a few
 // hundredths of the BFF/bare ratio on a shared machine: every build and the bare proxy run at
@@ -66,15 +66,7 @@ try {
       headers: { cookie: await login(server.url), 'x-csrf': '1', origin: server.url },
     });
   }
-  // Warm-up: JIT, connection pools, SQLite caches, the BFF's session and query caches.
-  for (const variant of variants)
-    for (const endpoint of ['read', 'send'] as const)
-      await runLoad({
-        url: variant.server.url,
-        connections: 10,
-        seconds: 1,
-        request: requestFor(endpoint, variant.headers),
-      });
+  await warmUp(variants);
 
   // rps[load][variant], cpu[load][variant] = one figure per round
   const rps = LOADS.map(() => variants.map(() => [] as number[]));

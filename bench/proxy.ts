@@ -85,6 +85,18 @@ async function measure(
   };
 }
 
+/** A second of reads and of sends on each: the JIT, connection pools, SQLite caches, the BFF's session and query caches. */
+export async function warmUp(targets: { server: Server; headers: Record<string, string> }[]): Promise<void> {
+  for (const target of targets)
+    for (const endpoint of ['read', 'send'] as const)
+      await runLoad({
+        url: target.server.url,
+        connections: 10,
+        seconds: 1,
+        request: requestFor(endpoint, target.headers),
+      });
+}
+
 /** Signs in as the benchmark's owner; returns the session cookie. */
 export async function login(bffUrl: string): Promise<string> {
   const response = await fetch(`${bffUrl}/auth/login`, {
@@ -188,15 +200,7 @@ export async function proxyBenchmark(options: ProxyOptions): Promise<Section> {
     }
     const judged = variants.find((v) => v.kind === 'bff')!.name;
 
-    // Warm-up: JIT, connection pools, SQLite caches, the BFF's session and query caches.
-    for (const variant of variants)
-      for (const endpoint of ['read', 'send'] as const)
-        await runLoad({
-          url: variant.server.url,
-          connections: 10,
-          seconds: 1,
-          request: requestFor(endpoint, variant.headers),
-        });
+    await warmUp(variants);
 
     const tables: Table[] = [];
     const targets: Target[] = [];

@@ -49,6 +49,14 @@ afterAll(async () => {
 
 const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
+/** A browser navigation to each target gets the dashboard's index.html. */
+async function expectDashboardAt(base: string, targets: string[]) {
+  for (const target of targets) {
+    const reply = await raw(base, 'GET', target, html);
+    expect({ target, status: reply.status, body: reply.text }).toEqual({ target, status: 200, body: INDEX });
+  }
+}
+
 describe('the dashboard build', () => {
   it('serves index.html with no-cache and a strict CSP that allows no inline script', async () => {
     const reply = await raw(built.url, 'GET', '/', html);
@@ -70,14 +78,7 @@ describe('the dashboard build', () => {
   });
 
   it('answers client routes with index.html for navigations only', async () => {
-    for (const target of ['/reviews', '/send?channel=sms', '/analytics/30']) {
-      const reply = await raw(built.url, 'GET', target, html);
-      expect({ target, status: reply.status, body: reply.text }).toEqual({
-        target,
-        status: 200,
-        body: INDEX,
-      });
-    }
+    await expectDashboardAt(built.url, ['/reviews', '/send?channel=sms', '/analytics/30']);
     const fetchLike = await raw(built.url, 'GET', '/reviews', { accept: 'application/json' });
     expect(fetchLike.status).toBe(404);
     for (const target of ['/api/v1/nothing', '/auth/nothing', '/bff/nothing']) {
@@ -138,14 +139,7 @@ describe('the dashboard build', () => {
   });
 
   it('serves the dashboard from a build under a dot-directory whose path has a space', async () => {
-    for (const target of ['/', '/reviews', '/send?channel=sms']) {
-      const reply = await raw(dotted.url, 'GET', target, html);
-      expect({ target, status: reply.status, body: reply.text }).toEqual({
-        target,
-        status: 200,
-        body: INDEX,
-      });
-    }
+    await expectDashboardAt(dotted.url, ['/', '/reviews', '/send?channel=sms']);
     for (const encoding of ['identity', 'gzip']) {
       const asset = await raw(dotted.url, 'GET', '/assets/index-Ab12Cd.js', { 'accept-encoding': encoding });
       expect([asset.status, asset.headers['cache-control']]).toEqual([
