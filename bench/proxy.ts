@@ -118,20 +118,20 @@ export async function startBenchApi(dir: string): Promise<{ api: Server; keyFile
 
 /**
  * A BFF exactly as in production (LOG_LEVEL=info, sessions, validation, the journal) with its own
- * database and the benchmark's owner (see login).
+ * database and the benchmark's owner (see login). `entry`: another build's main.ts, to compare.
  */
 export async function startBenchBff(
   dir: string,
   apiUrl: string,
   keyFile: string,
-  options: { name: string; workers: string; nodeArgs?: string[] },
+  options: { name: string; workers: string; nodeArgs?: string[]; entry?: string },
 ): Promise<Server> {
   const bffDb = path.join(dir, `${options.name}.db`);
   await runCli('bff', ['user', 'add', '--email', 'bench@example.com', '--role', 'owner'], {
     env: { BFF_DATABASE_PATH: bffDb },
     stdin: `${PASSWORD}\n`,
   });
-  return startServer(options.name, ENTRIES.bff, {
+  return startServer(options.name, options.entry ?? ENTRIES.bff, {
     logFile: path.join(dir, `${options.name}.log`),
     nodeArgs: options.nodeArgs ?? [],
     env: {
