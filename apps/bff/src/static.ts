@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -63,16 +63,26 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** While the build is missing, how often a navigation may look for it again. */
 const RELIST_EVERY_MS = 2_000;
 
+const isFile = (file: string) => {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+};
+
 /**
- * The build's files as URL paths (`/index.html`, `/assets/index-Ab12.js`): regular files only, none
- * with a segment starting with a dot below the build's folder. Empty when there is no build.
+ * The build's files as URL paths (`/index.html`, `/assets/index-Ab12.js`): files (or links to
+ * files), none with a segment starting with a dot below the build's folder. Empty when there is
+ * no build.
  */
 export function listBuild(dir: string): ReadonlySet<string> {
   if (!existsSync(dir)) return new Set();
   const files = new Set<string>();
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const relative = path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep);
+    const full = path.join(entry.parentPath, entry.name);
+    if (!(entry.isFile() || (entry.isSymbolicLink() && isFile(full)))) continue;
+    const relative = path.relative(dir, full).split(path.sep);
     if (relative.some((segment) => segment.startsWith('.'))) continue;
     files.add(`/${relative.join('/')}`);
   }

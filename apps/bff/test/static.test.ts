@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
@@ -33,6 +33,11 @@ beforeAll(async () => {
   mkdirSync(path.join(dottedDist, 'assets'), { recursive: true });
   writeFileSync(path.join(dottedDist, 'index.html'), INDEX);
   writeFileSync(path.join(dottedDist, 'assets', 'index-Ab12Cd.js'), SCRIPT);
+  // A build may link to its files (a store of builds, a deploy tool).
+  symlinkSync(
+    path.join(dottedDist, 'assets', 'index-Ab12Cd.js'),
+    path.join(dottedDist, 'assets', 'linked-Ef34.js'),
+  );
   upstream = await startFakeUpstream();
   [built, unbuilt, dotted] = await Promise.all([
     startBff(upstream.url, { WEB_DIST_DIR: dist.dir }),
@@ -140,8 +145,12 @@ describe('the dashboard build', () => {
 
   it('serves the dashboard from a build under a dot-directory whose path has a space', async () => {
     await expectDashboardAt(dotted.url, ['/', '/reviews', '/send?channel=sms']);
-    for (const encoding of ['identity', 'gzip']) {
-      const asset = await raw(dotted.url, 'GET', '/assets/index-Ab12Cd.js', { 'accept-encoding': encoding });
+    for (const [name, encoding] of [
+      ['index-Ab12Cd.js', 'identity'],
+      ['index-Ab12Cd.js', 'gzip'],
+      ['linked-Ef34.js', 'identity'],
+    ] as const) {
+      const asset = await raw(dotted.url, 'GET', `/assets/${name}`, { 'accept-encoding': encoding });
       expect([asset.status, asset.headers['cache-control']]).toEqual([
         200,
         'public, max-age=31536000, immutable',
