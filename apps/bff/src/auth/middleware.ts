@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
+import { AppError, sendError } from '@review-desk/server/errors';
 import { AUTH_REQUIRED_HEADER, AUTH_REQUIRED_SESSION, can, type Permission } from '@review-desk/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AppError, sendError } from '../http/errors.ts';
 import type { SessionStore } from './sessions.ts';
 
 // The session cookie and the two gates every protected route passes: a live session (401 with
@@ -58,15 +58,12 @@ export function requireSession(sessions: SessionStore, cookies: CookieSettings):
     req.ctx.token = token;
     const found = token === null ? null : sessions.lookup(token);
     if (found === null) {
-      sendError(res, new AppError('unauthenticated', 'Sign in to continue.', { headers: SIGN_IN }));
+      sendError(res, new AppError('session_missing', undefined, { headers: SIGN_IN }));
       return;
     }
     if ('expired' in found) {
       clearSessionCookies(req, res, cookies);
-      sendError(
-        res,
-        new AppError('unauthenticated', 'Your session has expired. Sign in again.', { headers: SIGN_IN }),
-      );
+      sendError(res, new AppError('session_expired', undefined, { headers: SIGN_IN }));
       return;
     }
     req.ctx.session = found.session;
@@ -84,7 +81,7 @@ export function requirePermission(permission: Permission): RequestHandler {
     sendError(
       res,
       new AppError(
-        'forbidden',
+        'role_forbidden',
         `Your role (${role ?? 'none'}) does not allow this: it needs the ${permission} permission.`,
       ),
     );

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
+import { AppError } from '@review-desk/server/errors';
 import { JSON_BODY_LIMIT_BYTES, MESSAGES } from '@review-desk/shared';
 import { isJsonContentType } from '../proxy/headers.ts';
-import { AppError } from './errors.ts';
 
 // JSON bodies, read by hand rather than by a body parser: the send route must forward the exact
 // bytes it received (and fingerprint what they mean), so the raw buffer is kept next to the value.
@@ -12,14 +12,12 @@ export function readRawBody(req: IncomingMessage, limit = JSON_BODY_LIMIT_BYTES)
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) {
     req.resume();
-    return Promise.reject(new AppError('payload_too_large', MESSAGES.bodyTooLarge(limit)));
+    return Promise.reject(new AppError('body_too_large', MESSAGES.bodyTooLarge(limit)));
   }
   const encoding = req.headers['content-encoding'];
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
     req.resume();
-    return Promise.reject(
-      new AppError('unsupported_media_type', 'Compressed request bodies are not accepted.'),
-    );
+    return Promise.reject(new AppError('encoding_unsupported'));
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -30,7 +28,7 @@ export function readRawBody(req: IncomingMessage, limit = JSON_BODY_LIMIT_BYTES)
       size += chunk.length;
       if (size > limit) {
         failed = true;
-        reject(new AppError('payload_too_large', MESSAGES.bodyTooLarge(limit)));
+        reject(new AppError('body_too_large', MESSAGES.bodyTooLarge(limit)));
         return;
       }
       chunks.push(chunk);
@@ -51,12 +49,12 @@ export function readRawBody(req: IncomingMessage, limit = JSON_BODY_LIMIT_BYTES)
 export async function readJsonBody(req: IncomingMessage, limit = JSON_BODY_LIMIT_BYTES): Promise<JsonBody> {
   if (!isJsonContentType(req.headers['content-type'])) {
     req.resume();
-    throw new AppError('unsupported_media_type', MESSAGES.notJson);
+    throw new AppError('not_json');
   }
   const raw = await readRawBody(req, limit);
   try {
     return { raw, value: JSON.parse(raw.toString('utf8')) };
   } catch {
-    throw new AppError('bad_request', MESSAGES.malformedJson);
+    throw new AppError('malformed_json');
   }
 }

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { AppError, sendError } from '@review-desk/server/errors';
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@review-desk/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AppError, sendError } from './errors.ts';
 
 // Same-origin, CORS and CSRF: the three questions about who is calling.
 // "Same origin" is the origin the browser used to reach us: scheme + Host (X-Forwarded-* only
@@ -61,7 +61,10 @@ export function corsPolicy(policy: OriginPolicy): RequestHandler {
     }
     if (!SAFE_METHODS.has(req.method) || req.headers['access-control-request-method'] !== undefined) {
       req.ctx.route = 'cross-origin';
-      sendError(res, new AppError('forbidden', 'Cross-origin request refused: this origin is not allowed.'));
+      sendError(
+        res,
+        new AppError('origin_refused', 'Cross-origin request refused: this origin is not allowed.'),
+      );
       return;
     }
     next();
@@ -111,7 +114,7 @@ export function csrfProtection(policy: OriginPolicy): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const refusal = csrfRefusal(req.headers, (origin) => isSameOrigin(req, origin, policy), policy);
     if (refusal !== null) {
-      sendError(res, new AppError('forbidden', refusal));
+      sendError(res, new AppError('csrf_refused', refusal));
       return;
     }
     next();

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
+import { AppError, sendError } from '@review-desk/server/errors';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
-import { AppError, sendError } from './errors.ts';
 
 /**
  * Request targets the BFF refuses before any routing (400, never forwarded): absolute-form
@@ -31,7 +31,7 @@ export function rejectUnsafeTargets(): RequestHandler {
       return;
     }
     req.ctx.route = 'rejected';
-    sendError(res, new AppError('bad_request', `Bad request target: ${reason}.`));
+    sendError(res, new AppError('bad_target', `Bad request target: ${reason}.`));
   };
 }
 

@@ -1,8 +1,8 @@
+import { AppError } from '@review-desk/server/errors';
 import { BFF_PATHS, ok, queryRecord, type SendHistory, sendHistoryQuerySchema } from '@review-desk/shared';
 import { Router } from 'express';
 import { type CookieSettings, requirePermission, requireSession } from '../auth/middleware.ts';
 import type { SessionStore } from '../auth/sessions.ts';
-import { AppError } from '../http/errors.ts';
 import { methodNotAllowed } from '../http/method.ts';
 import { type ContactHasher, normaliseContactFilter } from './contact.ts';
 import type { Journal } from './journal.ts';
@@ -36,7 +36,9 @@ export function sendHistoryRoutes(deps: {
       if (contact !== undefined) {
         const normalised = normaliseContactFilter(contact);
         if ('error' in normalised)
-          throw new AppError('bad_request', normalised.error, { fields: { contact: normalised.error } });
+          throw new AppError('validation_failed', normalised.error, {
+            fields: { contact: normalised.error },
+          });
         filter =
           normalised.kind === 'phone'
             ? { phoneHash: deps.hasher.phone(normalised.value) }

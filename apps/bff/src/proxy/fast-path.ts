@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { can, ENDPOINTS, fail, MESSAGES, type Permission } from '@review-desk/shared';
+import { AppError, answerError, sendError } from '@review-desk/server/errors';
+import { can, ENDPOINTS, type Permission } from '@review-desk/shared';
 import type { Logger } from 'pino';
 import { readSessionToken } from '../auth/middleware.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import { beginRequest, type RequestContext } from '../http/context.ts';
-import { answerKnownError, sendJson } from '../http/errors.ts';
 import { csrfRefusal, type OriginPolicy } from '../http/origin.ts';
 import { DATA_HEADERS, hasBody } from '../http/security.ts';
 import type { AccessLog } from '../log.ts';
@@ -60,13 +60,7 @@ export function createFastReads(deps: {
     } catch (error) {
       // Not expected (the forwarder reports through its own events); never leave a request hanging.
       deps.logger.error({ err: error, reqId: ctx.id }, 'fast read failed');
-      if (!res.headersSent) {
-        res.writeHead(500, {
-          'content-type': 'application/json; charset=utf-8',
-          'cache-control': 'no-store',
-        });
-        res.end('{"success":false,"error":"Internal server error."}');
-      }
+      if (!res.headersSent) sendError(res, new AppError('internal'));
     }
     return true;
   };
@@ -114,17 +108,6 @@ export function createFastSend(deps: {
     return csrfRefusal(req.headers, (own) => sameOrigin(req, own), policy) === null;
   }
 
-  /** What the error handler answers (errors.ts), for errors the send handler throws. */
-  function answerError(
-    req: IncomingMessage & { ctx: RequestContext },
-    res: ServerResponse,
-    error: unknown,
-  ): void {
-    if (answerKnownError(res, error)) return;
-    deps.logger.error({ err: error, reqId: req.ctx.id, path }, 'unhandled error');
-    sendJson(res, 500, fail(MESSAGES.internal));
-  }
-
   /** Handles the request and returns true, or returns false having changed nothing. */
   return function fastSend(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'POST' || req.url !== path || !passesChecks(req)) return false;
@@ -142,7 +125,7 @@ export function createFastSend(deps: {
     const request = req as IncomingMessage & { ctx: RequestContext };
     deps.send
       .handle(request as never, res as never)
-      .then(undefined, (error: unknown) => answerError(request, res, error));
+      .then(undefined, (error: unknown) => answerError(res, error, deps.logger, path));
     return true;
   };
 }

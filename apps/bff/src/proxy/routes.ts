@@ -1,8 +1,8 @@
+import { AppError, sendError } from '@review-desk/server/errors';
 import {
   analyticsQuerySchema,
   analyticsSearchParams,
   ENDPOINTS,
-  MESSAGES,
   PROXY_ROUTES,
   queryRecord,
   reviewsQuerySchema,
@@ -11,7 +11,6 @@ import {
 import { type Request, type RequestHandler, type Response, Router } from 'express';
 import { type CookieSettings, requirePermission, requireSession } from '../auth/middleware.ts';
 import type { SessionStore } from '../auth/sessions.ts';
-import { AppError, sendError } from '../http/errors.ts';
 import { inOrder } from '../http/in-order.ts';
 import { methodNotAllowed } from '../http/method.ts';
 import { hasBody } from '../http/security.ts';
@@ -89,7 +88,7 @@ export function apiRoutes(deps: {
     } else {
       const endpointName = route.endpoint;
       const forward: RequestHandler = (req: Request, res: Response) => {
-        if (hasBody(req)) throw new AppError('bad_request', 'GET requests must not carry a body.');
+        if (hasBody(req)) throw new AppError('body_not_allowed');
         const q = req.url.indexOf('?');
         deps.reads(
           req,
@@ -105,7 +104,7 @@ export function apiRoutes(deps: {
 
   router.all(['/api', '/api/*rest'], (req, res) => {
     req.ctx.route = 'api-unknown';
-    sendError(res, new AppError('not_found', MESSAGES.notFound));
+    sendError(res, new AppError('not_found'));
   });
   return router;
 }

@@ -1,10 +1,15 @@
 import { hash } from 'node:crypto';
+import { AppError } from '@review-desk/server/errors';
 import {
   ENDPOINTS,
+  ERROR_CODES,
+  type ErrorCode,
+  fail,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_REPLAYED_HEADER,
   idempotencyKeySchema,
   type SendRequest,
+  sendMayHaveGoneOut,
   sendRequestSchema,
   sendResultSchema,
   successEnvelopeSchema,
@@ -12,7 +17,6 @@ import {
 import type { Request, Response } from 'express';
 import type { Config } from '../env.ts';
 import { readJsonBody } from '../http/body.ts';
-import { AppError } from '../http/errors.ts';
 import { type ContactHasher, maskContact } from '../journal/contact.ts';
 import type { Finish, Journal, JournalEntry } from '../journal/journal.ts';
 import type { AccessLog } from '../log.ts';
@@ -51,10 +55,11 @@ function fingerprint(send: SendRequest): string {
   return hash('sha256', canonical, 'base64url');
 }
 
-const envelopeError = (body: Buffer): string | null => {
+const envelopeOf = (body: Buffer): { error: string; code: string | undefined } | null => {
   try {
-    const value = JSON.parse(body.toString('utf8')) as { error?: unknown };
-    return typeof value?.error === 'string' ? value.error : null;
+    const value = JSON.parse(body.toString('utf8')) as { error?: unknown; code?: unknown };
+    if (typeof value?.error !== 'string') return null;
+    return { error: value.error, code: typeof value.code === 'string' ? value.code : undefined };
   } catch {
     return null;
   }
@@ -82,20 +87,20 @@ export function createSendHandler(deps: SendDeps) {
   function answerExisting(res: Response, entry: JournalEntry, print: string): void {
     if (entry.fingerprint !== print) {
       metrics.sends.inc({ outcome: 'key_reused' });
-      throw new AppError('unprocessable', PROXY_MESSAGES.keyReused);
+      throw new AppError('idempotency_mismatch', PROXY_MESSAGES.keyReused);
     }
     if (entry.outcome === 'in_flight' && Date.now() - entry.createdAt <= staleAfterMs) {
       metrics.sends.inc({ outcome: 'in_flight_conflict' });
-      throw new AppError('conflict', PROXY_MESSAGES.inFlight);
+      throw new AppError('idempotency_in_flight', PROXY_MESSAGES.inFlight);
     }
     if (entry.outcome === 'in_flight' || entry.outcome === 'unknown') {
       if (entry.outcome === 'in_flight') journal.orphanStale(staleAfterMs);
       metrics.sends.inc({ outcome: 'unknown_conflict' });
-      throw new AppError('conflict', PROXY_MESSAGES.outcomeUnknown);
+      throw new AppError('outcome_unknown', PROXY_MESSAGES.outcomeUnknown);
     }
     if (entry.httpStatus === null || entry.responseBody === null) {
       // Only reachable for a finished entry whose replay body was cleaned up with its key.
-      throw new AppError('conflict', PROXY_MESSAGES.outcomeUnknown);
+      throw new AppError('outcome_unknown', PROXY_MESSAGES.outcomeUnknown);
     }
     metrics.sends.inc({ outcome: 'replayed' });
     write(res, entry.httpStatus, entry.responseBody, {
@@ -121,7 +126,7 @@ export function createSendHandler(deps: SendDeps) {
       if (parsed === null) {
         return {
           finish: { outcome: 'unknown', httpStatus: reply.status, error: PROXY_MESSAGES.sendUnreadable },
-          answer: replaced(502, PROXY_MESSAGES.sendUnreadable),
+          answer: replaced('upstream_unreadable', PROXY_MESSAGES.sendUnreadable),
           headers: { 'content-type': JSON_TYPE },
         };
       }
@@ -144,8 +149,21 @@ export function createSendHandler(deps: SendDeps) {
     if (reply.status >= 500 && answer.kind === 'replace' && reply.status !== 503) {
       return {
         finish: { outcome: 'unknown', httpStatus: reply.status, error: PROXY_MESSAGES.sendUnreadable },
-        answer: replaced(502, PROXY_MESSAGES.sendUnreadable),
+        answer: replaced('upstream_unreadable', PROXY_MESSAGES.sendUnreadable),
         headers: { 'content-type': JSON_TYPE },
+      };
+    }
+    // The service's own failure that may come after a delivery (`internal`: its code says so).
+    const failure = envelopeOf(answer.body);
+    if (answer.kind === 'pass' && sendMayHaveGoneOut({ status: answer.status, code: failure?.code })) {
+      return {
+        finish: {
+          outcome: 'unknown',
+          httpStatus: answer.status,
+          error: failure?.error ?? `HTTP ${answer.status}`,
+        },
+        answer,
+        headers,
       };
     }
     // A definite refusal: nothing went out, so the key is released and a retry goes upstream.
@@ -153,7 +171,7 @@ export function createSendHandler(deps: SendDeps) {
       finish: {
         outcome: 'failed',
         httpStatus: answer.status,
-        error: envelopeError(answer.body) ?? `HTTP ${answer.status}`,
+        error: failure?.error ?? `HTTP ${answer.status}`,
         releaseKey: true,
       },
       answer,
@@ -161,10 +179,10 @@ export function createSendHandler(deps: SendDeps) {
     };
   }
 
-  const replaced = (status: number, message: string): Answer => ({
+  const replaced = (code: ErrorCode, message: string): Answer => ({
     kind: 'replace',
-    status,
-    body: Buffer.from(JSON.stringify({ success: false, error: message })),
+    status: ERROR_CODES[code].status,
+    body: Buffer.from(JSON.stringify(fail(code, message))),
     reason: message,
   });
 
@@ -180,10 +198,9 @@ export function createSendHandler(deps: SendDeps) {
   async function handle(req: Request, res: Response): Promise<void> {
     const user = req.ctx.session!.user;
     const rawKey = req.headers[IDEMPOTENCY_KEY_HEADER];
-    if (rawKey === undefined) throw new AppError('bad_request', PROXY_MESSAGES.keyMissing);
+    if (rawKey === undefined) throw new AppError('idempotency_key_missing', PROXY_MESSAGES.keyMissing);
     const key = idempotencyKeySchema.safeParse(rawKey);
-    if (!key.success)
-      throw new AppError('bad_request', key.error.issues[0]?.message ?? PROXY_MESSAGES.keyMissing);
+    if (!key.success) throw new AppError('idempotency_key_invalid', key.error.issues[0]?.message);
     const idemKey = key.data.toLowerCase();
 
     const body = await readJsonBody(req);
@@ -213,7 +230,7 @@ export function createSendHandler(deps: SendDeps) {
       }
       id = await journal.claim(claim);
     }
-    if (id === null) throw new AppError('conflict', PROXY_MESSAGES.inFlight);
+    if (id === null) throw new AppError('idempotency_in_flight', PROXY_MESSAGES.inFlight);
 
     const started = process.hrtime.bigint();
     const exchange = forward(id, body.raw, req, started);
@@ -253,19 +270,19 @@ export function createSendHandler(deps: SendDeps) {
             error: PROXY_MESSAGES.sendUnreachable,
             releaseKey: true,
           },
-          answer: replaced(502, PROXY_MESSAGES.sendUnreachable),
+          answer: replaced('upstream_unreachable', PROXY_MESSAGES.sendUnreachable),
           headers: json,
         };
       } else if (result.reason === 'timeout') {
         settled = {
           finish: { outcome: 'unknown', httpStatus: 504, error: PROXY_MESSAGES.sendTimeout },
-          answer: replaced(504, PROXY_MESSAGES.sendTimeout),
+          answer: replaced('upstream_timeout', PROXY_MESSAGES.sendTimeout),
           headers: json,
         };
       } else {
         settled = {
           finish: { outcome: 'unknown', httpStatus: 502, error: PROXY_MESSAGES.sendConnectionLost },
-          answer: replaced(502, PROXY_MESSAGES.sendConnectionLost),
+          answer: replaced('upstream_connection_lost', PROXY_MESSAGES.sendConnectionLost),
           headers: json,
         };
       }
