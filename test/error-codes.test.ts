@@ -34,7 +34,7 @@ function literalIn(list: Source[], code: string): string[] {
 }
 
 /** The codes a source raises: the first argument of AppError, fail and the proxy's answer helpers. */
-const RAISED = /\b(?:AppError|fail|json|replaced|refuse)\(\s*'([a-z][a-z0-9_]*)'/g;
+const RAISED = /\b(?:AppError|fail|json|replaced|unknown)\(\s*'([a-z][a-z0-9_]*)'/g;
 
 describe('error codes', () => {
   it('every code in the table is raised by the service it names', () => {

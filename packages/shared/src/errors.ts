@@ -221,6 +221,13 @@ export const ERROR_CODES = {
     retry: false,
     action: 'Ask an owner for a role that allows it.',
   },
+  host_refused: {
+    from: 'bff',
+    status: 400,
+    message: 'This server answers only at its public address: the request was addressed to another host.',
+    retry: false,
+    action: 'Use the dashboard’s own address (PUBLIC_URL).',
+  },
   csrf_refused: {
     from: 'bff',
     status: 403,
