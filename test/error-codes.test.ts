@@ -33,8 +33,8 @@ function literalIn(list: Source[], code: string): string[] {
   return list.filter((s) => literal.test(s.text)).map((s) => s.file);
 }
 
-/** The codes a source raises: the first argument of AppError, fail and the proxy's answer helpers. */
-const RAISED = /\b(?:AppError|fail|json|replaced|unknown)\(\s*'([a-z][a-z0-9_]*)'/g;
+/** The codes a source raises: the code argument of AppError, fail and the send's answer helpers. */
+const RAISED = /\b(?:(?:AppError|fail|json|replaced)\(\s*|unknown\(\s*\d+,\s*)'([a-z][a-z0-9_]*)'/g;
 
 describe('error codes', () => {
   it('every code in the table is raised by the service it names', () => {
