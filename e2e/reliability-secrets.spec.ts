@@ -356,8 +356,8 @@ test('in the browser: every page and its error paths', async ({ browser }) => {
     await open(page, '/send');
     await chooseChannel(page, 'Link');
     await page.getByRole('button', { name: 'Create link' }).click();
-    // Every delivery failed: known not sent, so the user may fix the contacts and send again.
-    await expect(page.getByTestId('send-refused')).toContainText('Not sent: every delivery failed');
+    // No connection at all (upstream_unreachable): known not sent.
+    await expect(page.getByTestId('send-refused')).toContainText('nothing was sent');
     await expect(page.getByTestId('send-unknown')).toHaveCount(0);
     await page.getByRole('button', { name: /^Account:/ }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();

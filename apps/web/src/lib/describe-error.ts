@@ -58,9 +58,12 @@ export function describeError(error: unknown): ErrorDescription {
     };
   }
   const info = failureInfo(error);
-  // The server's message says it already: no need to say it twice.
-  const detail = error.message === info.meaning ? null : error.message;
-  const described = { ...base, detail, meaning: info.meaning, action: info.action };
+  // With one of our codes, the server's message already says what happened: the table adds what
+  // to do. Without one, the status's meaning is added to the message.
+  const described =
+    error.code === null
+      ? { ...base, meaning: info.meaning, action: info.action }
+      : { ...base, meaning: '', action: info.action };
   switch (error.code) {
     case 'session_missing':
     case 'session_expired':
