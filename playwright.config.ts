@@ -2,12 +2,13 @@ import { mkdtempSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_LAUNCH } from './e2e/support/chromium.ts';
+import { chromiumLaunch } from './e2e/support/chromium.ts';
 
 // Browser tests against the whole system: `node scripts/start.ts` (the API with demo data and
 // its dev outbox, the BFF serving the freshly built dashboard) on ports of their own and a fresh
-// data directory, driven by Debian's Chromium. Set E2E_BASE_URL and E2E_API_URL to run against a
-// stack that is already up instead.
+// data directory, driven by the Chromium that `npm ci` installs (e2e/support/chromium.ts; unpacked
+// once by the global setup, before any worker starts). Set E2E_BASE_URL and E2E_API_URL to run
+// against a stack that is already up instead.
 
 const external = process.env.E2E_BASE_URL !== undefined;
 const bffPort = process.env.E2E_BFF_PORT ?? '18080';
@@ -20,6 +21,7 @@ process.env.E2E_API_URL ??= `http://127.0.0.1:${apiPort}`;
 
 export default defineConfig({
   testDir: 'e2e',
+  globalSetup: './e2e/global-setup.ts',
   // Chromium, the API and the BFF share the machine's cores: one worker per two cores.
   workers: Math.max(1, Math.floor(availableParallelism() / 2)),
   fullyParallel: false,
@@ -42,7 +44,7 @@ export default defineConfig({
       name: 'chromium',
       use: {
         ...devices['Desktop Chrome'],
-        launchOptions: CHROMIUM_LAUNCH,
+        launchOptions: chromiumLaunch(),
       },
     },
   ],

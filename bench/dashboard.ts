@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from '@playwright/test';
-import { CHROMIUM_LAUNCH } from '../e2e/support/chromium.ts';
+import { chromiumLaunch, describeChromium } from '../e2e/support/chromium.ts';
 import {
   attribute,
   chunksContaining,
@@ -23,7 +24,8 @@ type Budgets = {
   charts: { sources: string; onlyIn: string };
 };
 
-const budgetsFile = path.join(path.dirname(new URL(import.meta.url).pathname), 'budgets.json');
+// fileURLToPath, not URL.pathname: a folder with a space in its name stays readable.
+const budgetsFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'budgets.json');
 const KB = 1024;
 const kb = (bytes: number) => Math.round((bytes / KB) * 10) / 10;
 
@@ -286,7 +288,7 @@ export async function browserSection(browser: Browser, stack: Stack, quick: bool
       },
     ],
     notes: [
-      `Chromium: Debian’s ${CHROMIUM_LAUNCH.executablePath}, headless, ${CHROMIUM_LAUNCH.args.join(' ')}; on the same cores as the API and the BFF.`,
+      `Chromium ${browser.version()}: ${describeChromium()}, headless, ${chromiumLaunch().args.join(' ')}; on the same cores as the API and the BFF.`,
     ],
   };
 }

@@ -85,6 +85,18 @@ async function measure(
   };
 }
 
+/** A second of reads and of sends on each: the JIT, connection pools, SQLite caches, the BFF's session and query caches. */
+export async function warmUp(targets: { server: Server; headers: Record<string, string> }[]): Promise<void> {
+  for (const target of targets)
+    for (const endpoint of ['read', 'send'] as const)
+      await runLoad({
+        url: target.server.url,
+        connections: 10,
+        seconds: 1,
+        request: requestFor(endpoint, target.headers),
+      });
+}
+
 /** Signs in as the benchmark's owner; returns the session cookie. */
 export async function login(bffUrl: string): Promise<string> {
   const response = await fetch(`${bffUrl}/auth/login`, {
@@ -118,20 +130,20 @@ export async function startBenchApi(dir: string): Promise<{ api: Server; keyFile
 
 /**
  * A BFF exactly as in production (LOG_LEVEL=info, sessions, validation, the journal) with its own
- * database and the benchmark's owner (see login).
+ * database and the benchmark's owner (see login). `entry`: another build's main.ts, to compare.
  */
 export async function startBenchBff(
   dir: string,
   apiUrl: string,
   keyFile: string,
-  options: { name: string; workers: string; nodeArgs?: string[] },
+  options: { name: string; workers: string; nodeArgs?: string[]; entry?: string },
 ): Promise<Server> {
   const bffDb = path.join(dir, `${options.name}.db`);
   await runCli('bff', ['user', 'add', '--email', 'bench@example.com', '--role', 'owner'], {
     env: { BFF_DATABASE_PATH: bffDb },
     stdin: `${PASSWORD}\n`,
   });
-  return startServer(options.name, ENTRIES.bff, {
+  return startServer(options.name, options.entry ?? ENTRIES.bff, {
     logFile: path.join(dir, `${options.name}.log`),
     nodeArgs: options.nodeArgs ?? [],
     env: {
@@ -188,15 +200,7 @@ export async function proxyBenchmark(options: ProxyOptions): Promise<Section> {
     }
     const judged = variants.find((v) => v.kind === 'bff')!.name;
 
-    // Warm-up: JIT, connection pools, SQLite caches, the BFF's session and query caches.
-    for (const variant of variants)
-      for (const endpoint of ['read', 'send'] as const)
-        await runLoad({
-          url: variant.server.url,
-          connections: 10,
-          seconds: 1,
-          request: requestFor(endpoint, variant.headers),
-        });
+    await warmUp(variants);
 
     const tables: Table[] = [];
     const targets: Target[] = [];

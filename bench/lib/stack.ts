@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { type Browser, chromium } from '@playwright/test';
-import { CHROMIUM_LAUNCH } from '../../e2e/support/chromium.ts';
+import { chromiumLaunch, ensureChromium } from '../../e2e/support/chromium.ts';
 import { ENTRIES, repoRoot, stopChild } from './processes.ts';
 
 // The whole system as `npm start` runs it (scripts/start.ts: the API with its demo data, the
@@ -92,8 +92,9 @@ export async function startStack(options: {
   };
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch(CHROMIUM_LAUNCH);
+export async function launchBrowser(): Promise<Browser> {
+  await ensureChromium();
+  return chromium.launch(chromiumLaunch());
 }
 
 /** A signed-in session (cookies) for a demo user, to start fresh browser contexts with. */

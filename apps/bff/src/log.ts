@@ -65,8 +65,12 @@ export type AccessLog = { enabled: boolean; write(entry: AccessEntry): void; sen
 export type LogSink = {
   logger: Logger;
   access: AccessLog;
-  /** Starts writing what is buffered now (the ready line must not wait for a batch). */
-  flush(): void;
+  /**
+   * Writes what is buffered now (the ready line must not wait for a batch); resolves once it is
+   * written, so what a process says next elsewhere (a message to the cluster's primary, which then
+   * prints the ready line) cannot overtake it on the shared stdout.
+   */
+  flush(): Promise<void>;
   /**
    * Writes what is buffered and ends the stream; resolves once done, failed or after waitMs.
    * Exit through this: pino's synchronous flush at exit retries a write to a closed pipe
@@ -113,11 +117,13 @@ export function createLogger(level: string): LogSink {
     logger,
     access,
     flush() {
-      try {
-        destination.flush();
-      } catch {
-        // already ended: nothing left to write
-      }
+      return new Promise<void>((resolve) => {
+        try {
+          destination.flush(() => resolve());
+        } catch {
+          resolve(); // already ended: nothing left to write
+        }
+      });
     },
     async end(waitMs = 2_000) {
       // Settles on 'close', on an 'error' (once rejects then) or after waitMs.

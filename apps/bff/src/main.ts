@@ -28,6 +28,11 @@ function loadOrExit(): Config {
 
 async function startupDuties(stores: Stores, config: Config, sink: LogSink): Promise<void> {
   const { logger } = sink;
+  if (config.publicOrigin === null) {
+    logger.info(
+      'PUBLIC_URL is not set: same-origin is judged from each request’s Host header; set PUBLIC_URL to the dashboard’s address to accept that origin only and refuse requests addressed to any other host',
+    );
+  }
   if (stores.users.count() === 0) {
     if (config.admin) {
       const owner = await stores.users.create({ ...config.admin, role: 'owner' });
@@ -51,7 +56,7 @@ function announceListening(sink: LogSink, fields: Record<string, unknown>): void
     const line = { level: 30, time: Date.now(), app: 'bff', pid: process.pid, ...fields, msg: 'listening' };
     process.stdout.write(`${JSON.stringify(line)}\n`);
   }
-  sink.flush();
+  void sink.flush();
 }
 
 function onSignals(handler: (signal: NodeJS.Signals) => void) {
@@ -85,7 +90,7 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
   }
   if (role === 'single') await startupDuties(stores, config, sink);
   const bff = createBff(config, sink, metrics, stores);
-  const listening = await listen(bff.handler, config);
+  const listening = await listen(bff.app, config);
 
   let maintenance: NodeJS.Timeout | undefined;
   // Before the ready line: whoever reads it may send SIGTERM at once, and a signal with no
@@ -105,7 +110,8 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     announceListening(sink, { url: listening.url, upstream: config.upstream.url.origin });
   } else {
     logger.info({ url: listening.url }, 'worker listening');
-    sink.flush();
+    // Written before the primary hears of it: its ready line must follow every worker's line.
+    await sink.flush();
     process.send?.({ type: 'review-desk:listening', url: listening.url });
   }
 }
@@ -172,7 +178,8 @@ async function runPrimary(config: Config, sink: LogSink): Promise<void> {
     }
     listeningWorkers.delete(worker.id);
     logger.error({ pid, code, signal }, 'worker stopped unexpectedly; starting a new one');
-    fork();
+    // What happened to the worker is written before its replacement can say anything.
+    void sink.flush().then(fork);
   });
 
   for (let i = 0; i < config.workers; i++) fork();

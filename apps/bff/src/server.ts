@@ -4,34 +4,34 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { BFF_PATHS, fail, MESSAGES, ok } from '@review-desk/shared';
 import express, { type Express } from 'express';
+import type { CookieSettings } from './auth/cookies.ts';
 import { authRoutes } from './auth/routes.ts';
 import { createSessionStore, type SessionEvent, type SessionStore } from './auth/sessions.ts';
 import { createLoginThrottle } from './auth/throttle.ts';
 import { createUserStore, type UserStore } from './auth/users.ts';
 import type { Config } from './env.ts';
-import { requestContext } from './http/context.ts';
+import { createGates } from './gates.ts';
 import { AppError, errorHandler, sendError } from './http/errors.ts';
-import { inOrder } from './http/in-order.ts';
-import { corsPolicy, csrfProtection, type OriginPolicy } from './http/origin.ts';
-import { rejectUnsafeTargets, securityHeaders } from './http/security.ts';
+import { gateway } from './http/gate.ts';
+import { answerPreflight, type OriginPolicy } from './http/origin.ts';
 import { createContactHasher } from './journal/contact.ts';
 import { createJournal, type Journal } from './journal/journal.ts';
 import { sendHistoryRoutes } from './journal/routes.ts';
 import type { LogSink } from './log.ts';
 import { type Metrics, metricsText } from './metrics.ts';
-import { createFastReads, createFastSend } from './proxy/fast-path.ts';
 import { createUpstreamHeaders } from './proxy/headers.ts';
+import { createReadTargets } from './proxy/read-targets.ts';
 import { createReadForwarder } from './proxy/reads.ts';
-import { apiRoutes, createReadTargets } from './proxy/routes.ts';
+import { createProxy } from './proxy/routes.ts';
 import { createSendHandler, type SendHandler } from './proxy/send.ts';
 import { staticSite } from './static.ts';
 import { type Db, metaValue, openDatabase } from './store/db.ts';
 import { userRoutes } from './users/routes.ts';
 
 // Composition: the stores, the proxy, and the middleware in the order a request meets them —
-// request id & access log → refuse unsafe targets → security headers → CORS → the allow-listed
-// proxy (CSRF → session → role → validation → forward) → health → auth → the BFF's own API →
-// the dashboard → 404 → error envelope.
+// the entry gates (request id, security headers, safe target, public Host, cross-origin; see
+// gates.ts) → an allowed origin's preflight → the allow-listed proxy (allow-list → the route's
+// gates → forward) → health → auth → the BFF's own API → the dashboard → 404 → error envelope.
 
 export type Stores = {
   db: Db;
@@ -83,9 +83,8 @@ function upstreamProbe(config: Config) {
 }
 
 export type Bff = {
+  /** The server's request listener. */
   app: Express;
-  /** The server's request listener: the proxy's fast path for known reads, else the app. */
-  handler: http.RequestListener;
   stores: Stores;
   send: SendHandler;
 };
@@ -102,7 +101,6 @@ export function createBff(
   const hasher = createContactHasher(secret);
   const upstreamHeaders = createUpstreamHeaders(config.upstream);
   const reads = createReadForwarder({ config, upstreamHeaders, logger, metrics });
-  const targets = createReadTargets();
   const send = createSendHandler({
     config,
     journal: stores.journal,
@@ -111,16 +109,6 @@ export function createBff(
     log: logs.access,
     metrics,
   });
-  const policy: OriginPolicy = {
-    allowedOrigins: new Set(config.allowedOrigins),
-    publicOrigin: config.publicOrigin,
-  };
-  const csrf = csrfProtection(policy);
-  const cookies = {
-    secure: config.cookieSecure,
-    publicOrigin: config.publicOrigin,
-    maxAgeMs: config.session.absoluteMs,
-  };
   const ready = upstreamProbe(config);
   const dbCheck = stores.db.prepare('SELECT 1 AS one');
 
@@ -132,16 +120,30 @@ export function createBff(
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
 
-  app.use(
-    inOrder(
-      requestContext(logs.access, metrics),
-      rejectUnsafeTargets(),
-      securityHeaders(),
-      corsPolicy(policy),
-    ),
-  );
+  const policy: OriginPolicy = {
+    allowedOrigins: new Set(config.allowedOrigins),
+    publicOrigin: config.publicOrigin,
+    trust: app.get('trust proxy fn'),
+  };
+  const cookies: CookieSettings = {
+    secure: config.cookieSecure,
+    publicOrigin: config.publicOrigin,
+    maxAgeMs: config.session.absoluteMs,
+    trust: policy.trust,
+  };
+  const gates = createGates({
+    access: logs.access,
+    metrics,
+    policy,
+    sessions: stores.sessions,
+    cookies,
+  });
+  const proxy = createProxy({ gates, reads, targets: createReadTargets(), send });
+
+  app.use(gateway(gates.entry));
+  app.use(answerPreflight(policy));
   // The allow-listed proxy first: it is the hot path, and nothing below answers under /api.
-  app.use(apiRoutes({ sessions: stores.sessions, cookies, csrf, reads, targets, send }));
+  app.use(proxy);
 
   app.get(BFF_PATHS.healthz, (req, res) => {
     req.ctx.route = 'healthz';
@@ -175,7 +177,7 @@ export function createBff(
       sessions: stores.sessions,
       throttle: createLoginThrottle(stores.db),
       cookies,
-      csrf,
+      gates: gates.routes,
       businessName: config.businessName,
       frequencyCapDays: config.frequencyCapDays,
       logger,
@@ -186,40 +188,18 @@ export function createBff(
     sendHistoryRoutes({
       journal: stores.journal,
       hasher,
-      sessions: stores.sessions,
-      cookies,
+      gates: gates.routes,
       staleAfterMs: config.upstream.timeoutMs + 5_000,
     }),
   );
-  app.use(userRoutes({ users: stores.users, sessions: stores.sessions, cookies, csrf, logger }));
+  app.use(userRoutes({ users: stores.users, sessions: stores.sessions, gates: gates.routes, logger }));
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';
     sendError(res, new AppError('not_found', MESSAGES.notFound));
   });
   app.use(errorHandler(logger));
-
-  const fastRead = createFastReads({
-    sessions: stores.sessions,
-    targets,
-    reads,
-    access: logs.access,
-    metrics,
-    logger,
-  });
-  const fastSend = createFastSend({
-    sessions: stores.sessions,
-    send,
-    policy,
-    trustProxy: app.get('trust proxy fn'),
-    access: logs.access,
-    metrics,
-    logger,
-  });
-  const handler: http.RequestListener = (req, res) => {
-    if (!fastRead(req, res) && !fastSend(req, res)) app(req, res);
-  };
-  return { app, handler, stores, send };
+  return { app, stores, send };
 }
 
 export type Listening = { server: http.Server; url: string };

@@ -4,12 +4,23 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import compression from 'compression';
-import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+  Router,
+} from 'express';
 
 // The dashboard (apps/web's Vite build): hashed files under /assets cached for a year as
 // immutable, index.html revalidated on every load (so a deploy is picked up at once), client-side
 // routes answered with index.html for browser navigations. Compression applies here only: the
 // proxied JSON is relayed as is (see docs/bff.md, "Performance"); assets are compressed once.
+//
+// The build is immutable, so its files are listed once at start, and only a listed file is ever
+// looked for, read or compressed: any other name goes straight to the 404 and nothing about it is
+// kept (a flood of made-up names costs no memory). Dot-files are judged only on the path below
+// the build's folder, which may itself live under a dot-directory (~/.local/share/…).
 
 const RESERVED = ['/api', '/auth', '/bff', '/assets', '/healthz', '/readyz', '/metrics'];
 
@@ -49,6 +60,33 @@ const COMPRESSIBLE: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
 };
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** While the build is missing, how often a navigation may look for it again. */
+const RELIST_EVERY_MS = 2_000;
+
+/**
+ * The build's files as URL paths (`/index.html`, `/assets/index-Ab12.js`): regular files only, none
+ * with a segment starting with a dot below the build's folder. Empty when there is no build.
+ */
+export function listBuild(dir: string): ReadonlySet<string> {
+  if (!existsSync(dir)) return new Set();
+  const files = new Set<string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const relative = path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep);
+    if (relative.some((segment) => segment.startsWith('.'))) continue;
+    files.add(`/${relative.join('/')}`);
+  }
+  return files;
+}
+
+/** The URL path of a request as a file path of the listing, or null when it cannot be one. */
+function listedPath(req: Request): string | null {
+  try {
+    return decodeURIComponent(req.baseUrl + req.path);
+  } catch {
+    return null;
+  }
+}
 
 /** The best encoding the browser accepts: brotli, then gzip; null for neither. */
 function acceptedEncodings(header: string | undefined): { br: boolean; gzip: boolean } {
@@ -65,19 +103,18 @@ function acceptedEncodings(header: string | undefined): { br: boolean; gzip: boo
  * Hashed assets never change, so each is compressed once and kept in memory: a first visit
  * downloads some thirty files, and compressing each on every request (the compression
  * middleware's way) made the single-threaded server the slowest part of the dashboard's first
- * load. gzip -9 is made on first request (or by the warm-up that starts with the server); brotli
- * 11, slower to make, is made in the background, one file at a time, and sent once it exists.
+ * load. gzip -9 is made at start, in the background (or on the first request that needs it);
+ * brotli 11, slower to make, after it, one file at a time, and sent once it exists. Only files
+ * of the listing are compressed: the maps hold at most one entry per file of the build.
  */
-function precompressedAssets(assetsDir: string): RequestHandler {
-  const gzipped = new Map<string, Promise<Buffer | null>>();
+function precompressedAssets(webDistDir: string, listed: () => ReadonlySet<string>): RequestHandler {
+  const gzipped = new Map<string, Promise<Buffer>>();
   const brotli = new Map<string, Buffer>();
-  const gzipOf = (name: string): Promise<Buffer | null> => {
+  const file = (name: string) => path.join(webDistDir, name);
+  const gzipOf = (name: string): Promise<Buffer> => {
     let entry = gzipped.get(name);
     if (!entry) {
-      entry = readFile(path.join(assetsDir, name)).then(
-        (bytes) => gzipAsync(bytes, { level: 9 }),
-        () => null,
-      );
+      entry = readFile(file(name)).then((bytes) => gzipAsync(bytes, { level: 9 }));
       gzipped.set(name, entry);
     }
     return entry;
@@ -85,8 +122,7 @@ function precompressedAssets(assetsDir: string): RequestHandler {
   const warmUp = async (names: string[]) => {
     for (const name of names) await gzipOf(name);
     for (const name of names) {
-      const bytes = await readFile(path.join(assetsDir, name)).catch(() => null);
-      if (!bytes) continue;
+      const bytes = await readFile(file(name));
       brotli.set(
         name,
         await brotliAsync(bytes, {
@@ -95,23 +131,18 @@ function precompressedAssets(assetsDir: string): RequestHandler {
       );
     }
   };
-  if (existsSync(assetsDir)) {
-    void warmUp(readdirSync(assetsDir).filter((name) => COMPRESSIBLE[path.extname(name)])).catch(() => {});
-  }
+  const compressible = (name: string) => name.startsWith('/assets/') && COMPRESSIBLE[path.extname(name)];
+  void warmUp([...listed()].filter(compressible)).catch(() => {});
+
   return (req, res, next) => {
-    const name = req.path.slice(1);
-    const type = COMPRESSIBLE[path.extname(name)];
-    const accepts = acceptedEncodings(req.headers['accept-encoding']);
-    // Only plain file names of this folder (express.static answers everything else, 404s included).
-    if (
-      (req.method !== 'GET' && req.method !== 'HEAD') ||
-      !type ||
-      !/^[\w.-]+$/.test(name) ||
-      name.startsWith('.')
-    ) {
+    const name = listedPath(req);
+    const type = name === null ? undefined : compressible(name);
+    // Only files of the listing (express.static answers them otherwise, the 404 everything else).
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !type || !listed().has(name as string)) {
       next();
       return;
     }
+    const accepts = acceptedEncodings(req.headers['accept-encoding']);
     const send = (encoding: 'br' | 'gzip', body: Buffer) => {
       res.setHeader('content-type', type);
       res.setHeader('content-encoding', encoding);
@@ -120,7 +151,7 @@ function precompressedAssets(assetsDir: string): RequestHandler {
       res.setHeader('cache-control', IMMUTABLE);
       res.end(req.method === 'HEAD' ? undefined : body);
     };
-    const br = accepts.br ? brotli.get(name) : undefined;
+    const br = accepts.br ? brotli.get(name as string) : undefined;
     if (br) {
       send('br', br);
       return;
@@ -129,38 +160,57 @@ function precompressedAssets(assetsDir: string): RequestHandler {
       next();
       return;
     }
-    gzipOf(name).then((body) => (body ? send('gzip', body) : next()), next);
+    gzipOf(name as string).then(
+      (body) => send('gzip', body),
+      () => {
+        gzipped.delete(name as string);
+        next();
+      },
+    );
   };
 }
 
 export function staticSite(webDistDir: string): Router {
   const router = Router();
-  const indexFile = path.join(webDistDir, 'index.html');
-  const named = (route: string) => (req: Request, _res: Response, next: () => void) => {
+  let files = listBuild(webDistDir);
+  let listedAt = Date.now();
+  const listed = () => files;
+  const named = (route: string) => (req: Request, _res: Response, next: NextFunction) => {
     req.ctx.route = route;
     next();
   };
+  /** express.static, asked only about files of the listing. */
+  const onlyListed =
+    (serve: RequestHandler): RequestHandler =>
+    (req, res, next) => {
+      const name = listedPath(req);
+      if (name !== null && files.has(name)) serve(req, res, next);
+      else next();
+    };
 
-  const assetsDir = path.join(webDistDir, 'assets');
-  router.use('/assets', named('assets'), precompressedAssets(assetsDir));
+  router.use('/assets', named('assets'), precompressedAssets(webDistDir, listed));
   router.use(compression());
   router.use(
     '/assets',
     named('assets'),
-    express.static(assetsDir, {
-      index: false,
-      immutable: true,
-      maxAge: '365d',
-      redirect: false,
-    }),
+    onlyListed(
+      express.static(path.join(webDistDir, 'assets'), {
+        index: false,
+        immutable: true,
+        maxAge: '365d',
+        redirect: false,
+      }),
+    ),
   );
   router.use(
     named('static'),
-    express.static(webDistDir, {
-      index: false,
-      redirect: false,
-      setHeaders: (res) => res.setHeader('cache-control', 'no-cache'),
-    }),
+    onlyListed(
+      express.static(webDistDir, {
+        index: false,
+        redirect: false,
+        setHeaders: (res) => res.setHeader('cache-control', 'no-cache'),
+      }),
+    ),
   );
 
   router.use((req, res, next) => {
@@ -170,8 +220,14 @@ export function staticSite(webDistDir: string): Router {
     }
     req.ctx.route = 'index';
     res.setHeader('cache-control', 'no-cache');
-    if (existsSync(indexFile)) {
-      res.sendFile(indexFile, { dotfiles: 'deny' });
+    // Built after the server started (the placeholder says "build it and reload"): look again.
+    if (!files.has('/index.html') && Date.now() - listedAt > RELIST_EVERY_MS) {
+      files = listBuild(webDistDir);
+      listedAt = Date.now();
+    }
+    if (files.has('/index.html')) {
+      // With `root`, the dot-file rule applies to the path below the build's folder only.
+      res.sendFile('index.html', { root: webDistDir, dotfiles: 'deny' });
       return;
     }
     res.type('html').send(PLACEHOLDER);

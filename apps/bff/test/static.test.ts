@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { tempDir } from '../../../test/support/processes.ts';
+import { LOGGED_PATH_MAX } from '../src/http/context.ts';
 import { startBff, type TestBff } from './support/bff.ts';
 import { raw } from './support/client.ts';
 
@@ -12,7 +13,10 @@ import { raw } from './support/client.ts';
 let upstream: FakeUpstream;
 let built: TestBff;
 let unbuilt: TestBff;
+let dotted: TestBff;
 const dist = tempDir('bff-dist-');
+// The project may live under a dot-directory (~/.local/share/…) and a folder with a space.
+const dottedDist = path.join(dist.dir, '.local share', 'review desk', 'dist');
 const INDEX =
   '<!doctype html><html><head><script type="module" src="/assets/index-Ab12Cd.js"></script></head><body><div id="root"></div></body></html>';
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});`;
@@ -22,20 +26,36 @@ beforeAll(async () => {
   writeFileSync(path.join(dist.dir, 'index.html'), INDEX);
   writeFileSync(path.join(dist.dir, 'assets', 'index-Ab12Cd.js'), SCRIPT);
   writeFileSync(path.join(dist.dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  // Dot-files inside the build are never served.
+  writeFileSync(path.join(dist.dir, '.env'), 'SECRET=1');
+  mkdirSync(path.join(dist.dir, 'assets', '.cache'));
+  writeFileSync(path.join(dist.dir, 'assets', '.cache', 'x.js'), 'secret();');
+  mkdirSync(path.join(dottedDist, 'assets'), { recursive: true });
+  writeFileSync(path.join(dottedDist, 'index.html'), INDEX);
+  writeFileSync(path.join(dottedDist, 'assets', 'index-Ab12Cd.js'), SCRIPT);
   upstream = await startFakeUpstream();
-  [built, unbuilt] = await Promise.all([
+  [built, unbuilt, dotted] = await Promise.all([
     startBff(upstream.url, { WEB_DIST_DIR: dist.dir }),
     startBff(upstream.url),
+    startBff(upstream.url, { WEB_DIST_DIR: dottedDist }),
   ]);
 });
 
 afterAll(async () => {
-  await Promise.all([built?.stop(), unbuilt?.stop()]);
+  await Promise.all([built?.stop(), unbuilt?.stop(), dotted?.stop()]);
   await upstream?.close();
   dist.cleanup();
 });
 
 const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+
+/** A browser navigation to each target gets the dashboard's index.html. */
+async function expectDashboardAt(base: string, targets: string[]) {
+  for (const target of targets) {
+    const reply = await raw(base, 'GET', target, html);
+    expect({ target, status: reply.status, body: reply.text }).toEqual({ target, status: 200, body: INDEX });
+  }
+}
 
 describe('the dashboard build', () => {
   it('serves index.html with no-cache and a strict CSP that allows no inline script', async () => {
@@ -58,14 +78,7 @@ describe('the dashboard build', () => {
   });
 
   it('answers client routes with index.html for navigations only', async () => {
-    for (const target of ['/reviews', '/send?channel=sms', '/analytics/30']) {
-      const reply = await raw(built.url, 'GET', target, html);
-      expect({ target, status: reply.status, body: reply.text }).toEqual({
-        target,
-        status: 200,
-        body: INDEX,
-      });
-    }
+    await expectDashboardAt(built.url, ['/reviews', '/send?channel=sms', '/analytics/30']);
     const fetchLike = await raw(built.url, 'GET', '/reviews', { accept: 'application/json' });
     expect(fetchLike.status).toBe(404);
     for (const target of ['/api/v1/nothing', '/auth/nothing', '/bff/nothing']) {
@@ -125,6 +138,28 @@ describe('the dashboard build', () => {
     expect([head.status, head.headers['content-encoding'], head.text]).toEqual([200, 'br', '']);
   });
 
+  it('serves the dashboard from a build under a dot-directory whose path has a space', async () => {
+    await expectDashboardAt(dotted.url, ['/', '/reviews', '/send?channel=sms']);
+    for (const encoding of ['identity', 'gzip']) {
+      const asset = await raw(dotted.url, 'GET', '/assets/index-Ab12Cd.js', { 'accept-encoding': encoding });
+      expect([asset.status, asset.headers['cache-control']]).toEqual([
+        200,
+        'public, max-age=31536000, immutable',
+      ]);
+    }
+  });
+
+  it('never serves a dot-file inside the build', async () => {
+    for (const target of ['/.env', '/assets/.cache/x.js', '/%2eenv']) {
+      for (const headers of [{}, { 'accept-encoding': 'gzip' }] as Record<string, string>[]) {
+        const reply = await raw(built.url, 'GET', target, headers);
+        expect({ target, refused: [400, 404].includes(reply.status) }).toEqual({ target, refused: true });
+        expect(reply.text).not.toContain('secret');
+        expect(reply.text).not.toContain('SECRET');
+      }
+    }
+  });
+
   it('serves a script-free placeholder while the web app is not built', async () => {
     const reply = await raw(unbuilt.url, 'GET', '/', html);
     expect(reply.status).toBe(200);
@@ -164,6 +199,21 @@ describe('operations', () => {
     );
     expect(metrics.text).toMatch(/bff_logins_total\{result="ok"\} 1/);
     expect(metrics.text).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('logs a long made-up path cut short', async () => {
+    const name = 'x'.repeat(8_000);
+    const reply = await raw(built.url, 'GET', `/assets/${name}.js`, { 'accept-encoding': 'gzip' });
+    expect(reply.status).toBe(404);
+    const id = String(reply.headers['x-request-id']);
+    let line: string | undefined;
+    for (let i = 0; i < 40 && line === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      line = built.app.logs.find((l) => l.includes(id) && l.includes('"msg":"request"'));
+    }
+    const { path: logged } = JSON.parse(line!) as { path: string };
+    const kept = `/assets/${name}`.slice(0, LOGGED_PATH_MAX);
+    expect(logged).toBe(`${kept}…`);
   });
 
   it('logs one JSON line per request with its id, and never the query', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validationFailure } from './envelope.ts';
 import { CUSTOMER_EMAIL_MAX, CUSTOMER_NAME_MAX } from './limits.ts';
-import { sendRequestSchema } from './send.ts';
+import { sendIntent, sendRequestSchema } from './send.ts';
 
 // Seed §4 POST /api/v1/requests/send: channel rules 1–4, as a table.
 
@@ -165,5 +165,40 @@ describe('send body: rejected, with the message on the offending field', () => {
     const result = sendRequestSchema.safeParse(input);
     expect(result.success).toBe(false);
     expect(validationFailure(result.error!).error.length).toBeGreaterThan(0);
+  });
+});
+
+describe('send intent', () => {
+  const intent = (body: unknown) => sendIntent(sendRequestSchema.parse(body));
+
+  it('is the same for two spellings of one intent', () => {
+    expect(intent({ channel: 'sms', customerPhone: '+1 (415) 555-2671', customerName: ' Ann Lee ' })).toBe(
+      intent({ customerName: 'Ann Lee', customerPhone: '+14155552671', channel: 'sms' }),
+    );
+    expect(intent({ channel: 'email', customerEmail: 'Ann@Example.COM', customerName: '' })).toBe(
+      intent({ channel: 'email', customerEmail: 'ann@example.com' }),
+    );
+    // The channel's default is part of the intent.
+    expect(intent({ customerPhone: '+14155552671' })).toBe(
+      intent({ channel: 'sms', customerPhone: '+14155552671' }),
+    );
+  });
+
+  it('differs when any field that changes what is sent differs', () => {
+    const base = {
+      channel: 'both',
+      customerName: 'Ann',
+      customerPhone: '+14155552671',
+      customerEmail: 'a@x.com',
+    };
+    const variants = [
+      base,
+      { ...base, channel: 'sms' },
+      { ...base, customerName: 'Anne' },
+      { ...base, customerPhone: '+14155552672' },
+      { ...base, customerEmail: 'b@x.com' },
+      { ...base, customerName: undefined },
+    ];
+    expect(new Set(variants.map(intent)).size).toBe(variants.length);
   });
 });

@@ -104,3 +104,18 @@ export const SEND_STATUS_SENT = 'sent';
 export const SEND_STATUS_MEANINGS: Record<string, string> = {
   sent: 'Accepted for delivery. Not a delivery receipt, and not a review.',
 };
+
+/**
+ * What a send means, as text in a fixed order: two spellings of one intent (a phone with spaces,
+ * an email in capitals, a name with padding) give the same text once validated. The dashboard
+ * reuses an Idempotency-Key while its form's intent is unchanged; the BFF journals a hash of it
+ * and refuses a key reused for another intent (docs/bff.md, "The send journal").
+ */
+export function sendIntent(send: SendRequest): string {
+  return JSON.stringify([
+    send.channel,
+    send.customerName ?? null,
+    send.customerPhone ?? null,
+    send.customerEmail ?? null,
+  ]);
+}

@@ -1,17 +1,13 @@
 import { BFF_PATHS, loginBodySchema, type Me, ok, ROLE_PERMISSIONS } from '@review-desk/shared';
 import { type Request, type RequestHandler, Router } from 'express';
 import type { Logger } from 'pino';
+import type { RouteGates } from '../gates.ts';
 import { readJsonBody } from '../http/body.ts';
 import { AppError } from '../http/errors.ts';
+import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
 import type { Metrics } from '../metrics.ts';
-import {
-  type CookieSettings,
-  clearSessionCookies,
-  readSessionToken,
-  requireSession,
-  setSessionCookie,
-} from './middleware.ts';
+import { type CookieSettings, clearSessionCookies, readSessionToken, setSessionCookie } from './cookies.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
 import type { SessionStore, SessionUser } from './sessions.ts';
 import type { LoginThrottle } from './throttle.ts';
@@ -22,7 +18,7 @@ export type AuthDeps = {
   sessions: SessionStore;
   throttle: LoginThrottle;
   cookies: CookieSettings;
-  csrf: RequestHandler;
+  gates: RouteGates;
   businessName: string | null;
   frequencyCapDays: number;
   logger: Logger;
@@ -49,9 +45,8 @@ export function authRoutes(deps: AuthDeps): Router {
   const router = Router();
   const { users, sessions, throttle, cookies, logger, metrics } = deps;
 
-  router.post(BFF_PATHS.login, named('login'), deps.csrf, async (req, res) => {
-    const body = await readJsonBody(req);
-    const parsed = loginBodySchema.safeParse(body.value);
+  router.post(BFF_PATHS.login, named('login'), gateway(deps.gates.login), async (req, res) => {
+    const parsed = loginBodySchema.safeParse(await readJsonBody(req));
     if (!parsed.success) throw AppError.validation(parsed.error);
     const { email, password } = parsed.data;
     const ip = req.ip ?? 'unknown';
@@ -88,14 +83,14 @@ export function authRoutes(deps: AuthDeps): Router {
     res.json(ok(meFor(user, deps)));
   });
 
-  router.post(BFF_PATHS.logout, named('logout'), deps.csrf, (req: Request, res) => {
+  router.post(BFF_PATHS.logout, named('logout'), gateway(deps.gates.logout), (req: Request, res) => {
     const token = readSessionToken(req);
     if (token !== null) sessions.destroy(token);
     clearSessionCookies(req, res, cookies);
     res.json(ok({}));
   });
 
-  router.get(BFF_PATHS.me, named('me'), requireSession(sessions, cookies), (req, res) => {
+  router.get(BFF_PATHS.me, named('me'), gateway(deps.gates.me), (req, res) => {
     res.json(ok(meFor(req.ctx.session!.user, deps)));
   });
 

@@ -35,7 +35,8 @@ type Cached = { idHash: string; session: Session; lastSeen: number; checkedAt: n
  * only a change made by the CLI (another process) may take up to CACHE_MS to be seen.
  */
 const CACHE_MS = 1_000;
-const CACHE_MAX = 10_000;
+/** Only sessions found in the database are cached (a made-up token never is), at most this many. */
+export const CACHE_MAX = 10_000;
 
 export function createSessionStore(
   db: Db,
@@ -148,6 +149,9 @@ export function createSessionStore(
     apply(event: SessionEvent): void {
       forget(event);
     },
+
+    /** How many sessions this process has cached (for the bound's test). */
+    cacheSize: () => cache.size,
 
     sweep(now = Date.now()): number {
       return Number(sweep.run(now - limits.idleMs, now - limits.absoluteMs).changes);

@@ -1,26 +1,47 @@
 import type { IncomingMessage } from 'node:http';
 import { JSON_BODY_LIMIT_BYTES, MESSAGES } from '@review-desk/shared';
-import { isJsonContentType } from '../proxy/headers.ts';
 import { AppError } from './errors.ts';
+import type { Gate } from './gate.ts';
 
-// JSON bodies, read by hand rather than by a body parser: the send route must forward the exact
-// bytes it received (and fingerprint what they mean), so the raw buffer is kept next to the value.
+// Request bodies. The gates judge what the headers say before a byte is read: a read carries no
+// body; a JSON route takes JSON, uncompressed, within the limit. Reading then enforces the limit
+// on what actually arrives (a chunked body declares no length) and parses; the routes validate
+// the value with the shared schemas and forward or store only what they validated.
 
-export type JsonBody = { raw: Buffer; value: unknown };
+/** application/json or any application/…+json, with or without parameters. */
+export function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const type = value.split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
 
-export function readRawBody(req: IncomingMessage, limit = JSON_BODY_LIMIT_BYTES): Promise<Buffer> {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) {
-    req.resume();
-    return Promise.reject(new AppError('payload_too_large', MESSAGES.bodyTooLarge(limit)));
-  }
-  const encoding = req.headers['content-encoding'];
-  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
-    req.resume();
-    return Promise.reject(
-      new AppError('unsupported_media_type', 'Compressed request bodies are not accepted.'),
-    );
-  }
+/** Whether a request carries a body (Content-Length > 0 or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+const WITH_BODY = new AppError('bad_request', 'GET requests must not carry a body.');
+
+/** Gate: a read carries no body (there is nothing to forward it to). */
+export const noBody: Gate = (req) => (hasBody(req) ? WITH_BODY : null);
+
+/** Gate: a JSON body — 415 for another type or a compressed one, 413 when it declares too many bytes. */
+export function jsonBody(limit = JSON_BODY_LIMIT_BYTES): Gate {
+  return (req) => {
+    if (!isJsonContentType(req.headers['content-type']))
+      return new AppError('unsupported_media_type', MESSAGES.notJson);
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > limit)
+      return new AppError('payload_too_large', MESSAGES.bodyTooLarge(limit));
+    const encoding = req.headers['content-encoding'];
+    if (encoding !== undefined && encoding.toLowerCase() !== 'identity')
+      return new AppError('unsupported_media_type', 'Compressed request bodies are not accepted.');
+    return null;
+  };
+}
+
+function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -47,15 +68,11 @@ export function readRawBody(req: IncomingMessage, limit = JSON_BODY_LIMIT_BYTES)
   });
 }
 
-/** A JSON body: 415 unless Content-Type is JSON, 400 when it does not parse. */
-export async function readJsonBody(req: IncomingMessage, limit = JSON_BODY_LIMIT_BYTES): Promise<JsonBody> {
-  if (!isJsonContentType(req.headers['content-type'])) {
-    req.resume();
-    throw new AppError('unsupported_media_type', MESSAGES.notJson);
-  }
+/** The parsed JSON value of a body the `jsonBody` gate let through; 400 when it does not parse. */
+export async function readJsonBody(req: IncomingMessage, limit = JSON_BODY_LIMIT_BYTES): Promise<unknown> {
   const raw = await readRawBody(req, limit);
   try {
-    return { raw, value: JSON.parse(raw.toString('utf8')) };
+    return JSON.parse(raw.toString('utf8'));
   } catch {
     throw new AppError('bad_request', MESSAGES.malformedJson);
   }

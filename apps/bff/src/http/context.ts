@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Session } from '../auth/sessions.ts';
 import type { AccessLog } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
@@ -23,6 +22,13 @@ declare module 'express-serve-static-core' {
     ctx: RequestContext;
   }
 }
+
+/**
+ * The longest path an access line carries. Ours are short; a made-up one can be 16 KB, and lines
+ * are written while the server is busy answering — a flood of long paths would pile up unwritten
+ * lines in memory faster than the log can take them.
+ */
+export const LOGGED_PATH_MAX = 256;
 
 /** Starts a request's context: id, X-Request-Id, and the access line + metrics when it finishes. */
 export function beginRequest(
@@ -48,10 +54,11 @@ export function beginRequest(
     if (!access.enabled) return;
     const q = url.indexOf('?');
     // The query is left out: /bff/sends?contact=… would put a customer's contact in the log.
+    const path = q === -1 ? url : url.slice(0, q);
     access.write({
       reqId: ctx.id,
       method: req.method ?? '',
-      path: q === -1 ? url : url.slice(0, q),
+      path: path.length > LOGGED_PATH_MAX ? `${path.slice(0, LOGGED_PATH_MAX)}…` : path,
       route: ctx.route,
       status: res.statusCode,
       ms: Math.round(seconds * 10_000) / 10,
@@ -59,11 +66,4 @@ export function beginRequest(
     });
   });
   return ctx;
-}
-
-export function requestContext(access: AccessLog, metrics: Metrics): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
-    beginRequest(req, res, access, metrics);
-    next();
-  };
 }

@@ -1,7 +1,6 @@
-import type { IncomingMessage } from 'node:http';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
-import { AppError, sendError } from './errors.ts';
+import { AppError } from './errors.ts';
+import type { Gate } from './gate.ts';
 
 /**
  * Request targets the BFF refuses before any routing (400, never forwarded): absolute-form
@@ -23,25 +22,21 @@ export function unsafeTargetReason(url: string): string | null {
   return null;
 }
 
-export function rejectUnsafeTargets(): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const reason = unsafeTargetReason(req.url);
-    if (reason === null) {
-      next();
-      return;
-    }
-    req.ctx.route = 'rejected';
-    sendError(res, new AppError('bad_request', `Bad request target: ${reason}.`));
-  };
-}
+/** Gate: refuses the request targets above with 400, on every path, before any routing. */
+export const safeTarget: Gate = (req) => {
+  const reason = unsafeTargetReason(req.url ?? '');
+  if (reason === null) return null;
+  req.ctx.route = 'rejected';
+  return new AppError('bad_request', `Bad request target: ${reason}.`);
+};
 
 /**
- * Helmet with a strict CSP: scripts and styles only from our own origin (the Vite build emits
+ * Gate (it never refuses): the security headers. Helmet with a strict CSP: scripts and styles only from our own origin (the Vite build emits
  * external files only, and the dashboard injects no <style> and evaluates no code), no inline
  * scripts or styles, no eval, no framing. `upgrade-insecure-requests` is off so the dashboard
  * works over plain HTTP on 127.0.0.1.
  */
-export function securityHeaders(): RequestHandler {
+export function securityHeaders(): Gate {
   const policy = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -77,10 +72,10 @@ export function securityHeaders(): RequestHandler {
     computed = true;
   });
   if (!computed || headers.length === 0) throw new Error('helmet did not produce its headers synchronously');
-  return (req, res, next) => {
-    const list = isDataPath(req.url) ? DATA_HEADERS : headers;
+  return (req, res) => {
+    const list = isDataPath(req.url ?? '') ? DATA_HEADERS : headers;
     for (const [name, value] of list) res.setHeader(name, value);
-    next();
+    return null;
   };
 }
 
@@ -90,7 +85,7 @@ export function securityHeaders(): RequestHandler {
  * no embedding, and a CSP that allows nothing should one be opened as a page. Fewer headers on
  * the hot path is measurably cheaper (docs/bff.md, "Performance").
  */
-export const DATA_HEADERS: readonly [string, string][] = [
+const DATA_HEADERS: readonly [string, string][] = [
   ['x-content-type-options', 'nosniff'],
   ['content-security-policy', "default-src 'none'; frame-ancestors 'none'"],
   ['cross-origin-resource-policy', 'same-origin'],
@@ -103,10 +98,4 @@ function isDataPath(url: string): boolean {
   for (const prefix of DATA_PREFIXES) if (url.startsWith(prefix)) return true;
   const q = url.indexOf('?');
   return DATA_PATHS.has(q === -1 ? url : url.slice(0, q));
-}
-
-/** Whether a request carries a body (Content-Length > 0 or chunked). */
-export function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }

@@ -1,8 +1,8 @@
 import { BFF_PATHS, ok, queryRecord, type SendHistory, sendHistoryQuerySchema } from '@review-desk/shared';
 import { Router } from 'express';
-import { type CookieSettings, requirePermission, requireSession } from '../auth/middleware.ts';
-import type { SessionStore } from '../auth/sessions.ts';
+import type { RouteGates } from '../gates.ts';
 import { AppError } from '../http/errors.ts';
+import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
 import { type ContactHasher, normaliseContactFilter } from './contact.ts';
 import type { Journal } from './journal.ts';
@@ -14,8 +14,7 @@ import type { Journal } from './journal.ts';
 export function sendHistoryRoutes(deps: {
   journal: Journal;
   hasher: ContactHasher;
-  sessions: SessionStore;
-  cookies: CookieSettings;
+  gates: RouteGates;
   staleAfterMs: number;
 }): Router {
   const router = Router();
@@ -25,8 +24,7 @@ export function sendHistoryRoutes(deps: {
       req.ctx.route = 'sends';
       next();
     },
-    requireSession(deps.sessions, deps.cookies),
-    requirePermission('sends:read'),
+    gateway(deps.gates.sends),
     (req, res) => {
       const q = req.url.indexOf('?');
       const parsed = sendHistoryQuerySchema.safeParse(queryRecord(q === -1 ? '' : req.url.slice(q + 1)));

@@ -1,5 +1,5 @@
 import { errorEnvelopeSchema, fail } from '@review-desk/shared';
-import { isJsonContentType } from './headers.ts';
+import { isJsonContentType } from '../http/body.ts';
 import { PROXY_MESSAGES } from './messages.ts';
 
 // Turns what the upstream answered (status, headers, body bytes) into what the browser gets.

@@ -63,9 +63,3 @@ export function passedResponseHeaders(headers: IncomingHttpHeaders, key: string)
   }
   return passed;
 }
-
-export function isJsonContentType(value: string | undefined): boolean {
-  if (!value) return false;
-  const type = value.split(';', 1)[0]?.trim().toLowerCase() ?? '';
-  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
-}

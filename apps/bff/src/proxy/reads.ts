@@ -10,20 +10,17 @@ import type { NextFunction } from 'express';
 import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
 import type { Config } from '../env.ts';
-import type { RequestContext } from '../http/context.ts';
+import type { GateRequest } from '../http/gate.ts';
 import type { Metrics } from '../metrics.ts';
 import { interpretReply } from './answer.ts';
 import { passedResponseHeaders, type UpstreamHeaders } from './headers.ts';
 import { PROXY_MESSAGES } from './messages.ts';
-import type { ReadEndpoint } from './routes.ts';
+import type { ReadEndpoint } from './read-targets.ts';
 
 // GET /api/v1/reviews and /api/v1/analytics, forwarded with http-proxy-middleware over a
 // keep-alive agent. The request is validated and its query rebuilt before it gets here; this
 // module owns the exchange: constructed headers, a total deadline, and an answer the browser can
 // always read (the upstream's bytes when they are sound, a plain envelope when not).
-
-/** Express's request, or a plain one from the fast path (fast-path.ts): only Node's API is used. */
-type ProxiedRequest = http.IncomingMessage & { ctx: RequestContext };
 
 type Exchange = {
   endpoint: ReadEndpoint;
@@ -177,7 +174,7 @@ export function createReadForwarder(deps: {
   });
 
   return function forward(
-    req: ProxiedRequest,
+    req: GateRequest,
     res: ServerResponse,
     endpoint: ReadEndpoint,
     canonicalUrl: string,

@@ -1,111 +1,85 @@
-import {
-  analyticsQuerySchema,
-  analyticsSearchParams,
-  ENDPOINTS,
-  MESSAGES,
-  PROXY_ROUTES,
-  queryRecord,
-  reviewsQuerySchema,
-  reviewsSearchParams,
-} from '@review-desk/shared';
-import { type Request, type RequestHandler, type Response, Router } from 'express';
-import { type CookieSettings, requirePermission, requireSession } from '../auth/middleware.ts';
-import type { SessionStore } from '../auth/sessions.ts';
+import type { ServerResponse } from 'node:http';
+import { ENDPOINTS, MESSAGES, PROXY_ROUTES } from '@review-desk/shared';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Gates } from '../gates.ts';
 import { AppError, sendError } from '../http/errors.ts';
-import { inOrder } from '../http/in-order.ts';
-import { methodNotAllowed } from '../http/method.ts';
-import { hasBody } from '../http/security.ts';
+import { type Gate, type GateRequest, throughGates } from '../http/gate.ts';
+import type { ReadTargets } from './read-targets.ts';
 import type { ReadForwarder } from './reads.ts';
 import type { SendHandler } from './send.ts';
 
-// The allow-list: exactly the shared PROXY_ROUTES, at the upstream's own paths and methods
-// (case-sensitive, no trailing slash). Every other method → 405, every other path under /api →
-// 404; neither is forwarded. Each route: CSRF (POST) → session → role → validation → forward.
+// The allow-listed proxy, under /api after the entry gates: exactly the shared PROXY_ROUTES, at
+// the upstream's own paths and methods (case-sensitive, no trailing slash). Every other method →
+// 405, every other path under /api → 404; neither is forwarded. An allowed route then passes its
+// own gates (gates.ts) and is forwarded. One Express layer for all of /api: the hottest calls
+// are not walked through a router (docs/decisions/bff-fast-path.md).
 
-const CANONICAL_CACHE_MAX = 1_000;
+type ProxyEndpoint = (typeof PROXY_ROUTES)[number]['endpoint'];
+type Route = {
+  endpoint: ProxyEndpoint;
+  method: string;
+  gates: readonly Gate[];
+  handle: (req: GateRequest, res: ServerResponse) => unknown;
+  /** The 405 for any other method (Express lets GET routes answer HEAD; the allow-list is exact). */
+  wrongMethod: AppError;
+};
 
-const readSchemas = {
-  reviews: { schema: reviewsQuerySchema, canonical: reviewsSearchParams },
-  analytics: { schema: analyticsQuerySchema, canonical: analyticsSearchParams },
-} as const;
-export type ReadEndpoint = keyof typeof readSchemas;
+const API = '/api';
+const NOT_FOUND = new AppError('not_found', MESSAGES.notFound);
 
-/**
- * The upstream target of a read: the path and a query rebuilt from the parsed values, never the
- * browser's text. A dashboard asks the same few queries again and again, so each valid query
- * string is validated once and its target remembered (bounded: the map is emptied when full).
- */
-export function createReadTargets() {
-  const caches: Record<ReadEndpoint, Map<string, string>> = { reviews: new Map(), analytics: new Map() };
-  return {
-    /** The remembered target, or undefined when this query string has not been validated yet. */
-    peek: (endpoint: ReadEndpoint, search: string) => caches[endpoint].get(search),
-    /** Validates (400 on a bad query) and remembers. */
-    resolve(endpoint: ReadEndpoint, search: string): string {
-      const cache = caches[endpoint];
-      const known = cache.get(search);
-      if (known !== undefined) return known;
-      const { schema, canonical } = readSchemas[endpoint];
-      const parsed = schema.safeParse(queryRecord(search));
-      if (!parsed.success) throw AppError.validation(parsed.error);
-      const query = canonical(parsed.data as never).toString();
-      const path = ENDPOINTS[endpoint].path;
-      const target = query ? `${path}?${query}` : path;
-      if (cache.size >= CANONICAL_CACHE_MAX) cache.clear();
-      cache.set(search, target);
-      return target;
-    },
-  };
-}
-export type ReadTargets = ReturnType<typeof createReadTargets>;
+const pathOf = (url: string) => {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+};
 
-export function apiRoutes(deps: {
-  sessions: SessionStore;
-  cookies: CookieSettings;
-  csrf: RequestHandler;
+export function createProxy(deps: {
+  gates: Gates;
   reads: ReadForwarder;
   targets: ReadTargets;
   send: SendHandler;
-}): Router {
-  const router = Router({ caseSensitive: true, strict: true });
-  const session = requireSession(deps.sessions, deps.cookies);
-
-  for (const route of PROXY_ROUTES) {
-    const endpoint = ENDPOINTS[route.endpoint];
-    const notAllowed = methodNotAllowed(endpoint.method);
-    // Express lets GET routes answer HEAD; the allow-list is exact, so HEAD is refused too.
-    const name: RequestHandler = (req, res, next) => {
-      req.ctx.route = route.endpoint;
-      if (req.method === endpoint.method) next();
-      else notAllowed(req, res, next);
-    };
-    const allowed = requirePermission(route.permission);
-
-    if (route.endpoint === 'send') {
-      router.post(
-        endpoint.path,
-        inOrder(name, deps.csrf, session, allowed, (req, res) => deps.send.handle(req, res)),
-      );
-    } else {
-      const endpointName = route.endpoint;
-      const forward: RequestHandler = (req: Request, res: Response) => {
-        if (hasBody(req)) throw new AppError('bad_request', 'GET requests must not carry a body.');
-        const q = req.url.indexOf('?');
-        deps.reads(
-          req,
-          res,
-          endpointName,
-          deps.targets.resolve(endpointName, q === -1 ? '' : req.url.slice(q + 1)),
-        );
-      };
-      router.get(endpoint.path, inOrder(name, session, allowed, forward));
-    }
-    router.all(endpoint.path, name);
+}): RequestHandler {
+  const routes = new Map<string, Route>();
+  for (const { endpoint } of PROXY_ROUTES) {
+    const { path, method } = ENDPOINTS[endpoint];
+    const handle: Route['handle'] =
+      endpoint === 'send'
+        ? (req, res) => deps.send.handle(req, res)
+        : (req, res) => {
+            const url = req.url ?? '';
+            const q = url.indexOf('?');
+            deps.reads(req, res, endpoint, deps.targets.resolve(endpoint, q === -1 ? '' : url.slice(q + 1)));
+          };
+    const wrongMethod = new AppError('method_not_allowed', MESSAGES.methodNotAllowed(method), {
+      headers: { allow: method },
+    });
+    routes.set(path, { endpoint, method, gates: deps.gates.routes[endpoint], handle, wrongMethod });
   }
 
-  router.all(['/api', '/api/*rest'], (req, res) => {
-    req.ctx.route = 'api-unknown';
-    sendError(res, new AppError('not_found', MESSAGES.notFound));
-  });
-  return router;
+  /** Gate: the allow-list. Names the route (or `api-unknown`) and refuses what it does not list. */
+  const allowList: Gate = (req) => {
+    const route = routes.get(pathOf(req.url ?? ''));
+    if (route === undefined) {
+      req.ctx.route = 'api-unknown';
+      return NOT_FOUND;
+    }
+    req.ctx.route = route.endpoint;
+    return req.method === route.method ? null : route.wrongMethod;
+  };
+
+  /** After the entry gates: the allow-list, the route's gates, the handler. */
+  function serveRoute(req: GateRequest, res: ServerResponse, fail: (error: unknown) => void): void {
+    const refusal = allowList(req, res) as AppError | null;
+    if (refusal !== null) {
+      sendError(res, refusal);
+      return;
+    }
+    const route = routes.get(pathOf(req.url ?? '')) as Route;
+    throughGates(route.gates, req, res, () => route.handle(req, res), fail);
+  }
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    const path = pathOf(req.url);
+    if (path === API || path.startsWith(`${API}/`)) serveRoute(req, res, next);
+    else next();
+  };
 }

@@ -1,11 +1,12 @@
 import { BFF_PATHS, createUserSchema, ok, updateUserSchema } from '@review-desk/shared';
 import { type RequestHandler, Router } from 'express';
 import type { Logger } from 'pino';
-import { type CookieSettings, requirePermission, requireSession } from '../auth/middleware.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { UserStore } from '../auth/users.ts';
+import type { RouteGates } from '../gates.ts';
 import { readJsonBody } from '../http/body.ts';
 import { AppError } from '../http/errors.ts';
+import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
 
 // Owner-only user management (permission users:manage): list, create, change role or password,
@@ -14,8 +15,7 @@ import { methodNotAllowed } from '../http/method.ts';
 export function userRoutes(deps: {
   users: UserStore;
   sessions: SessionStore;
-  cookies: CookieSettings;
-  csrf: RequestHandler;
+  gates: RouteGates;
   logger: Logger;
 }): Router {
   const { users, sessions, logger } = deps;
@@ -26,15 +26,16 @@ export function userRoutes(deps: {
     req.ctx.route = 'users';
     next();
   };
-  const session = requireSession(sessions, deps.cookies);
-  const owner = requirePermission('users:manage');
+  const read = gateway(deps.gates['users.read']);
+  const write = gateway(deps.gates['users.write']);
+  const remove = gateway(deps.gates['users.remove']);
 
-  router.get(base, guard, session, owner, (_req, res) => {
+  router.get(base, guard, read, (_req, res) => {
     res.json(ok({ users: users.list() }));
   });
 
-  router.post(base, guard, deps.csrf, session, owner, async (req, res) => {
-    const parsed = createUserSchema.safeParse((await readJsonBody(req)).value);
+  router.post(base, guard, write, async (req, res) => {
+    const parsed = createUserSchema.safeParse(await readJsonBody(req));
     if (!parsed.success) throw AppError.validation(parsed.error);
     const user = await users.create(parsed.data);
     logger.info(
@@ -44,8 +45,8 @@ export function userRoutes(deps: {
     res.status(201).json(ok({ user }));
   });
 
-  router.patch(item, guard, deps.csrf, session, owner, async (req, res) => {
-    const parsed = updateUserSchema.safeParse((await readJsonBody(req)).value);
+  router.patch(item, guard, write, async (req, res) => {
+    const parsed = updateUserSchema.safeParse(await readJsonBody(req));
     if (!parsed.success) throw AppError.validation(parsed.error);
     const id = String(req.params.id);
     const user = await users.update(id, parsed.data);
@@ -65,7 +66,7 @@ export function userRoutes(deps: {
     res.json(ok({ user }));
   });
 
-  router.delete(item, guard, deps.csrf, session, owner, (req, res) => {
+  router.delete(item, guard, remove, (req, res) => {
     const user = users.remove(String(req.params.id));
     sessions.userChanged(user.id);
     logger.info({ reqId: req.ctx.id, by: req.ctx.session!.user.id, user: user.id }, 'user removed');

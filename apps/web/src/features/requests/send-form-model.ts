@@ -97,15 +97,8 @@ export function validateSend(
   return { ok: false, errors };
 }
 
-/** Same body, same intent: the Idempotency-Key is reused only while the fingerprint matches. */
-export function fingerprint(body: SendRequest): string {
-  return JSON.stringify([
-    body.channel,
-    body.customerName ?? null,
-    body.customerPhone ?? null,
-    body.customerEmail ?? null,
-  ]);
-}
+/** Same body, same intent: the Idempotency-Key is reused only while the intent is unchanged. */
+export { sendIntent as fingerprint } from '@review-desk/shared/send';
 
 /** The contacts the frequency-cap check looks up (E.164 phone, lower-case email). */
 export function contactsOf(body: SendRequest): string[] {

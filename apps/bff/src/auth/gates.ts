@@ -1,0 +1,54 @@
+import { AUTH_REQUIRED_HEADER, AUTH_REQUIRED_SESSION, can, type Permission } from '@review-desk/shared';
+import { AppError } from '../http/errors.ts';
+import type { Gate } from '../http/gate.ts';
+import { type CookieSettings, clearSessionCookies, readSessionToken } from './cookies.ts';
+import type { Lookup, SessionStore } from './sessions.ts';
+
+// The two gates every protected route passes: a live session (401 with X-Auth-Required: session,
+// so the dashboard says "sign in again" rather than blaming the API key), then a role that has
+// the route's permission (403; the upstream is never called).
+
+const SIGN_IN = { headers: { [AUTH_REQUIRED_HEADER]: AUTH_REQUIRED_SESSION } };
+const NO_SESSION = new AppError('unauthenticated', 'Sign in to continue.', SIGN_IN);
+const EXPIRED = new AppError('unauthenticated', 'Your session has expired. Sign in again.', SIGN_IN);
+
+/**
+ * Gate: the session named by the cookie. A session this process has cached and fresh is taken
+ * from memory (no promise, no query); any other is looked up in the store, which may answer
+ * asynchronously.
+ */
+export function session(sessions: SessionStore, cookies: CookieSettings): Gate {
+  return (req, res) => {
+    const token = readSessionToken(req);
+    req.ctx.token = token;
+    if (token === null) return NO_SESSION;
+    const cached = sessions.peek(token);
+    if (cached !== null) {
+      req.ctx.session = cached;
+      return null;
+    }
+    const settle = (found: Lookup) => {
+      if (found === null) return NO_SESSION;
+      if ('expired' in found) {
+        clearSessionCookies(req, res, cookies);
+        return EXPIRED;
+      }
+      req.ctx.session = found.session;
+      return null;
+    };
+    const found: Lookup | Promise<Lookup> = sessions.lookup(token);
+    return found instanceof Promise ? found.then(settle) : settle(found);
+  };
+}
+
+/** Gate: the signed-in user's role has `permission` (after `session`). */
+export function permission(permission: Permission): Gate {
+  return (req) => {
+    const role = req.ctx.session?.user.role;
+    if (role !== undefined && can(role, permission)) return null;
+    return new AppError(
+      'forbidden',
+      `Your role (${role ?? 'none'}) does not allow this: it needs the ${permission} permission.`,
+    );
+  };
+}

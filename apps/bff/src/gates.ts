@@ -1,0 +1,73 @@
+import type { Permission } from '@review-desk/shared';
+import type { CookieSettings } from './auth/cookies.ts';
+import { permission, session } from './auth/gates.ts';
+import type { SessionStore } from './auth/sessions.ts';
+import { jsonBody, noBody } from './http/body.ts';
+import { beginRequest } from './http/context.ts';
+import type { Gate } from './http/gate.ts';
+import { crossOrigin, csrf, type OriginPolicy, publicHost } from './http/origin.ts';
+import { safeTarget, securityHeaders } from './http/security.ts';
+import type { AccessLog } from './log.ts';
+import type { Metrics } from './metrics.ts';
+
+// The BFF's security gates and the one order they run in. Express, the only way into the server
+// (docs/decisions/bff-fast-path.md), runs `entry` as its first layer, then, for a route, its own
+// list below; a route's handler runs only when all passed. A new rule (a per-user limit, a
+// location check) is a gate added here, once, for every route that needs it.
+//
+//   entry:  request id → security headers → safe target → public Host → cross-origin
+//   route:  [allow-list, under /api: proxy/routes.ts] → CSRF → session → role → body rules
+
+export type RouteGates = Record<
+  | 'reviews'
+  | 'analytics'
+  | 'send'
+  | 'login'
+  | 'logout'
+  | 'me'
+  | 'sends'
+  | 'users.read'
+  | 'users.write'
+  | 'users.remove',
+  readonly Gate[]
+>;
+
+export type Gates = {
+  /** Every request, before any route. */
+  entry: readonly Gate[];
+  /** Each route's own gates, after `entry` (and, under /api, after the allow-list). */
+  routes: RouteGates;
+};
+
+export function createGates(deps: {
+  access: AccessLog;
+  metrics: Metrics;
+  policy: OriginPolicy;
+  sessions: SessionStore;
+  cookies: CookieSettings;
+}): Gates {
+  const signedIn = session(deps.sessions, deps.cookies);
+  const sameSite = csrf(deps.policy);
+  const json = jsonBody();
+  const may = (needed: Permission) => [signedIn, permission(needed)];
+  /** The first gate: the request's context and id, and its access line (it never refuses). */
+  const requestId: Gate = (req, res) => {
+    beginRequest(req, res, deps.access, deps.metrics);
+    return null;
+  };
+  return {
+    entry: [requestId, securityHeaders(), safeTarget, publicHost(deps.policy), crossOrigin(deps.policy)],
+    routes: {
+      reviews: [...may('reviews:read'), noBody],
+      analytics: [...may('analytics:read'), noBody],
+      send: [sameSite, ...may('requests:send'), json],
+      login: [sameSite, json],
+      logout: [sameSite],
+      me: [signedIn],
+      sends: may('sends:read'),
+      'users.read': may('users:manage'),
+      'users.write': [sameSite, ...may('users:manage'), json],
+      'users.remove': [sameSite, ...may('users:manage')],
+    },
+  };
+}

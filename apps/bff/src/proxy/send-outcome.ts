@@ -1,0 +1,165 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { ENDPOINTS, fail, sendResultSchema, successEnvelopeSchema } from '@review-desk/shared';
+import { AppError } from '../http/errors.ts';
+import type { Finish, JournalEntry } from '../journal/journal.ts';
+import { type Answer, interpretReply } from './answer.ts';
+import { passedResponseHeaders } from './headers.ts';
+import { PROXY_MESSAGES } from './messages.ts';
+import type { PostResult } from './upstream-post.ts';
+
+// What an answer means for the journal, as pure decisions (send.ts does the reading, calling and
+// writing around them; the tables in send-outcome.test.ts pin every case):
+// - `settleSend`: what the upstream's answer (or the failure to get one) means — the journal's
+//   outcome, whether the key is released, and what the browser is told;
+// - `answerExisting`: what a key already in the journal means for a new attempt with it.
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const sendReplySchema = successEnvelopeSchema(sendResultSchema);
+const SCOPE = ENDPOINTS.send.scope;
+
+export type Settled = { finish: Finish; answer: Answer; headers: Record<string, string> };
+
+const replaced = (status: number, message: string): Answer => ({
+  kind: 'replace',
+  status,
+  body: Buffer.from(JSON.stringify(fail(message))),
+  reason: message,
+});
+
+/** Nobody can say whether the request was sent: 'unknown', never retried with the same key. */
+const unknown = (httpStatus: number, status: number, message: string): Settled => ({
+  finish: { outcome: 'unknown', httpStatus, error: message },
+  answer: replaced(status, message),
+  headers: { 'content-type': JSON_TYPE },
+});
+
+function parseSuccess(body: Buffer) {
+  try {
+    const parsed = sendReplySchema.safeParse(JSON.parse(body.toString('utf8')));
+    return parsed.success ? parsed.data.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function envelopeError(body: Buffer): string | null {
+  try {
+    const value = JSON.parse(body.toString('utf8')) as { error?: unknown };
+    return typeof value?.error === 'string' ? value.error : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The upstream answered: what its status and body mean. */
+function settleReply(
+  reply: { status: number; headers: IncomingHttpHeaders; body: Buffer },
+  key: string,
+): Settled {
+  const contentType = reply.headers['content-type'];
+  const answer = interpretReply(
+    { status: reply.status, contentType, body: reply.body },
+    SCOPE,
+    Buffer.from(key),
+  );
+  const headers: Record<string, string> = {
+    ...passedResponseHeaders(reply.headers, key),
+    'content-type': answer.kind === 'pass' && contentType ? contentType : JSON_TYPE,
+  };
+  if (reply.status >= 200 && reply.status < 300) {
+    const parsed = answer.kind === 'pass' ? parseSuccess(answer.body) : null;
+    // Accepted, but what was created cannot be read: a request was probably created.
+    if (parsed === null) return unknown(reply.status, 502, PROXY_MESSAGES.sendUnreadable);
+    return {
+      finish: {
+        outcome: parsed.warning ? 'warning' : 'sent',
+        httpStatus: answer.status,
+        requestId: parsed.requestId,
+        status: parsed.status,
+        reviewLink: parsed.reviewLink,
+        warning: parsed.warning ?? null,
+        response: { type: headers['content-type'] as string, body: answer.body },
+      },
+      answer,
+      headers,
+    };
+  }
+  // A 5xx page that is not the service's envelope likely came from a gateway in front of it,
+  // which may have passed the request on: nobody can say whether it was sent.
+  if (reply.status >= 500 && answer.kind === 'replace' && reply.status !== 503)
+    return unknown(reply.status, 502, PROXY_MESSAGES.sendUnreadable);
+  // A definite refusal: nothing went out, so the key is released and a retry goes upstream.
+  return {
+    finish: {
+      outcome: 'failed',
+      httpStatus: answer.status,
+      error: envelopeError(answer.body) ?? `HTTP ${answer.status}`,
+      releaseKey: true,
+    },
+    answer,
+    headers,
+  };
+}
+
+/** What the upstream exchange's result means for the journal and for the browser. */
+export function settleSend(result: PostResult, key: string): Settled {
+  if (result.kind === 'reply') return settleReply(result, key);
+  switch (result.reason) {
+    case 'unreachable':
+      // No connection was ever made: nothing was sent, the key is released.
+      return {
+        finish: {
+          outcome: 'failed',
+          httpStatus: 502,
+          error: PROXY_MESSAGES.sendUnreachable,
+          releaseKey: true,
+        },
+        answer: replaced(502, PROXY_MESSAGES.sendUnreachable),
+        headers: { 'content-type': JSON_TYPE },
+      };
+    case 'timeout':
+      return unknown(504, 504, PROXY_MESSAGES.sendTimeout);
+    case 'too_large':
+      // An answer began (so the request arrived) but was too large to read.
+      return unknown(502, 502, PROXY_MESSAGES.sendUnreadable);
+    case 'connection_lost':
+      return unknown(502, 502, PROXY_MESSAGES.sendConnectionLost);
+  }
+}
+
+export type ExistingAnswer =
+  | { kind: 'replay'; status: number; type: string; body: Uint8Array }
+  /** `metric`: the bff_sends_total outcome; `orphanStale`: sweep in-flight entries past their deadline. */
+  | { kind: 'refuse'; error: AppError; metric: string; orphanStale: boolean };
+
+/** A new attempt with a key the journal holds: replay a finished send, or say why not. */
+export function answerExisting(
+  entry: JournalEntry,
+  fingerprint: string,
+  now: number,
+  staleAfterMs: number,
+): ExistingAnswer {
+  const refuse = (metric: string, code: 'unprocessable' | 'conflict', message: string, orphanStale = false) =>
+    ({ kind: 'refuse', error: new AppError(code, message), metric, orphanStale }) as const;
+  if (entry.fingerprint !== fingerprint)
+    return refuse('key_reused', 'unprocessable', PROXY_MESSAGES.keyReused);
+  if (entry.outcome === 'in_flight' && now - entry.createdAt <= staleAfterMs)
+    return refuse('in_flight_conflict', 'conflict', PROXY_MESSAGES.inFlight);
+  // An in-flight entry past its deadline cannot still be waiting on its exchange.
+  if (entry.outcome === 'in_flight' || entry.outcome === 'unknown')
+    return refuse(
+      'unknown_conflict',
+      'conflict',
+      PROXY_MESSAGES.outcomeUnknown,
+      entry.outcome === 'in_flight',
+    );
+  // Only a finished entry whose replay body was cleaned up with its key lacks one.
+  if (entry.httpStatus === null || entry.responseBody === null)
+    return refuse('unknown_conflict', 'conflict', PROXY_MESSAGES.outcomeUnknown);
+  return {
+    kind: 'replay',
+    status: entry.httpStatus,
+    type: entry.responseType ?? JSON_TYPE,
+    body: entry.responseBody,
+  };
+}
