@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import { AppError } from '@review-desk/server/errors';
+import { StartupError } from '@review-desk/server/startup-error';
 import { createUserSchema, passwordSchema, ROLES, roleSchema } from '@review-desk/shared';
 import { endSessionsOf } from './auth/sessions.ts';
 import { createUserStore } from './auth/users.ts';
-import { ConfigError, loadCliConfig } from './env.ts';
+import { loadCliConfig } from './env.ts';
 import { openDatabase } from './store/db.ts';
 
 // Dashboard users from the command line (BFF_DATABASE_PATH selects the database):
@@ -157,7 +158,7 @@ try {
   if (error instanceof UsageError) {
     process.stderr.write(`bff cli: ${error.message}\n\n${USAGE}\n`);
     process.exitCode = 2;
-  } else if (error instanceof AppError || error instanceof ConfigError) {
+  } else if (error instanceof AppError || error instanceof StartupError) {
     process.stderr.write(`bff cli: ${error.message}\n`);
     process.exitCode = 1;
   } else if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {

@@ -32,6 +32,20 @@ export const ERROR_CODES = {
     retry: false,
     action: FIX,
   },
+  host_missing: {
+    from: 'both',
+    status: 400,
+    message: 'The request has no Host header.',
+    retry: false,
+    action: FIX,
+  },
+  expectation_failed: {
+    from: 'both',
+    status: 417,
+    message: 'Unsupported Expect header: only 100-continue is understood.',
+    retry: false,
+    action: 'Send the request without that Expect header.',
+  },
   headers_too_large: {
     from: 'both',
     status: 431,
@@ -386,6 +400,13 @@ export const ERROR_CODES = {
     message: 'Not ready.',
     retry: true,
     action: 'Wait until the checks named in the answer are ok.',
+  },
+  metrics_refused: {
+    from: 'both',
+    status: 403,
+    message: 'Metrics are served to loopback callers, or with Authorization: Bearer <METRICS_TOKEN>.',
+    retry: false,
+    action: 'Scrape from the same host, or send the metrics token.',
   },
 } as const satisfies Record<string, ErrorCodeInfo>;
 

@@ -92,7 +92,8 @@ const ALLOWED_METHODS = 'GET, POST, PATCH, DELETE';
 export function crossOrigin(policy: OriginPolicy): Gate {
   const refusal = new AppError('origin_refused', 'Cross-origin request refused: this origin is not allowed.');
   return (req, res) => {
-    res.setHeader('vary', 'Origin');
+    const vary = res.getHeader('vary');
+    res.setHeader('vary', vary === undefined ? 'Origin' : `${vary}, Origin`);
     const origin = req.headers.origin;
     if (origin === undefined) return null;
     if (policy.allowedOrigins.has(origin)) {
