@@ -279,6 +279,23 @@ describe('delivery failures (outbox fault hooks)', () => {
     // And a single-channel failure is a 502 too.
     expectFailure(await send(api, key, { customerPhone: '+14155550000' }), 'delivery_failed');
   });
+
+  it('are off unless the dev outbox is on: the outbox keeps every message', async () => {
+    const quiet = await startTestApi({ devOutbox: false });
+    try {
+      quiet.business('q');
+      const k = quiet.key('q');
+      const result = await send(quiet, k, {
+        customerPhone: '+14155550000',
+        customerEmail: uniqueEmail('fail.example'),
+        channel: 'both',
+      });
+      expect(result.status).toBe(200);
+      expect(result.body.data.warning).toBeUndefined();
+    } finally {
+      await quiet.stop();
+    }
+  });
 });
 
 describe('frequency cap and opt-out', () => {

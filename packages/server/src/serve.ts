@@ -188,13 +188,18 @@ export async function serve(options: ServeOptions): Promise<Served> {
   };
 }
 
+/** The one line for a chosen port that is taken. */
+export function portInUse(port: number, variable: string): string {
+  return `Port ${port} is in use (${variable}=${port}): stop what uses it, or set ${variable} to another port.`;
+}
+
 function startupErrorFor(error: unknown, options: ServeOptions, port: number): StartupError {
   const code = (error as NodeJS.ErrnoException).code;
   const variable = options.portVariable;
   const where = `${options.host}:${port}`;
   if (code === 'EADDRINUSE') {
     const message = options.portExplicit
-      ? `Port ${port} is in use (${variable}=${port}): stop what uses it, or set ${variable} to another port.`
+      ? portInUse(port, variable)
       : `Ports ${options.port}–${port} on ${options.host} are all in use: set ${variable} to a free port.`;
     return new StartupError(message, { variable, cause: error });
   }
