@@ -1,12 +1,12 @@
 import '../../../components/overlays.css';
-import '@mantine/core/styles/PasswordInput.layer.css';
-import { Alert, Button, Group, Modal, NativeSelect, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { createUserSchema, type Role } from '@review-desk/shared/bff';
 import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../../lib/api-error.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useCreateUser } from '../api/create-user.ts';
-import { failureText, generatePassword, roleOptions } from '../model.ts';
+import { failureText, roleOptions } from '../model.ts';
+import { NewPasswordFields } from './new-password-fields.tsx';
 
 /** Adds a user: email, role and a first password, checked with the shared schema before sending. */
 export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -77,23 +77,15 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
             data={roleOptions()}
             error={errors.role}
           />
-          <PasswordInput
+          <NewPasswordFields
             label="Password"
             description="At least 12 characters. Share it safely; the user can be given a new one later."
             value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
+            onChange={setPassword}
             error={errors.password}
-            autoComplete="new-password"
-            required
+            submitLabel="Add user"
+            pending={create.isPending}
           />
-          <Group justify="space-between">
-            <Button variant="subtle" onClick={() => setPassword(generatePassword())}>
-              Generate a password
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Add user
-            </Button>
-          </Group>
         </Stack>
       </form>
     </Modal>

@@ -1,11 +1,11 @@
 import '../../../components/overlays.css';
-import '@mantine/core/styles/PasswordInput.layer.css';
-import { Alert, Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
+import { Alert, Modal, Stack } from '@mantine/core';
 import { passwordSchema, type User } from '@review-desk/shared/bff';
 import { type FormEvent, useState } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { useUpdateUser } from '../api/update-user.ts';
-import { failureText, generatePassword } from '../model.ts';
+import { failureText } from '../model.ts';
+import { NewPasswordFields } from './new-password-fields.tsx';
 
 /** Sets a new password for a user (the shared password rule, checked before sending). */
 export function ResetPasswordDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
@@ -46,23 +46,16 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
               {failureText(update.error)}
             </Alert>
           )}
-          <PasswordInput
+          <NewPasswordFields
             label="New password"
             description="At least 12 characters."
             value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
+            onChange={setPassword}
             error={error}
-            autoComplete="new-password"
-            data-autofocus
+            submitLabel="Set password"
+            pending={update.isPending}
+            autoFocus
           />
-          <Group justify="space-between">
-            <Button variant="subtle" onClick={() => setPassword(generatePassword())}>
-              Generate a password
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              Set password
-            </Button>
-          </Group>
         </Stack>
       </form>
     </Modal>
