@@ -106,7 +106,12 @@ describe('Reviews page', () => {
 
   it('tells a rate-limited user to wait, with the Retry-After countdown', async () => {
     stubFetch(() =>
-      fail(429, 'Request limit of this key reached; retry after 45 seconds.', {}, { 'retry-after': '45' }),
+      fail(
+        'rate_limited',
+        'Request limit of this key reached; retry after 45 seconds.',
+        {},
+        { 'retry-after': '45' },
+      ),
     );
     renderPage(<ReviewsPage title="Reviews" />, { url: '/reviews' });
     const state = await screen.findByTestId('error-state');

@@ -30,7 +30,7 @@ function bff() {
     }
     if (request.method === 'PATCH') return ok({ user: { ...users[1]!, ...(body as object) } });
     if (request.method === 'DELETE') return ok({ user: users[1] });
-    return fail(405, 'no');
+    return fail('method_not_allowed');
   });
   return { writes };
 }
