@@ -42,7 +42,8 @@ beforeEach(() => localStorage.clear());
 afterEach(() => vi.unstubAllGlobals());
 
 const user = () => userEvent.setup();
-const renderSend = () => renderPage(<SendPage />, { url: '/send', me: session('staff') });
+const renderSend = () =>
+  renderPage(<SendPage title="Send a review request" />, { url: '/send', me: session('staff') });
 
 async function fillPhone(u: ReturnType<typeof user>, number: string) {
   await u.selectOptions(screen.getByLabelText('Country'), 'US');
