@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { CSRF_HEADER, CSRF_HEADER_VALUE, codedErrorEnvelopeSchema } from '@review-desk/shared';
 
 // HTTP for system tests: one request with an exact target, headers and body (fetch would
@@ -22,6 +23,24 @@ export type RequestOptions = {
   /** Give up (reject) after this long: a test must never wait for ever on one request. */
   timeoutMs?: number;
 };
+
+/**
+ * Bytes as written, on a connection of their own, and everything that comes back until the
+ * server closes it: for what no HTTP client sends (no Host, an unknown Expect, garbage).
+ */
+export function rawExchange(base: string, bytes: string): Promise<string> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname, () => socket.end(bytes));
+    let data = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk) => {
+      data += chunk;
+    });
+    socket.on('close', () => resolve(data));
+    socket.on('error', reject);
+  });
+}
 
 export function request(base: string, target: string, options: RequestOptions = {}): Promise<Reply> {
   const url = new URL(base);

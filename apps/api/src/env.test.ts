@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { configMarkdown, generatedSection } from '@review-desk/server/config';
+import { REPO_ROOT } from '@review-desk/server/files';
 import { StartupError } from '@review-desk/server/startup-error';
 import { describe, expect, it } from 'vitest';
-import { API_CONFIG, loadConfig, REPO_ROOT } from './env.ts';
+import { API_CONFIG, loadConfig } from './env.ts';
 
 function refusal(env: Record<string, string>): StartupError {
   try {

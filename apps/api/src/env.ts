@@ -1,21 +1,5 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import {
-  bool,
-  configError,
-  defineConfig,
-  logLevel,
-  oneOf,
-  origin,
-  originList,
-  parseEnv,
-  port,
-  secretToken,
-  text,
-  trustProxy,
-  wholeNumber,
-} from '@review-desk/server/config';
-import { resolveFrom } from '@review-desk/server/files';
+import * as setting from '@review-desk/server/config';
+import { REPO_ROOT, resolveFrom } from '@review-desk/server/files';
 import { FREQUENCY_CAP_DAYS_DEFAULT } from '@review-desk/shared';
 import { z } from 'zod';
 
@@ -23,71 +7,57 @@ import { z } from 'zod';
 // default so `npm start` works on a fresh machine; a bad value stops the start with one line
 // naming the variable. The README's table is generated from this one (npm run docs:config).
 
-/** Relative paths (DATABASE_PATH, DEMO_KEY_FILE) are resolved against the repository root, so the
- * API, the BFF and the CLI find the same files whatever directory npm runs them from. */
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-export const API_CONFIG = defineConfig({
-  PORT: {
-    type: port(),
-    default: '4000+',
-    description:
-      'Port to listen on: `4000` exactly that port (taken: the start stops with one line), `4000+` that port or the next free one (the ready line says which), `0` any free port.',
-  },
-  HOST: {
-    type: z.string().min(1, { error: 'must not be empty' }),
-    default: '127.0.0.1',
-    description: 'Address to bind.',
-  },
+export const API_CONFIG = setting.defineConfig({
+  ...setting.listenVariables(4000),
   DATABASE_PATH: {
-    type: text(),
+    type: setting.text(),
     default: 'data/api.db',
     description:
       'SQLite file, or `:memory:`. Its folder is created readable by this user only (0700), the files 0600.',
   },
   PUBLIC_ORIGIN: {
-    type: origin(),
+    type: setting.origin(),
     shown: '`http://HOST:PORT` as bound',
     description:
       'Origin customers and callers reach the service at: review links are built on it and the POST Origin rule accepts it. Set it behind a proxy (`https://reviews.example.com`).',
   },
   ALLOWED_ORIGINS: {
-    type: originList(),
+    type: setting.originList(),
     default: '',
     shown: 'none',
     description:
       'Comma list of further origins accepted by the POST Origin rule (e.g. the BFF’s public origin).',
   },
   CORS_ORIGINS: {
-    type: originList(),
+    type: setting.originList(),
     default: '',
     shown: 'none',
     description:
       'Comma list of exact origins allowed to call from a browser (CORS). They are also accepted by the Origin rule.',
   },
   CSRF_EXEMPT_API_KEYS: {
-    type: bool(),
+    type: setting.bool(),
     default: 'false',
     description: '`true` exempts POSTs that carry an API key from the Origin rule.',
   },
   FREQUENCY_CAP_DAYS: {
-    type: wholeNumber(0, 3650),
+    type: setting.wholeNumber(0, 3650),
     default: String(FREQUENCY_CAP_DAYS_DEFAULT),
     description: 'One request per contact per this many days, per business; `0`: no cap.',
   },
   RATE_LIMIT_PER_MINUTE: {
-    type: wholeNumber(0, 1_000_000),
+    type: setting.wholeNumber(0, 1_000_000),
     default: '120',
     description: 'Default per-key limit (a key may have its own); `0` turns rate limiting off for every key.',
   },
   MONTHLY_SEND_ALLOWANCE: {
-    type: wholeNumber(0, 1_000_000_000),
+    type: setting.wholeNumber(0, 1_000_000_000),
     default: '1000',
     description:
       'Requests with a message (SMS, email, both) a business may send per calendar month (UTC); `0` is unlimited.',
   },
   DELIVERY_PROVIDER: {
-    type: oneOf(['outbox', 'smtp']),
+    type: setting.oneOf(['outbox', 'smtp']),
     default: 'outbox',
     description:
       '`outbox` keeps messages in the database instead of delivering them; `smtp` sends email through `SMTP_URL`.',
@@ -102,53 +72,50 @@ export const API_CONFIG = defineConfig({
     description: 'Sender of review request emails.',
   },
   DEV_OUTBOX: {
-    type: bool(),
+    type: setting.bool(),
     default: '0',
     description:
       '`1` serves `/dev/outbox` and `/dev/outbox.json` (customers’ contacts and live review links) and turns on the outbox’s fault hooks. Refused with `NODE_ENV=production` or a real delivery provider.',
   },
   SEED_DEMO: {
-    type: bool(),
+    type: setting.bool(),
     default: '0',
     description: '`1` creates the demo business, its data and key at start (idempotent).',
   },
   DEMO_KEY_FILE: {
-    type: text(),
+    type: setting.text(),
     default: 'data/demo-api-key',
     description: 'Where the demo key is written (mode 0600).',
   },
-  LOG_LEVEL: {
-    type: logLevel(),
-    default: 'info',
-    description: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.',
-  },
   TRUST_PROXY: {
-    type: trustProxy(),
+    type: setting.trustProxy(),
     default: 'false',
     description: 'Express `trust proxy`: `true`, a hop count, or addresses/subnets.',
   },
-  METRICS_TOKEN: {
-    type: secretToken(),
-    description:
-      'Lets a scraper on another host read `/metrics` with `Authorization: Bearer <token>` (at least 16 characters); without it, `/metrics` answers loopback callers only.',
-  },
   NODE_ENV: {
-    type: text(),
+    type: setting.text(),
     description: '`production` refuses `DEV_OUTBOX=1`.',
   },
+  ...setting.OPERATION_VARIABLES,
 });
 
 export type Config = ReturnType<typeof toConfig>;
 
 function toConfig(env: Record<string, string | undefined>) {
-  const { values: e } = parseEnv(API_CONFIG, env);
+  const { values: e } = setting.parseEnv(API_CONFIG, env);
   if (e.DELIVERY_PROVIDER === 'smtp' && !e.SMTP_URL)
-    throw configError('SMTP_URL', 'is required when DELIVERY_PROVIDER=smtp (e.g. smtp://user:pass@host:587)');
+    throw setting.configError(
+      'SMTP_URL',
+      'is required when DELIVERY_PROVIDER=smtp (e.g. smtp://user:pass@host:587)',
+    );
   // The dev outbox shows customers' contacts and its fault hooks fail real sends on purpose.
   if (e.DEV_OUTBOX && e.NODE_ENV === 'production')
-    throw configError('DEV_OUTBOX', 'must be off when NODE_ENV=production (it lists customers’ contacts)');
+    throw setting.configError(
+      'DEV_OUTBOX',
+      'must be off when NODE_ENV=production (it lists customers’ contacts)',
+    );
   if (e.DEV_OUTBOX && e.DELIVERY_PROVIDER !== 'outbox')
-    throw configError(
+    throw setting.configError(
       'DEV_OUTBOX',
       `must be off with a real delivery provider (DELIVERY_PROVIDER=${e.DELIVERY_PROVIDER})`,
     );

@@ -1,6 +1,5 @@
 import { once } from 'node:events';
 import { readFileSync, statSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import {
   API_KEY_PATTERN,
@@ -11,6 +10,7 @@ import {
   successEnvelopeSchema,
 } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawExchange } from '../../../test/support/http.ts';
 import { type RunningApp, startApp, tempDir } from '../../../test/support/processes.ts';
 
 // The service as production runs it: `node src/main.ts` as a real process, configured by its
@@ -142,17 +142,7 @@ describe('a key anywhere in the URL', () => {
 
 describe('requests Node would answer by itself', () => {
   it('get the envelope (400 without Host, 417 for an unknown Expect) and a log line like any refusal', async () => {
-    const { port } = new URL(app.url);
-    const send = (request: string) =>
-      new Promise<string>((resolve, reject) => {
-        const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(request));
-        let data = '';
-        socket.on('data', (chunk) => {
-          data += chunk;
-        });
-        socket.on('close', () => resolve(data));
-        socket.on('error', reject);
-      });
+    const send = (bytes: string) => rawExchange(app.url, bytes);
     const noHost = await send('GET /healthz HTTP/1.1\r\n\r\n');
     expect(noHost).toMatch(/^HTTP\/1.1 400 /);
     expect(noHost).toContain('"code":"host_missing"');

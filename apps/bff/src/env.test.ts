@@ -2,11 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { configMarkdown, generatedSection } from '@review-desk/server/config';
+import { REPO_ROOT } from '@review-desk/server/files';
 import { StartupError } from '@review-desk/server/startup-error';
 import { meSchema } from '@review-desk/shared';
 import { describe, expect, it } from 'vitest';
 import { meFor } from './auth/routes.ts';
-import { BFF_CONFIG, loadConfig, REPO_ROOT } from './env.ts';
+import { BFF_CONFIG, loadConfig } from './env.ts';
 
 const base = { UPSTREAM_URL: 'http://127.0.0.1:4000', UPSTREAM_API_KEY: 'rd_live_abc' };
 

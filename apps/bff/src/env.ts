@@ -1,24 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import {
-  configError,
-  decimal,
-  defineConfig,
-  httpUrl,
-  logLevel,
-  oneOf,
-  origin,
-  originList,
-  parseEnv,
-  port,
-  secretToken,
-  text,
-  trustProxy,
-  wholeNumber,
-} from '@review-desk/server/config';
-import { resolveFrom } from '@review-desk/server/files';
+import * as setting from '@review-desk/server/config';
+import { REPO_ROOT, resolveFrom } from '@review-desk/server/files';
 import { AUTH_SCHEMES, FREQUENCY_CAP_DAYS_DEFAULT, PASSWORD_MIN } from '@review-desk/shared';
 import { z } from 'zod';
 
@@ -26,23 +9,10 @@ import { z } from 'zod';
 // (name, type, default, meaning); a bad or missing one stops the start with one line naming it.
 // The README's table is generated from this one (npm run docs:config).
 
-/** Relative paths are taken from the repository root, whatever folder the BFF is started from. */
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-export const BFF_CONFIG = defineConfig({
-  PORT: {
-    type: port(),
-    default: '8080+',
-    description:
-      'Listening port: `8080` exactly that port (taken: the start stops with one line), `8080+` that port or the next free one (the ready line says which), `0` any free port.',
-  },
-  HOST: {
-    type: z.string().min(1, { error: 'must not be empty' }),
-    default: '127.0.0.1',
-    description: 'Listening address.',
-  },
+export const BFF_CONFIG = setting.defineConfig({
+  ...setting.listenVariables(8080),
   UPSTREAM_URL: {
-    type: httpUrl(),
+    type: setting.httpUrl(),
     required: true,
     description: 'Base URL of the Review Collection API (a path prefix is kept).',
   },
@@ -52,51 +22,51 @@ export const BFF_CONFIG = defineConfig({
     description: 'The API key, sent upstream only.',
   },
   UPSTREAM_API_KEY_FILE: {
-    type: text(),
+    type: setting.text(),
     shown: 'one of the two',
     description: 'A file holding the key (read once at start; the embedded API’s demo key file).',
   },
   UPSTREAM_AUTH_SCHEME: {
-    type: oneOf(AUTH_SCHEMES),
+    type: setting.oneOf(AUTH_SCHEMES),
     default: 'x-api-key',
     description: '`x-api-key` (`X-API-Key: <key>`) or `bearer` (`Authorization: Bearer <key>`).',
   },
   UPSTREAM_ORIGIN: {
-    type: origin(),
+    type: setting.origin(),
     shown: 'origin of `UPSTREAM_URL`',
     description: 'The `Origin` sent on POSTs, for the upstream’s CSRF rule: its application host.',
   },
   UPSTREAM_TIMEOUT_MS: {
-    type: wholeNumber(100, 300_000),
+    type: setting.wholeNumber(100, 300_000),
     default: '10000',
     description:
       'Whole-exchange deadline per upstream call (100–300000). Reads → 504; a send → outcome unknown.',
   },
   BFF_DATABASE_PATH: {
-    type: text(),
+    type: setting.text(),
     default: 'data/bff.db',
     description:
       'The BFF’s SQLite database (users, sessions, throttling, journal). Its folder is created readable by this user only (0700), the files 0600.',
   },
   ALLOWED_ORIGINS: {
-    type: originList(),
+    type: setting.originList(),
     default: '',
     shown: 'none',
     description: 'Comma list of exact origins of a separately hosted dashboard (CORS with credentials).',
   },
   PUBLIC_URL: {
-    type: origin(),
+    type: setting.origin(),
     description:
       'The dashboard’s origin as browsers see it: then the only origin accepted, and requests addressed to another host are refused; `https:` here makes the cookie `__Host-` + `Secure`.',
   },
   TRUST_PROXY: {
-    type: trustProxy(),
+    type: setting.trustProxy(),
     default: 'false',
     description:
       'Express `trust proxy`: `true`, a hop count, or addresses (`loopback`, `10.0.0.0/8`, …). Decides client IP (throttling) and scheme/host (same-origin).',
   },
   COOKIE_SECURE: {
-    type: oneOf(['auto', 'true', 'false']),
+    type: setting.oneOf(['auto', 'true', 'false']),
     default: 'auto',
     description:
       '`auto`: `__Host-rd_session` + `Secure` when the request came over HTTPS (or `PUBLIC_URL` is https), else `rd_session`. `true`/`false` force it.',
@@ -111,35 +81,35 @@ export const BFF_CONFIG = defineConfig({
     description: 'The first owner’s password (see `ADMIN_EMAIL`).',
   },
   BUSINESS_NAME: {
-    type: text(),
+    type: setting.text(),
     description: 'Shown by `/auth/me` as the business the key belongs to (`null` if unset).',
   },
   FREQUENCY_CAP_DAYS: {
-    type: wholeNumber(0, 3650),
+    type: setting.wholeNumber(0, 3650),
     default: String(FREQUENCY_CAP_DAYS_DEFAULT),
     description:
       'Sent in `/auth/me` settings: the window in which the send form warns about an earlier request to the same contact; `0`: no cap, no warning.',
   },
-  WEB_DIST_DIR: { type: text(), default: 'apps/web/dist', description: 'The dashboard’s build.' },
+  WEB_DIST_DIR: { type: setting.text(), default: 'apps/web/dist', description: 'The dashboard’s build.' },
   SESSION_IDLE_MINUTES: {
-    type: decimal(0.01, 1_000_000),
+    type: setting.decimal(0.01, 1_000_000),
     default: '60',
     description: 'A session ends after this long without a request.',
   },
   SESSION_ABSOLUTE_HOURS: {
-    type: decimal(0.001, 1_000_000),
+    type: setting.decimal(0.001, 1_000_000),
     default: '12',
     description: '…and this long after sign-in, whatever the activity.',
   },
   IDEMPOTENCY_RETENTION_HOURS: {
     // A key is remembered at least 24 h, so a retry the next morning is still caught.
-    type: decimal(24, 24 * 365),
+    type: setting.decimal(24, 24 * 365),
     default: '72',
     shown: '`72` (at least 24)',
     description: 'How long an Idempotency-Key (and its replayable answer) is remembered.',
   },
   SEND_HISTORY_DAYS: {
-    type: wholeNumber(1, 3650),
+    type: setting.wholeNumber(1, 3650),
     default: '180',
     shown: '`180` (≥ `FREQUENCY_CAP_DAYS`, ≥ the retention)',
     description:
@@ -154,12 +124,7 @@ export const BFF_CONFIG = defineConfig({
     default: '1',
     description: '`node:cluster` workers on one port (`auto`: one per core, at most 8).',
   },
-  METRICS_TOKEN: {
-    type: secretToken(),
-    description:
-      'Lets a scraper on another host read `/metrics` with `Authorization: Bearer <token>` (at least 16 characters); without it, `/metrics` answers loopback callers only.',
-  },
-  LOG_LEVEL: { type: logLevel(), default: 'info', description: '`fatal` … `trace`, `silent`.' },
+  ...setting.OPERATION_VARIABLES,
 });
 
 function readKeyFile(file: string): string {
@@ -168,12 +133,19 @@ function readKeyFile(file: string): string {
     content = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw configError('UPSTREAM_API_KEY_FILE', `UPSTREAM_API_KEY_FILE: cannot read ${file} (${code})`);
+    throw setting.configError(
+      'UPSTREAM_API_KEY_FILE',
+      `UPSTREAM_API_KEY_FILE: cannot read ${file} (${code})`,
+    );
   }
   const key = content.trim();
-  if (key === '') throw configError('UPSTREAM_API_KEY_FILE', `UPSTREAM_API_KEY_FILE: ${file} is empty`);
+  if (key === '')
+    throw setting.configError('UPSTREAM_API_KEY_FILE', `UPSTREAM_API_KEY_FILE: ${file} is empty`);
   if (/\s/.test(key))
-    throw configError('UPSTREAM_API_KEY_FILE', `UPSTREAM_API_KEY_FILE: ${file} holds more than one word`);
+    throw setting.configError(
+      'UPSTREAM_API_KEY_FILE',
+      `UPSTREAM_API_KEY_FILE: ${file} holds more than one word`,
+    );
   return key;
 }
 
@@ -181,27 +153,33 @@ export type Config = ReturnType<typeof loadConfig>;
 
 /** Reads an environment (process.env by default); throws a StartupError naming a bad variable. */
 export function loadConfig(source: Record<string, string | undefined> = process.env) {
-  const { values: env } = parseEnv(BFF_CONFIG, source);
+  const { values: env } = setting.parseEnv(BFF_CONFIG, source);
   if (env.UPSTREAM_API_KEY === undefined && env.UPSTREAM_API_KEY_FILE === undefined)
-    throw configError(
+    throw setting.configError(
       'UPSTREAM_API_KEY',
       'UPSTREAM_API_KEY or UPSTREAM_API_KEY_FILE is required (the API key the BFF sends upstream)',
     );
   if (env.UPSTREAM_API_KEY !== undefined && env.UPSTREAM_API_KEY_FILE !== undefined)
-    throw configError('UPSTREAM_API_KEY', 'set only one of UPSTREAM_API_KEY and UPSTREAM_API_KEY_FILE');
+    throw setting.configError(
+      'UPSTREAM_API_KEY',
+      'set only one of UPSTREAM_API_KEY and UPSTREAM_API_KEY_FILE',
+    );
   if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined))
-    throw configError('ADMIN_EMAIL', 'ADMIN_EMAIL and ADMIN_PASSWORD go together: set both or neither');
+    throw setting.configError(
+      'ADMIN_EMAIL',
+      'ADMIN_EMAIL and ADMIN_PASSWORD go together: set both or neither',
+    );
   if (env.SESSION_IDLE_MINUTES > env.SESSION_ABSOLUTE_HOURS * 60)
-    throw configError('SESSION_IDLE_MINUTES', 'must not exceed SESSION_ABSOLUTE_HOURS');
+    throw setting.configError('SESSION_IDLE_MINUTES', 'must not exceed SESSION_ABSOLUTE_HOURS');
   if (env.SEND_HISTORY_DAYS < env.FREQUENCY_CAP_DAYS)
-    throw configError(
+    throw setting.configError(
       'SEND_HISTORY_DAYS',
       'must be at least FREQUENCY_CAP_DAYS (the send form warns from the history)',
     );
   // The history's rows hold the keys: cleaning them earlier would let a retry send twice.
   const retentionDays = Math.ceil(env.IDEMPOTENCY_RETENTION_HOURS / 24);
   if (env.SEND_HISTORY_DAYS < retentionDays)
-    throw configError(
+    throw setting.configError(
       'SEND_HISTORY_DAYS',
       `must be at least ${retentionDays} to keep Idempotency-Keys as long as IDEMPOTENCY_RETENTION_HOURS=${env.IDEMPOTENCY_RETENTION_HOURS}`,
     );
@@ -248,6 +226,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 export function loadCliConfig(source: Record<string, string | undefined> = process.env): {
   databasePath: string;
 } {
-  const { values } = parseEnv({ BFF_DATABASE_PATH: BFF_CONFIG.BFF_DATABASE_PATH }, source);
+  const { values } = setting.parseEnv({ BFF_DATABASE_PATH: BFF_CONFIG.BFF_DATABASE_PATH }, source);
   return { databasePath: resolveFrom(REPO_ROOT, values.BFF_DATABASE_PATH) };
 }

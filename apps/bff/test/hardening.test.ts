@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
+import { rawExchange } from '../../../test/support/http.ts';
 import { startApp, tempDir } from '../../../test/support/processes.ts';
 import { newApiKey } from '../../../test/support/stack.ts';
 import { startBff, type TestBff } from './support/bff.ts';
@@ -26,18 +27,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-/** Raw bytes to the BFF; the whole answer back. */
-function raw(request: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(new URL(bff.url).port), '127.0.0.1', () => socket.end(request));
-    let data = '';
-    socket.on('data', (chunk) => {
-      data += chunk;
-    });
-    socket.on('close', () => resolve(data));
-    socket.on('error', reject);
-  });
-}
+const raw = (bytes: string) => rawExchange(bff.url, bytes);
 
 describe('caching', () => {
   it('never lets a cache keep an authenticated answer, personal data or an error, and varies on the cookie', async () => {

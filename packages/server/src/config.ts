@@ -209,6 +209,38 @@ export const secretToken = () =>
     .min(16, { error: 'must be at least 16 characters' })
     .regex(/^\S+$/, { error: 'must not contain whitespace' });
 
+// --- Variables both services have ---------------------------------------------------------------
+
+/** Where a service listens: PORT (its default taken as `<n>+`) and HOST. */
+export function listenVariables(defaultPort: number) {
+  return {
+    PORT: {
+      type: port(),
+      default: `${defaultPort}+`,
+      description: `Port to listen on: \`${defaultPort}\` exactly that port (taken: the start stops with one line), \`${defaultPort}+\` that port or the next free one (the ready line says which), \`0\` any free port.`,
+    },
+    HOST: {
+      type: z.string().min(1, { error: 'must not be empty' }),
+      default: '127.0.0.1',
+      description: 'Address to listen on.',
+    },
+  } satisfies ConfigTable;
+}
+
+/** How a service is operated: its log level and who may read /metrics. */
+export const OPERATION_VARIABLES = {
+  LOG_LEVEL: {
+    type: logLevel(),
+    default: 'info',
+    description: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.',
+  },
+  METRICS_TOKEN: {
+    type: secretToken(),
+    description:
+      'Lets a scraper on another host read `/metrics` with `Authorization: Bearer <token>` (at least 16 characters); without it, `/metrics` answers loopback callers only.',
+  },
+} satisfies ConfigTable;
+
 // --- The README's tables ------------------------------------------------------------------------
 
 const cell = (value: string) => value.replaceAll('|', '\\|').replaceAll('\n', ' ');

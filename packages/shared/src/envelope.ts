@@ -77,6 +77,17 @@ export function fieldErrors(error: z.ZodError): { fields: Record<string, string>
   return { fields, general };
 }
 
+/** The first message of each of a form's fields (the fields it does not have are left out). */
+export function formErrors<K extends string>(
+  error: z.ZodError,
+  keys: readonly K[],
+): Partial<Record<K, string>> {
+  const { fields } = fieldErrors(error);
+  const picked: Partial<Record<K, string>> = {};
+  for (const key of keys) if (fields[key] !== undefined) picked[key] = fields[key];
+  return picked;
+}
+
 /**
  * Turns a zod error into the 400 envelope: one sentence naming every offending field, plus the
  * first message per field. Used by the API, the BFF and (for the same words) the forms.

@@ -1,4 +1,5 @@
 import type { SendHistoryEntry } from '@review-desk/shared/bff';
+import { formErrors } from '@review-desk/shared/envelope';
 import { sendMayHaveGoneOut } from '@review-desk/shared/errors';
 import {
   CHANNEL_REQUIRES,
@@ -28,7 +29,9 @@ export type SendFormValues = {
   customerEmail: string;
 };
 
-export type SendField = 'customerName' | 'customerPhone' | 'customerEmail' | 'channel';
+/** The form's fields, in the order they are shown (the first with an error gets the focus). */
+export const SEND_FIELDS = ['customerName', 'customerPhone', 'customerEmail', 'channel'] as const;
+export type SendField = (typeof SEND_FIELDS)[number];
 export type SendFieldErrors = Partial<Record<SendField, string>>;
 
 export function initialSendValues(country: CountryCode): SendFormValues {
@@ -81,20 +84,7 @@ export function validateSend(
 ): { ok: true; body: SendRequest } | { ok: false; errors: SendFieldErrors } {
   const parsed = sendRequestSchema.safeParse(buildSendBody(values));
   if (parsed.success) return { ok: true, body: parsed.data };
-  const errors: SendFieldErrors = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0];
-    if (
-      (field === 'customerName' ||
-        field === 'customerPhone' ||
-        field === 'customerEmail' ||
-        field === 'channel') &&
-      !errors[field]
-    ) {
-      errors[field] = issue.message;
-    }
-  }
-  return { ok: false, errors };
+  return { ok: false, errors: formErrors(parsed.error, SEND_FIELDS) };
 }
 
 /** Same body, same intent: the Idempotency-Key is reused only while the intent is unchanged. */

@@ -23,6 +23,7 @@ import {
   initialSendValues,
   recentSends,
   rememberCountry,
+  SEND_FIELDS,
   type SendField,
   type SendFieldErrors,
   type SendFormValues,
@@ -41,8 +42,6 @@ type Phase =
   | { kind: 'sent'; result: SendResult; replayed: boolean; body: SendRequest }
   | { kind: 'unknown'; error: unknown; body: SendRequest }
   | { kind: 'refused'; error: unknown };
-
-const SEND_FIELDS = ['customerName', 'customerPhone', 'customerEmail', 'channel'] as const;
 
 export default function SendPage({ title }: { title: string }) {
   const me = useSession();

@@ -1,6 +1,7 @@
 import '../../../components/overlays.css';
 import { Alert, Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { createUserSchema, type Role } from '@review-desk/shared/bff';
+import { formErrors } from '@review-desk/shared/envelope';
 import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../../lib/api-error.ts';
 import { toast } from '../../../lib/toast.ts';
@@ -14,7 +15,7 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('staff');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Partial<Record<'email' | 'role' | 'password', string>>>({});
 
   const close = () => {
     setEmail('');
@@ -28,12 +29,7 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
     event.preventDefault();
     const parsed = createUserSchema.safeParse({ email: email.trim(), role, password });
     if (!parsed.success) {
-      const next: Record<string, string> = {};
-      for (const issue of parsed.error.issues) {
-        const key = String(issue.path[0] ?? '');
-        next[key] ??= issue.message;
-      }
-      setErrors(next);
+      setErrors(formErrors(parsed.error, ['email', 'role', 'password']));
       return;
     }
     setErrors({});
