@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { CSRF_HEADER, CSRF_HEADER_VALUE, errorEnvelopeSchema } from '@review-desk/shared';
+import { CSRF_HEADER, CSRF_HEADER_VALUE, codedErrorEnvelopeSchema } from '@review-desk/shared';
 
 // HTTP for system tests: one request with an exact target, headers and body (fetch would
 // normalise `%2e%2e`, `//` and absolute-form away), and a browser-shaped session on top of it.
@@ -93,13 +93,22 @@ export function request(base: string, target: string, options: RequestOptions = 
   });
 }
 
-/** Whether a body is the seed's envelope: `{success:true, data}` or `{success:false, error}` (§2). */
+/**
+ * Whether a body is the envelope as our services write it: `{success:true, data}`, or
+ * `{success:false, error, code}` with a code from the shared table — a code the table lacks
+ * fails every suite that checks its answers with this. Codes seen are counted in `codesSeen`.
+ */
 export function isEnvelope(json: unknown): boolean {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
   const value = json as Record<string, unknown>;
   if (value.success === true) return Object.hasOwn(value, 'data');
-  return errorEnvelopeSchema.safeParse(value).success;
+  const parsed = codedErrorEnvelopeSchema.safeParse(value);
+  if (parsed.success) codesSeen.set(parsed.data.code, (codesSeen.get(parsed.data.code) ?? 0) + 1);
+  return parsed.success;
 }
+
+/** How often each error code was seen by isEnvelope in this test file. */
+export const codesSeen = new Map<string, number>();
 
 /** A dashboard user's browser: keeps the session cookie, sends X-CSRF and Origin on writes. */
 export class Session {

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { API_PREFIX, fail, JSON_BODY_LIMIT_BYTES } from '@review-desk/shared';
+import { API_PREFIX, fail } from '@review-desk/shared';
 import express from 'express';
 import type { AppContext } from './context.ts';
 import { createDeliveryProvider } from './delivery/index.ts';
@@ -67,7 +67,7 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
   app.use(healthRoutes(ctx));
   if (config.devOutbox) app.use(devOutboxRoutes(ctx));
   app.use(notFound);
-  app.use(errorHandler(ctx.logger, JSON_BODY_LIMIT_BYTES));
+  app.use(errorHandler(ctx.logger));
   return { app, ctx };
 }
 
@@ -107,7 +107,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
       return;
     }
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    const body = JSON.stringify(fail(tooLarge ? 'Request headers too large.' : 'Malformed HTTP request.'));
+    const body = JSON.stringify(fail(tooLarge ? 'headers_too_large' : 'malformed_request'));
     const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
     socket.end(
       `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +

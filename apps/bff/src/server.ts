@@ -2,7 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { BFF_PATHS, fail, MESSAGES, ok } from '@review-desk/shared';
+import { AppError, errorHandler, sendError } from '@review-desk/server/errors';
+import { BFF_PATHS, fail, ok } from '@review-desk/shared';
 import express, { type Express } from 'express';
 import type { CookieSettings } from './auth/cookies.ts';
 import { authRoutes } from './auth/routes.ts';
@@ -11,7 +12,6 @@ import { createLoginThrottle } from './auth/throttle.ts';
 import { createUserStore, type UserStore } from './auth/users.ts';
 import type { Config } from './env.ts';
 import { createGates } from './gates.ts';
-import { AppError, errorHandler, sendError } from './http/errors.ts';
 import { gateway } from './http/gate.ts';
 import { answerPreflight, type OriginPolicy } from './http/origin.ts';
 import { createContactHasher } from './journal/contact.ts';
@@ -162,7 +162,10 @@ export function createBff(
     const upstream = (await ready()) ? 'ok' : 'unreachable';
     const checks = { database, upstream };
     if (database === 'ok' && upstream === 'ok') res.json(ok({ status: 'ready', checks }));
-    else res.status(503).json({ ...fail(`Not ready: database ${database}, upstream ${upstream}.`), checks });
+    else
+      res
+        .status(503)
+        .json({ ...fail('not_ready', `Not ready: database ${database}, upstream ${upstream}.`), checks });
   });
   app.get(BFF_PATHS.metrics, async (req, res) => {
     req.ctx.route = 'metrics';
@@ -196,7 +199,7 @@ export function createBff(
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';
-    sendError(res, new AppError('not_found', MESSAGES.notFound));
+    sendError(res, new AppError('not_found'));
   });
   app.use(errorHandler(logger));
   return { app, stores, send };
@@ -242,11 +245,11 @@ function refuseUnparsable(
     socket.destroy();
     return;
   }
-  const [status, message] =
+  const [status, code] =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? ['431 Request Header Fields Too Large', 'Request headers too large.']
-      : ['400 Bad Request', 'Malformed HTTP request.'];
-  const body = JSON.stringify(fail(message));
+      ? (['431 Request Header Fields Too Large', 'headers_too_large'] as const)
+      : (['400 Bad Request', 'malformed_request'] as const);
+  const body = JSON.stringify(fail(code));
   const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
   socket.end(
     `HTTP/1.1 ${status}\r\ncontent-type: application/json; charset=utf-8\r\n` +

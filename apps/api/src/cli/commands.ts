@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
+import { isAppError } from '@review-desk/server/errors';
 import { SCOPES, type Scope } from '@review-desk/shared';
 import { createBusiness, requireBusiness } from '../domain/businesses.ts';
 import { seedDemo } from '../domain/demo.ts';
-import { isAppError } from '../domain/errors.ts';
 import { generateData } from '../domain/generate.ts';
 import { ImportError, importReviews, readImportFile } from '../domain/import.ts';
 import { createApiKey, KeyAdminError, revokeApiKey, rotateApiKey } from '../domain/keys.ts';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { AppError } from '@review-desk/server/errors';
 import {
   API_KEY_HEADER,
   JSON_BODY_LIMIT_BYTES,
@@ -8,7 +9,6 @@ import {
 } from '@review-desk/shared';
 import express, { type RequestHandler } from 'express';
 import type { AppContext } from '../context.ts';
-import { AppError } from '../domain/errors.ts';
 import { lookupApiKey } from '../domain/keys.ts';
 import { redactUrl } from '../logger.ts';
 
@@ -124,7 +124,7 @@ export function credentials(ctx: AppContext): RequestHandler {
     if (q !== -1) {
       for (const [name, value] of new URLSearchParams(req.originalUrl.slice(q + 1))) {
         if (keyParams.has(name.toLowerCase()) || /rd_live_/i.test(value)) {
-          throw new AppError(400, MESSAGES.keyInQuery);
+          throw new AppError('key_in_query');
         }
       }
     }
@@ -151,7 +151,7 @@ export function rateLimit(ctx: AppContext): RequestHandler {
       'ratelimit-policy': `${decision.limit};w=60`,
     });
     if (!decision.allowed) {
-      throw new AppError(429, MESSAGES.rateLimited(decision.retryAfterSeconds), {
+      throw new AppError('rate_limited', MESSAGES.rateLimited(decision.retryAfterSeconds), {
         headers: { 'retry-after': String(decision.retryAfterSeconds) },
       });
     }
@@ -171,7 +171,7 @@ export function originRule(ctx: AppContext): RequestHandler {
     if (ctx.config.csrfExemptApiKeys && req.credentials?.presented) return next();
     const origin = req.get('origin');
     if (origin === undefined || (origin !== ctx.site.publicOrigin && !extra.has(origin))) {
-      throw new AppError(403, MESSAGES.originRefused);
+      throw new AppError('origin_refused');
     }
     next();
   };
@@ -181,11 +181,11 @@ export function originRule(ctx: AppContext): RequestHandler {
 export function requireScope(ctx: AppContext, scope: Scope): RequestHandler {
   return (req, _res, next) => {
     const creds = req.credentials;
-    if (!creds?.presented) throw new AppError(401, MESSAGES.keyMissing);
+    if (!creds?.presented) throw new AppError('key_missing');
     const lookup = creds.lookup;
-    if (!lookup?.ok) throw new AppError(401, MESSAGES.keyInvalid);
-    if (!lookup.key.scopes.includes(scope)) throw new AppError(403, MESSAGES.scopeMissing(scope));
-    if (lookup.key.business.suspended_at !== null) throw new AppError(403, MESSAGES.businessAccess);
+    if (!lookup?.ok) throw new AppError('key_invalid');
+    if (!lookup.key.scopes.includes(scope)) throw new AppError('scope_missing', MESSAGES.scopeMissing(scope));
+    if (lookup.key.business.suspended_at !== null) throw new AppError('business_suspended');
     req.apiKey = lookup.key;
     ctx.keyUsage.record(lookup.key.id, ctx.now());
     next();
@@ -201,11 +201,11 @@ export function jsonBody(): RequestHandler[] {
       const [typePart, ...params] = (req.get('content-type') ?? '').toLowerCase().split(';');
       const type = typePart!.trim();
       if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
-        throw new AppError(415, MESSAGES.notJson);
+        throw new AppError('not_json');
       }
       // JSON is UTF-8 (RFC 8259 §8.1); another declared charset is not JSON this service reads.
       const charset = params.map((p) => p.trim()).find((p) => p.startsWith('charset='));
-      if (charset && !/^charset="?utf-8"?$/.test(charset)) throw new AppError(415, MESSAGES.notJson);
+      if (charset && !/^charset="?utf-8"?$/.test(charset)) throw new AppError('not_json');
       next();
     },
     parse,

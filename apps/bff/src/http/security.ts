@@ -1,5 +1,5 @@
+import { AppError } from '@review-desk/server/errors';
 import helmet from 'helmet';
-import { AppError } from './errors.ts';
 import type { Gate } from './gate.ts';
 
 /**
@@ -27,7 +27,7 @@ export const safeTarget: Gate = (req) => {
   const reason = unsafeTargetReason(req.url ?? '');
   if (reason === null) return null;
   req.ctx.route = 'rejected';
-  return new AppError('bad_request', `Bad request target: ${reason}.`);
+  return new AppError('bad_target', `Bad request target: ${reason}.`);
 };
 
 /**

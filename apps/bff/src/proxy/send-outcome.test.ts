@@ -36,8 +36,9 @@ type Row = {
   outcome: string;
   /** The key is released: a retry with it goes upstream again. */
   released: boolean;
-  /** What the browser gets: status and the envelope's error (null: the upstream's success body). */
+  /** What the browser gets: status, the envelope's code and error (null: the upstream's success body). */
   status: number;
+  code: string | null;
   error: string | null;
   headers?: Record<string, string>;
 };
@@ -49,6 +50,7 @@ const ROWS: Row[] = [
     outcome: 'sent',
     released: false,
     status: 200,
+    code: null,
     error: null,
   },
   {
@@ -57,6 +59,7 @@ const ROWS: Row[] = [
     outcome: 'warning',
     released: false,
     status: 200,
+    code: null,
     error: null,
   },
   {
@@ -65,6 +68,7 @@ const ROWS: Row[] = [
     outcome: 'unknown',
     released: false,
     status: 502,
+    code: 'upstream_unreadable',
     error: PROXY_MESSAGES.sendUnreadable,
   },
   {
@@ -73,6 +77,7 @@ const ROWS: Row[] = [
     outcome: 'unknown',
     released: false,
     status: 502,
+    code: 'upstream_unreadable',
     error: PROXY_MESSAGES.sendUnreadable,
   },
   {
@@ -81,26 +86,29 @@ const ROWS: Row[] = [
     outcome: 'unknown',
     released: false,
     status: 502,
+    code: 'upstream_unreadable',
     error: PROXY_MESSAGES.sendUnreadable,
   },
   {
     answer: '400, the service’s refusal',
-    result: reply(400, { success: false, error: 'customerPhone is required' }),
+    result: reply(400, { success: false, error: 'customerPhone is required', code: 'validation_failed' }),
     outcome: 'failed',
     released: true,
     status: 400,
+    code: 'validation_failed',
     error: 'customerPhone is required',
   },
   {
     answer: '429, the service’s refusal, with Retry-After',
     result: reply(
       429,
-      { success: false, error: 'Too many requests.' },
+      { success: false, error: 'Too many requests.', code: 'rate_limited' },
       { 'retry-after': '7', 'set-cookie': ['x=1'] },
     ),
     outcome: 'failed',
     released: true,
     status: 429,
+    code: 'rate_limited',
     error: 'Too many requests.',
     headers: { 'content-type': JSON_TYPE, 'retry-after': '7' },
   },
@@ -110,39 +118,83 @@ const ROWS: Row[] = [
     outcome: 'failed',
     released: true,
     status: 429,
+    code: 'rate_limited',
     error: PROXY_MESSAGES.rateLimited,
   },
   {
     answer: '401, the key refused',
-    result: reply(401, { success: false, error: 'API key revoked.' }),
+    result: reply(401, { success: false, error: 'API key revoked.', code: 'key_invalid' }),
     outcome: 'failed',
     released: true,
     status: 401,
+    code: 'upstream_key_refused',
     error: PROXY_MESSAGES.keyRefused,
   },
   {
     answer: '403, a missing scope',
-    result: reply(403, { success: false, error: 'This API key lacks the review_requests:write scope.' }),
+    result: reply(403, {
+      success: false,
+      error: 'This API key lacks the review_requests:write scope.',
+      code: 'scope_missing',
+    }),
     outcome: 'failed',
     released: true,
     status: 403,
+    code: 'upstream_scope_missing',
     error: PROXY_MESSAGES.keyLacksScope(ENDPOINTS.send.scope),
   },
   {
     answer: '502, the service’s own “every delivery failed”',
-    result: reply(502, { success: false, error: 'Every delivery failed: SMS refused.' }),
+    result: reply(502, {
+      success: false,
+      error: 'Every delivery failed: SMS refused.',
+      code: 'delivery_failed',
+    }),
     outcome: 'failed',
     released: true,
     status: 502,
+    code: 'delivery_failed',
     error: 'Every delivery failed: SMS refused.',
   },
   {
+    // `internal` may come after a delivery: nobody can say whether the request went out.
     answer: '500, the service’s envelope',
-    result: reply(500, { success: false, error: 'Internal server error.' }),
+    result: reply(500, { success: false, error: 'Internal server error.', code: 'internal' }),
+    outcome: 'unknown',
+    released: false,
+    status: 500,
+    code: 'internal',
+    error: 'Internal server error.',
+  },
+  {
+    answer: '403, another deployment’s refusal without a code',
+    result: reply(403, { success: false, error: 'This API key lacks the review_requests:write scope.' }),
     outcome: 'failed',
     released: true,
+    status: 403,
+    code: 'upstream_refused',
+    error: PROXY_MESSAGES.refused(
+      ENDPOINTS.send.scope,
+      'This API key lacks the review_requests:write scope.',
+    ),
+  },
+  {
+    answer: '500, another deployment’s envelope without a code',
+    result: reply(500, { success: false, error: 'Internal server error.' }),
+    outcome: 'unknown',
+    released: false,
     status: 500,
+    code: null,
     error: 'Internal server error.',
+  },
+  {
+    answer: '503, another deployment’s envelope without a code',
+    result: reply(503, { success: false, error: 'Busy.' }),
+    outcome: 'failed',
+    released: true,
+    status: 503,
+    code: null,
+    error: 'Busy.',
   },
   // A gateway's page: the request may have reached the service behind it.
   {
@@ -151,6 +203,7 @@ const ROWS: Row[] = [
     outcome: 'unknown',
     released: false,
     status: 502,
+    code: 'upstream_unreadable',
     error: PROXY_MESSAGES.sendUnreadable,
   },
   {
@@ -159,6 +212,7 @@ const ROWS: Row[] = [
     outcome: 'unknown',
     released: false,
     status: 502,
+    code: 'upstream_unreadable',
     error: PROXY_MESSAGES.sendUnreadable,
   },
   {
@@ -167,6 +221,7 @@ const ROWS: Row[] = [
     outcome: 'failed',
     released: true,
     status: 503,
+    code: 'unavailable',
     error: PROXY_MESSAGES.unavailable(503),
   },
   {
@@ -175,6 +230,7 @@ const ROWS: Row[] = [
     outcome: 'failed',
     released: true,
     status: 502,
+    code: 'upstream_unreadable',
     error: PROXY_MESSAGES.unreadable,
   },
   {
@@ -183,6 +239,7 @@ const ROWS: Row[] = [
     outcome: 'failed',
     released: true,
     status: 502,
+    code: 'upstream_unreachable',
     error: PROXY_MESSAGES.sendUnreachable,
   },
   {
@@ -191,6 +248,7 @@ const ROWS: Row[] = [
     outcome: 'unknown',
     released: false,
     status: 504,
+    code: 'upstream_timeout',
     error: PROXY_MESSAGES.sendTimeout,
   },
   {
@@ -199,6 +257,7 @@ const ROWS: Row[] = [
     outcome: 'unknown',
     released: false,
     status: 502,
+    code: 'upstream_connection_lost',
     error: PROXY_MESSAGES.sendConnectionLost,
   },
   {
@@ -207,6 +266,7 @@ const ROWS: Row[] = [
     outcome: 'unknown',
     released: false,
     status: 502,
+    code: 'upstream_unreadable',
     error: PROXY_MESSAGES.sendUnreadable,
   },
 ];
@@ -219,8 +279,15 @@ describe('what an upstream answer means for the journal', () => {
       outcome: finish.outcome,
       released: finish.releaseKey === true,
       status: answer.status,
+      code: body.success === false ? (body.code ?? null) : null,
       error: body.success === false ? body.error : null,
-    }).toEqual({ outcome: row.outcome, released: row.released, status: row.status, error: row.error });
+    }).toEqual({
+      outcome: row.outcome,
+      released: row.released,
+      status: row.status,
+      code: row.code,
+      error: row.error,
+    });
     if (row.headers) expect(headers).toEqual(row.headers);
     expect(answer.body.includes(KEY)).toBe(false);
     // Only an accepted send is replayed, and it replays exactly what the browser got.
@@ -248,30 +315,40 @@ describe('what a key already in the journal means for a new attempt', () => {
     ...over,
   });
   const cases: [string, JournalEntry, string, unknown][] = [
-    ['another intent', entry({ fingerprint: 'other' }), 'print', { status: 422, metric: 'key_reused' }],
+    [
+      'another intent',
+      entry({ fingerprint: 'other' }),
+      'print',
+      { code: 'idempotency_mismatch', metric: 'key_reused' },
+    ],
     [
       'still in flight',
       entry({ outcome: 'in_flight', httpStatus: null, responseBody: null }),
       'print',
-      { status: 409, metric: 'in_flight_conflict', message: PROXY_MESSAGES.inFlight },
+      { code: 'idempotency_in_flight', metric: 'in_flight_conflict', message: PROXY_MESSAGES.inFlight },
     ],
     [
       'in flight past its deadline',
       entry({ outcome: 'in_flight', httpStatus: null, responseBody: null, createdAt: NOW - STALE_AFTER - 1 }),
       'print',
-      { status: 409, metric: 'unknown_conflict', message: PROXY_MESSAGES.outcomeUnknown, orphanStale: true },
+      {
+        code: 'outcome_unknown',
+        metric: 'unknown_conflict',
+        message: PROXY_MESSAGES.outcomeUnknown,
+        orphanStale: true,
+      },
     ],
     [
       'unknown',
       entry({ outcome: 'unknown', httpStatus: 504, responseBody: null }),
       'print',
-      { status: 409, metric: 'unknown_conflict', message: PROXY_MESSAGES.outcomeUnknown },
+      { code: 'outcome_unknown', metric: 'unknown_conflict', message: PROXY_MESSAGES.outcomeUnknown },
     ],
     [
       'sent, its answer forgotten',
       entry({ responseBody: null }),
       'print',
-      { status: 409, metric: 'unknown_conflict' },
+      { code: 'outcome_unknown', metric: 'unknown_conflict' },
     ],
     ['sent', entry({}), 'print', { replay: 200 }],
     ['warning', entry({ outcome: 'warning' }), 'print', { replay: 200 }],
@@ -283,7 +360,7 @@ describe('what a key already in the journal means for a new attempt', () => {
       expect(answer.body).toEqual(existing.responseBody);
       return;
     }
-    const seen: Record<string, unknown> = { status: answer.error.status, metric: answer.metric };
+    const seen: Record<string, unknown> = { code: answer.error.code, metric: answer.metric };
     const wanted = expected as Record<string, unknown>;
     if ('message' in wanted) seen.message = answer.error.message;
     if (answer.orphanStale) seen.orphanStale = true;

@@ -1,5 +1,5 @@
 import type { SendHistoryEntry } from '@review-desk/shared/bff';
-import { MESSAGES } from '@review-desk/shared/errors';
+import { sendMayHaveGoneOut } from '@review-desk/shared/errors';
 import {
   CHANNEL_REQUIRES,
   type Channel,
@@ -133,9 +133,10 @@ export function recentSends(
 }
 
 /**
- * What a failed send means for the customer. "unknown": a request may have gone out (the
- * connection broke, the BFF timed out or answered 409, or a 2xx came back unreadable) — never
- * shown as success or as a plain failure. "refused": the service said no; nothing was sent.
+ * What a failed send means for the customer, decided on the answer's code (its status when it
+ * has none of ours). "unknown": a request may have gone out (the connection broke, the BFF timed
+ * out or answered outcome_unknown, or a 2xx came back unreadable) — never shown as success or as
+ * a plain failure. "refused": nothing was sent (a refusal, or every delivery failed): fix, retry.
  */
 export type SendFailureKind = 'unknown' | 'refused';
 
@@ -143,11 +144,7 @@ export function classifySendFailure(error: unknown): SendFailureKind {
   if (error instanceof NetworkError) return 'unknown';
   if (!(error instanceof ApiError)) return 'unknown';
   if (error.status < 400) return 'unknown';
-  if (error.status === 409) return 'unknown';
-  // The service's own "every delivery failed": a definite answer, nothing reached the customer.
-  if (error.status === 502 && error.message === MESSAGES.allDeliveriesFailed) return 'refused';
-  if (error.status >= 500) return 'unknown';
-  return 'refused';
+  return sendMayHaveGoneOut(error) ? 'unknown' : 'refused';
 }
 
 /** Countries for the phone field, by name in the user's language, with their calling codes. */

@@ -34,8 +34,8 @@ function LoginError({ error }: { error: unknown }) {
   );
 }
 
-export default function LoginPage() {
-  usePageTitle('Sign in');
+export default function LoginPage({ title }: { title: string }) {
+  usePageTitle(title);
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'));
   const navigate = useNavigate();

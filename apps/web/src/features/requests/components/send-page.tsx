@@ -44,7 +44,7 @@ type Phase =
 
 const SEND_FIELDS = ['customerName', 'customerPhone', 'customerEmail', 'channel'] as const;
 
-export default function SendPage() {
+export default function SendPage({ title }: { title: string }) {
   const me = useSession();
   const capDays = me.settings.frequencyCapDays;
   const queryClient = useQueryClient();
@@ -151,7 +151,7 @@ export default function SendPage() {
   return (
     <Stack gap="md" className="narrow-page">
       <PageHeader
-        title="Send a review request"
+        title={title}
         lead={
           <>
             Ask a customer for a review by SMS, email or both, or create a link to share.{' '}
