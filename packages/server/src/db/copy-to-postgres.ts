@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
+import { batchSize, insertMany, quoteIdentifier as quote } from './insert-many.ts';
 import type { Database, Queryable, SqlValue } from './types.ts';
 
 // Moving an installation from its SQLite file to PostgreSQL (each service's `migrate-to-postgres`
@@ -26,8 +27,6 @@ export type CopyReport = { tables: { table: string; rows: number }[] };
 export class CopyRefused extends Error {
   override name = 'CopyRefused';
 }
-
-const MAX_PARAMETERS = 65_535;
 
 type Column = { name: string; boolean: boolean };
 
@@ -59,20 +58,17 @@ export async function copySqliteToPostgres(options: CopyOptions): Promise<CopyRe
         const total = Number(
           (source.prepare(`SELECT count(*) AS n FROM ${quote(table)}`).get() as { n: number }).n,
         );
-        const perBatch = Math.max(
-          1,
-          Math.min(options.batchRows ?? 1_000, Math.floor(MAX_PARAMETERS / cols.length)),
-        );
+        const perBatch = batchSize(tx, cols.length, options.batchRows);
         const read = source.prepare(
           `SELECT ${cols.map((c) => quote(c.name)).join(', ')} FROM ${quote(table)}`,
         );
         read.setReadBigInts(true); // exact, whatever the size; pg sends a bigint as its digits
-        let batch: unknown[][] = [];
+        const names = cols.map((c) => c.name);
+        let batch: SqlValue[][] = [];
         let copied = 0;
         const flush = async () => {
           if (batch.length === 0) return;
-          await tx.run(insertSql(table, cols, batch.length), ...(batch.flat() as SqlValue[]));
-          copied += batch.length;
+          copied += await insertMany(tx, table, names, batch, { batchRows: perBatch });
           batch = [];
           options.onProgress?.(table, copied, total);
         };
@@ -98,21 +94,11 @@ export async function copySqliteToPostgres(options: CopyOptions): Promise<CopyRe
   }
 }
 
-function quote(identifier: string): string {
-  return `"${identifier.replaceAll('"', '""')}"`;
-}
-
-function insertSql(table: string, cols: Column[], rows: number): string {
-  const values: string[] = [];
-  let n = 0;
-  for (let r = 0; r < rows; r++) values.push(`(${cols.map(() => `$${++n}`).join(', ')})`);
-  return `INSERT INTO ${quote(table)} (${cols.map((c) => quote(c.name)).join(', ')}) VALUES ${values.join(', ')}`;
-}
-
 /** SQLite keeps flags as 0/1; a boolean column of the target takes true/false. */
-function convert(value: unknown, column: Column): unknown {
-  if (column.boolean && value !== null) return value !== 0 && value !== 0n;
-  return value;
+function convert(value: unknown, column: Column): SqlValue {
+  // pg sends a boolean as true/false; SqlValue leaves booleans out for the stores' sake.
+  if (column.boolean && value !== null) return (value !== 0 && value !== 0n) as unknown as SqlValue;
+  return value as SqlValue;
 }
 
 /** Both databases must be at the same schema version of every component the target has. */
