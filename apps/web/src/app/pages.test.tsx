@@ -1,6 +1,6 @@
 import { ROLE_PERMISSIONS, ROLES, type Role } from '@review-desk/shared/bff';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../lib/query-client.ts';
 import { ok, stubFetch } from '../test/fetch-stub.ts';
 import { PAGES, pages } from './pages.ts';
@@ -10,6 +10,12 @@ import { AppRouter } from './router.tsx';
 // The table of pages drives the routes, the guard, the navigation and the lazy chunks: for every
 // row and every role, the address shows the page (named from the table) or "Not allowed", and the
 // navigation offers exactly the rows the role may open.
+
+// Every page's module fetched first (the test's first import of a page is transformed on the
+// spot, seconds on a busy machine): what is checked here is what the table derives, not timing.
+beforeAll(async () => {
+  await Promise.all(pages.map((page) => page.Component.preload()));
+}, 60_000);
 
 afterEach(() => {
   cleanup();

@@ -122,6 +122,26 @@ describeEngines('database executor', (dialect) => {
     expect(await db.get('SELECT key FROM counters WHERE key = $1', 'rolled-back')).toBeUndefined();
   });
 
+  it('reports its connections and who waits for one', async () => {
+    const hold = deferred();
+    const open = deferred();
+    const tx = db.transaction(async () => {
+      open.release();
+      await hold.promise;
+    });
+    await open.promise;
+    const waiting = new Promise((resolve) => setImmediate(() => db.get('SELECT 1 AS one').then(resolve)));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const during = db.stats();
+    expect(during.size).toBeGreaterThanOrEqual(1);
+    expect(during.idle).toBeLessThanOrEqual(during.size - 1); // the transaction holds one
+    // SQLite queues the other statement behind the transaction; PostgreSQL runs it elsewhere.
+    expect(during.waiting).toBe(dialect === 'sqlite' ? 1 : 0);
+    hold.release();
+    await Promise.all([tx, waiting]);
+    expect(db.stats().waiting).toBe(0);
+  });
+
   it('refuses a transaction handle used after its transaction ended', async () => {
     let kept: { run: Database['run'] } | undefined;
     await db.transaction(async (tx) => {

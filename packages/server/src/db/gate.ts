@@ -19,6 +19,11 @@ export class Gate {
     return this.#held;
   }
 
+  /** Statements and transactions waiting for their turn. */
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
   /** Runs `work` (synchronous) now if the gate is free, else when its turn comes. */
   whenFree<T>(work: () => T): Promise<T> {
     if (this.free) {

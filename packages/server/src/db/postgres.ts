@@ -8,6 +8,7 @@ import {
   type Database,
   type DbLogger,
   type ListenOptions,
+  type PoolStats,
   type Row,
   type RunResult,
   type SqlValue,
@@ -200,6 +201,10 @@ export class PostgresDatabase implements Database {
     options: ListenOptions = {},
   ): Promise<Subscription> {
     return this.#listener.listen(channel, onMessage, options);
+  }
+
+  stats(): PoolStats {
+    return { size: this.#pool.totalCount, idle: this.#pool.idleCount, waiting: this.#pool.waitingCount };
   }
 
   async close(): Promise<void> {

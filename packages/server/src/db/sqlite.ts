@@ -10,6 +10,7 @@ import {
   type Database,
   type DbLogger,
   type ListenOptions,
+  type PoolStats,
   type Row,
   type RunResult,
   type SqlValue,
@@ -172,6 +173,10 @@ export class SqliteDatabase implements Database {
     return this.#bus.listen(channel, onMessage, (error) =>
       this.#logger.warn({ err: error, channel }, 'A database notification listener failed'),
     );
+  }
+
+  stats(): PoolStats {
+    return { size: 1, idle: this.#gate.held ? 0 : 1, waiting: this.#gate.waiting };
   }
 
   /**

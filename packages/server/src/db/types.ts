@@ -88,6 +88,16 @@ export type ListenOptions = {
   onReconnect?: () => void;
 };
 
+/** For metrics and readiness: the pool's connections and who waits for one. */
+export type PoolStats = {
+  /** Connections open (SQLite: 1). */
+  size: number;
+  /** Of those, not in use. */
+  idle: number;
+  /** Calls waiting for a connection (SQLite: statements and transactions queued at its gate). */
+  waiting: number;
+};
+
 export interface Database extends Queryable {
   /** Where the data lives, fit for logs and error messages (a PostgreSQL URL without its password). */
   readonly description: string;
@@ -97,6 +107,7 @@ export interface Database extends Queryable {
     onMessage: (payload: string) => void,
     options?: ListenOptions,
   ): Promise<Subscription>;
+  stats(): PoolStats;
   /** Waits for open transactions, then closes every connection. */
   close(options?: { checkpoint?: boolean }): Promise<void>;
 }
