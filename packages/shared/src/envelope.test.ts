@@ -30,4 +30,12 @@ describe('field errors', () => {
     const fields = proto ? fieldErrors(proto).fields : {};
     expect(Object.getPrototypeOf(fields)).toBeNull();
   });
+
+  it('never repeat a field name that holds something like an API key', () => {
+    const key = `rd_live_${'K'.repeat(43)}`;
+    const error = sendRequestSchema.safeParse({ channel: 'link', [key]: 1 }).error!;
+    const envelope = validationFailure(error);
+    expect(JSON.stringify(envelope)).not.toContain('K'.repeat(43));
+    expect(envelope.fields).toEqual({ '[redacted]': 'Unknown field: [redacted].' });
+  });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODE_NAMES, ERROR_CODES, type ErrorCode } from './errors.ts';
+import { API_KEY_PREFIX } from './scopes.ts';
 
 // docs/api.md, "Errors": success → {success:true, data}; failure → {success:false,
 // error}. Our services add `code` (errors.ts: what the failure is, for programs to decide on) and,
@@ -52,6 +53,10 @@ export function fail(code: ErrorCode, error?: string, fields?: Record<string, st
     : { success: false, error: message, code };
 }
 
+const KEY_LIKE = new RegExp(API_KEY_PREFIX, 'i');
+/** A field name from the caller, unless it holds something like an API key: never echoed. */
+const safeName = (name: string) => (KEY_LIKE.test(name) ? '[redacted]' : name);
+
 /**
  * The first message per field of a zod error (`a.b` for nested paths; unknown keys get "Unknown
  * field"), and the messages that name no field. The one mapping from zod issues to field
@@ -62,9 +67,9 @@ export function fieldErrors(error: z.ZodError): { fields: Record<string, string>
   const fields: Record<string, string> = Object.create(null);
   const general: string[] = [];
   for (const issue of error.issues) {
-    const key = issue.path.length > 0 ? issue.path.map(String).join('.') : '';
+    const key = issue.path.length > 0 ? issue.path.map((part) => safeName(String(part))).join('.') : '';
     if (issue.code === 'unrecognized_keys') {
-      for (const k of issue.keys) {
+      for (const k of issue.keys.map(safeName)) {
         const name = key ? `${key}.${k}` : k;
         fields[name] ??= `Unknown field: ${name}.`;
       }
