@@ -1,9 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { ensurePrivateDir, makePrivate } from '@review-desk/server/files';
+import { portInUse } from '@review-desk/server/serve';
+import { StartupError } from '@review-desk/server/startup-error';
 import { DEMO_BUSINESS } from '@review-desk/shared';
 import { ensureWebBuild } from '../apps/bff/scripts/ensure-web-build.ts';
 
@@ -12,8 +16,11 @@ import { ensureWebBuild } from '../apps/bff/scripts/ensure-web-build.ts';
 // `npm run dev`: the same with Vite's dev server (hot reload) in front of the BFF.
 // With UPSTREAM_URL and a key in the environment, only the BFF starts, against that upstream.
 //
-// Environment: REVIEW_DESK_DATA_DIR (./data), PORT (BFF, 8080), API_PORT (4000), VITE_PORT (5173),
-// DEMO_PASSWORD (every demo user gets it; never printed), UPSTREAM_URL + UPSTREAM_API_KEY[_FILE].
+// Environment: REVIEW_DESK_DATA_DIR (./data), PORT (BFF) and API_PORT (the API) — unset: 8080 and
+// 4000, or the next free port after each; a number: exactly that port (taken: one line, no
+// start); `<n>+`: that port or the next free one —, VITE_PORT (5173), DEMO_PASSWORD (every demo
+// user gets it; never printed), UPSTREAM_URL + UPSTREAM_API_KEY[_FILE], NODE_ENV and
+// DELIVERY_PROVIDER (either of production or a real provider: no dev outbox).
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const env = process.env;
@@ -21,6 +28,14 @@ const dev = process.argv.includes('--dev');
 const dataDir = path.resolve(repoRoot, env.REVIEW_DESK_DATA_DIR || 'data');
 const logDir = path.join(dataDir, 'logs');
 const external = Boolean(env.UPSTREAM_URL && (env.UPSTREAM_API_KEY || env.UPSTREAM_API_KEY_FILE));
+/**
+ * The dev outbox (its page of customers' contacts and its fault hooks) is for the demo only:
+ * never with NODE_ENV=production or a real delivery provider. Set DEV_OUTBOX=1 in that
+ * combination and the service refuses to start, saying why.
+ */
+const devOutbox =
+  env.DEV_OUTBOX ||
+  (env.NODE_ENV === 'production' || (env.DELIVERY_PROVIDER ?? 'outbox') !== 'outbox' ? '0' : '1');
 const DEMO_USERS = [
   { email: 'owner@example.com', role: 'owner' },
   { email: 'manager@example.com', role: 'manager' },
@@ -61,8 +76,10 @@ function spawnChild(
   args: string[],
   options: { env: NodeJS.ProcessEnv; cwd?: string; ready: (line: string) => string | null },
 ): Promise<Running> {
-  mkdirSync(logDir, { recursive: true });
-  const log: WriteStream = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
+  ensurePrivateDir(logDir, 'REVIEW_DESK_DATA_DIR');
+  const logFile = path.join(logDir, `${name}.log`);
+  const log: WriteStream = createWriteStream(logFile, { flags: 'a', mode: 0o600 });
+  makePrivate(logFile);
   const child = spawn(process.execPath, args, {
     cwd: options.cwd ?? repoRoot,
     env: options.env,
@@ -71,6 +88,8 @@ function spawnChild(
   return new Promise((resolve, reject) => {
     let ready = false;
     const recent: string[] = [];
+    // Plain lines before the app is ready may be its refusal to start: said once, by main().
+    const held: string[] = [];
     const onLine = (line: string) => {
       log.write(`${line}\n`);
       recent.push(line);
@@ -79,9 +98,13 @@ function spawnChild(
         const url = options.ready(line);
         if (url) {
           ready = true;
+          for (const earlier of held.splice(0)) say(`${time()} ${name.padEnd(4)} ${earlier}`);
           const entry = { name, child, url };
           running.push(entry);
           resolve(entry);
+        } else if (!line.startsWith('{')) {
+          if (line.trim() !== '') held.push(line);
+          return;
         }
       }
       const shown = consoleLine(name, line);
@@ -92,9 +115,12 @@ function spawnChild(
     child.once('exit', (code, signal) => {
       log.end();
       if (!ready) {
+        // An app that refuses to start says why in one plain line (a port, a folder, a setting).
         reject(
           new Error(
-            `${name} stopped before it was ready (${signal ?? `exit code ${code}`}):\n${recent.join('\n')}`,
+            held.length > 0
+              ? held.join('\n')
+              : `${name} stopped before it was ready (${signal ?? `exit code ${code}`}):\n${recent.join('\n')}`,
           ),
         );
         return;
@@ -193,6 +219,15 @@ async function ensureDemoUsers(): Promise<{
   return { created, existing: kept };
 }
 
+/** Whether nothing listens on the port (127.0.0.1, where the apps listen). */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
 function withoutKeys(base: NodeJS.ProcessEnv, keys: string[]): NodeJS.ProcessEnv {
   const copy = { ...base };
   for (const key of keys) delete copy[key];
@@ -214,7 +249,15 @@ async function main(): Promise<void> {
   process.stdout.on('error', () => {
     if (!stopping) void stopAll(1);
   });
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir, 'REVIEW_DESK_DATA_DIR');
+  // A port chosen by the operator that is taken stops everything before anything starts.
+  for (const [variable, value] of [
+    ['PORT', env.PORT],
+    ['API_PORT', external ? undefined : env.API_PORT],
+  ] as const) {
+    if (value && /^[1-9][0-9]*$/.test(value) && !(await portIsFree(Number(value))))
+      throw new StartupError(portInUse(Number(value), variable), { variable });
+  }
 
   const web = dev ? null : ensureWebBuild();
   if (web?.status === 'unavailable')
@@ -228,11 +271,12 @@ async function main(): Promise<void> {
   } else {
     api = await spawnChild('api', [ENTRIES.api], {
       env: {
-        ...withoutKeys(env, ['UPSTREAM_URL', 'UPSTREAM_API_KEY', 'UPSTREAM_API_KEY_FILE']),
-        PORT: env.API_PORT || '4000',
+        ...withoutKeys(env, ['UPSTREAM_URL', 'UPSTREAM_API_KEY', 'UPSTREAM_API_KEY_FILE', 'PORT']),
+        // Unset: the service's own default, 4000 or the next free port.
+        ...(env.API_PORT ? { PORT: env.API_PORT } : {}),
         HOST: '127.0.0.1',
         SEED_DEMO: '1',
-        DEV_OUTBOX: '1',
+        DEV_OUTBOX: devOutbox,
         DATABASE_PATH: path.join(dataDir, 'api.db'),
         DEMO_KEY_FILE: keyFile,
       },
@@ -250,7 +294,6 @@ async function main(): Promise<void> {
     env: {
       ...withoutKeys(env, external ? [] : ['UPSTREAM_API_KEY']),
       ...upstreamEnv,
-      PORT: env.PORT || '8080',
       BFF_DATABASE_PATH: path.join(dataDir, 'bff.db'),
     },
     ready: listeningLine,
@@ -291,7 +334,15 @@ async function main(): Promise<void> {
   say('');
   if (api) {
     say(`Review Collection API (embedded, demo data): ${api.url}`);
-    say(`  Demo API key file: ${keyFile} · Messages "sent" by the dev outbox: ${api.url}/dev/outbox`);
+    say(`  Demo API key file: ${keyFile}`);
+    if (devOutbox === '1' || devOutbox === 'true') {
+      say(`  Dev outbox on: messages are kept, not delivered; see them at ${api.url}/dev/outbox.`);
+      say(
+        '  Its fault hooks fail an SMS to a number ending 0000 and an email to an address at fail.example.',
+      );
+    } else {
+      say('  Dev outbox off (NODE_ENV=production or a real delivery provider).');
+    }
   } else {
     say(`Upstream: ${env.UPSTREAM_URL} (only the BFF was started)`);
   }
@@ -300,6 +351,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: Error) => {
-  say(`\nReview Desk could not start: ${error.message}`);
+  say(`Review Desk could not start: ${error.message}`);
   void stopAll(1);
 });

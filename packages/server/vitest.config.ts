@@ -7,5 +7,10 @@ export default defineConfig({
     sequence: { groupOrder: 0 },
     include: ['src/**/*.test.ts'],
     environment: 'node',
+    // One PostgreSQL server for the run; each test file makes its own database on it.
+    globalSetup: ['test-support/postgres-setup.ts'],
+    // Some tests start processes that share one database: room for a busy two-core machine.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
   },
 });

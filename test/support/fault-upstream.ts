@@ -1,5 +1,6 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { fail } from '@review-desk/shared';
 
 // A scriptable stand-in for the Review Collection API, run inside the test process: it records
 // every request exactly as it arrived (headers and body bytes) and answers as the test says —
@@ -83,7 +84,7 @@ export function healthyAnswer(req: Recorded): { status: number; body: unknown } 
     };
   }
   if (path === '/healthz') return { status: 200, body: { success: true, data: { status: 'ok' } } };
-  return { status: 404, body: { success: false, error: 'Not found.' } };
+  return { status: 404, body: fail('not_found') };
 }
 
 /** What a healthy service answers: a list, analytics, a sent request. */
@@ -248,8 +249,10 @@ export const faults = {
         res,
         429,
         {
-          success: false,
-          error: `Request limit of this key reached; retry after ${retryAfterSeconds} seconds.`,
+          ...fail(
+            'rate_limited',
+            `Request limit of this key reached; retry after ${retryAfterSeconds} seconds.`,
+          ),
         },
         {
           'retry-after': String(retryAfterSeconds),
@@ -259,10 +262,9 @@ export const faults = {
         },
       ),
   /** The service's own 500 envelope. */
-  serverError: (): Behaviour => behaviours.status(500, { success: false, error: 'Internal server error.' }),
+  serverError: (): Behaviour => behaviours.status(500, fail('internal')),
   /** The service's own 503 envelope. */
-  unavailable: (): Behaviour =>
-    behaviours.status(503, { success: false, error: 'Service unavailable.' }, { 'retry-after': '2' }),
+  unavailable: (): Behaviour => behaviours.status(503, fail('unavailable'), { 'retry-after': '2' }),
   /** A 503 page from something in front of the service (a load balancer). */
   gatewayPage: (status = 503): Behaviour => behaviours.garbage(status, 'text/html'),
   /** 200, JSON content type, a body that does not parse. */

@@ -1,5 +1,6 @@
 import http from 'node:http';
-import { CSRF_HEADER, CSRF_HEADER_VALUE, errorEnvelopeSchema } from '@review-desk/shared';
+import net from 'node:net';
+import { CSRF_HEADER, CSRF_HEADER_VALUE, codedErrorEnvelopeSchema } from '@review-desk/shared';
 
 // HTTP for system tests: one request with an exact target, headers and body (fetch would
 // normalise `%2e%2e`, `//` and absolute-form away), and a browser-shaped session on top of it.
@@ -22,6 +23,24 @@ export type RequestOptions = {
   /** Give up (reject) after this long: a test must never wait for ever on one request. */
   timeoutMs?: number;
 };
+
+/**
+ * Bytes as written, on a connection of their own, and everything that comes back until the
+ * server closes it: for what no HTTP client sends (no Host, an unknown Expect, garbage).
+ */
+export function rawExchange(base: string, bytes: string): Promise<string> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname, () => socket.end(bytes));
+    let data = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk) => {
+      data += chunk;
+    });
+    socket.on('close', () => resolve(data));
+    socket.on('error', reject);
+  });
+}
 
 export function request(base: string, target: string, options: RequestOptions = {}): Promise<Reply> {
   const url = new URL(base);
@@ -93,13 +112,22 @@ export function request(base: string, target: string, options: RequestOptions = 
   });
 }
 
-/** Whether a body is the seed's envelope: `{success:true, data}` or `{success:false, error}` (§2). */
+/**
+ * Whether a body is the envelope as our services write it: `{success:true, data}`, or
+ * `{success:false, error, code}` with a code from the shared table — a code the table lacks
+ * fails every suite that checks its answers with this. Codes seen are counted in `codesSeen`.
+ */
 export function isEnvelope(json: unknown): boolean {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
   const value = json as Record<string, unknown>;
   if (value.success === true) return Object.hasOwn(value, 'data');
-  return errorEnvelopeSchema.safeParse(value).success;
+  const parsed = codedErrorEnvelopeSchema.safeParse(value);
+  if (parsed.success) codesSeen.set(parsed.data.code, (codesSeen.get(parsed.data.code) ?? 0) + 1);
+  return parsed.success;
 }
+
+/** How often each error code was seen by isEnvelope in this test file. */
+export const codesSeen = new Map<string, number>();
 
 /** A dashboard user's browser: keeps the session cookie, sends X-CSRF and Origin on writes. */
 export class Session {

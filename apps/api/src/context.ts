@@ -1,8 +1,9 @@
+import type { Logger } from '@review-desk/server/log';
+import type { HttpMetrics } from '@review-desk/server/metrics';
 import type { DeliveryProvider } from './delivery/provider.ts';
 import type { AuthenticatedKey, KeyLookup, KeyUsage } from './domain/keys.ts';
 import type { RateLimiter } from './domain/rate-limiter.ts';
 import type { Config } from './env.ts';
-import type { Logger } from './logger.ts';
 import type { Store } from './store/index.ts';
 
 /** Everything a request handler may use, built once by server.ts. */
@@ -11,6 +12,7 @@ export type AppContext = {
   store: Store;
   delivery: DeliveryProvider;
   logger: Logger;
+  metrics: HttpMetrics;
   rateLimiter: RateLimiter;
   keyUsage: KeyUsage;
   now: () => number;

@@ -1,179 +1,157 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import * as setting from '@review-desk/server/config';
+import { REPO_ROOT, resolveFrom } from '@review-desk/server/files';
 import { FREQUENCY_CAP_DAYS_DEFAULT } from '@review-desk/shared';
 import { z } from 'zod';
 
-// The only reader of process.env. Every variable has a default so `npm start` works on a fresh
-// machine; a bad value stops the start with one line naming the variable.
+// The only reader of process.env: the service's configuration table. Every variable has a
+// default so `npm start` works on a fresh machine; a bad value stops the start with one line
+// naming the variable. The README's table is generated from this one (npm run docs:config).
 
-/** Relative paths (DATABASE_PATH, DEMO_KEY_FILE) are resolved against the repository root, so the
- * API, the BFF and the CLI find the same files whatever directory npm runs them from. */
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-const bool = (name: string) =>
-  z
-    .enum(['0', '1', 'true', 'false', 'yes', 'no', 'on', 'off', ''], {
-      error: `${name} must be 1/0 or true/false`,
-    })
-    .transform((v) => v === '1' || v === 'true' || v === 'yes' || v === 'on');
-
-const wholeNumber = (name: string, max: number) =>
-  z
-    .string()
-    .regex(/^[0-9]+$/, { error: `${name} must be a whole number from 0 to ${max}` })
-    .transform(Number)
-    .pipe(z.number().max(max, { error: `${name} must be a whole number from 0 to ${max}` }));
-
-const origin = (name: string) =>
-  z.string().transform((value, ctx) => {
-    try {
-      const url = new URL(value);
-      if (
-        (url.protocol === 'http:' || url.protocol === 'https:') &&
-        url.origin === value.replace(/\/$/, '')
-      ) {
-        return url.origin;
-      }
-    } catch {
-      // fall through to the issue below
-    }
-    ctx.addIssue({
-      code: 'custom',
-      message: `${name} must be an origin like https://reviews.example.com (scheme, host and optional port, no path): got ${JSON.stringify(value)}`,
-    });
-    return z.NEVER;
-  });
-
-const originList = (name: string) =>
-  z
-    .string()
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(origin(name)));
-
-const envSchema = z.object({
-  PORT: wholeNumber('PORT', 65535).default(4000),
-  HOST: z.string().min(1, { error: 'HOST must not be empty' }).default('127.0.0.1'),
-  DATABASE_PATH: z.string().min(1).default('data/api.db'),
-  PUBLIC_ORIGIN: origin('PUBLIC_ORIGIN').optional(),
-  ALLOWED_ORIGINS: originList('ALLOWED_ORIGINS').default([]),
-  CORS_ORIGINS: originList('CORS_ORIGINS').default([]),
-  CSRF_EXEMPT_API_KEYS: bool('CSRF_EXEMPT_API_KEYS').default(false),
-  FREQUENCY_CAP_DAYS: wholeNumber('FREQUENCY_CAP_DAYS', 3650).default(FREQUENCY_CAP_DAYS_DEFAULT),
-  RATE_LIMIT_PER_MINUTE: wholeNumber('RATE_LIMIT_PER_MINUTE', 1_000_000).default(120),
-  MONTHLY_SEND_ALLOWANCE: wholeNumber('MONTHLY_SEND_ALLOWANCE', 1_000_000_000).default(1000),
-  DELIVERY_PROVIDER: z
-    .enum(['outbox', 'smtp'], { error: 'DELIVERY_PROVIDER must be outbox or smtp' })
-    .default('outbox'),
-  SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\//, { error: 'SMTP_URL must start with smtp:// or smtps://' })
-    .optional(),
-  SMTP_FROM: z.string().min(3).default('Review Desk <reviews@localhost>'),
-  DEV_OUTBOX: bool('DEV_OUTBOX').default(false),
-  SEED_DEMO: bool('SEED_DEMO').default(false),
-  DEMO_KEY_FILE: z.string().min(1).default('data/demo-api-key'),
-  LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-      error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
-    })
-    .default('info'),
-  TRUST_PROXY: z
-    .string()
-    .regex(/^(true|false|[0-9]{1,2}|[0-9a-fA-F.:/, ]+|loopback|linklocal|uniquelocal)$/, {
-      error: 'TRUST_PROXY must be false, true, a hop count, or a comma list of addresses/subnets',
-    })
-    .default('false'),
+export const API_CONFIG = setting.defineConfig({
+  ...setting.listenVariables(4000),
+  DATABASE_PATH: {
+    type: setting.text(),
+    default: 'data/api.db',
+    description:
+      'SQLite file, or `:memory:`. Its folder is created readable by this user only (0700), the files 0600.',
+  },
+  PUBLIC_ORIGIN: {
+    type: setting.origin(),
+    shown: '`http://HOST:PORT` as bound',
+    description:
+      'Origin customers and callers reach the service at: review links are built on it and the POST Origin rule accepts it. Set it behind a proxy (`https://reviews.example.com`).',
+  },
+  ALLOWED_ORIGINS: {
+    type: setting.originList(),
+    default: '',
+    shown: 'none',
+    description:
+      'Comma list of further origins accepted by the POST Origin rule (e.g. the BFF’s public origin).',
+  },
+  CORS_ORIGINS: {
+    type: setting.originList(),
+    default: '',
+    shown: 'none',
+    description:
+      'Comma list of exact origins allowed to call from a browser (CORS). They are also accepted by the Origin rule.',
+  },
+  CSRF_EXEMPT_API_KEYS: {
+    type: setting.bool(),
+    default: 'false',
+    description: '`true` exempts POSTs that carry an API key from the Origin rule.',
+  },
+  FREQUENCY_CAP_DAYS: {
+    type: setting.wholeNumber(0, 3650),
+    default: String(FREQUENCY_CAP_DAYS_DEFAULT),
+    description: 'One request per contact per this many days, per business; `0`: no cap.',
+  },
+  RATE_LIMIT_PER_MINUTE: {
+    type: setting.wholeNumber(0, 1_000_000),
+    default: '120',
+    description: 'Default per-key limit (a key may have its own); `0` turns rate limiting off for every key.',
+  },
+  MONTHLY_SEND_ALLOWANCE: {
+    type: setting.wholeNumber(0, 1_000_000_000),
+    default: '1000',
+    description:
+      'Requests with a message (SMS, email, both) a business may send per calendar month (UTC); `0` is unlimited.',
+  },
+  DELIVERY_PROVIDER: {
+    type: setting.oneOf(['outbox', 'smtp']),
+    default: 'outbox',
+    description:
+      '`outbox` keeps messages in the database instead of delivering them; `smtp` sends email through `SMTP_URL`.',
+  },
+  SMTP_URL: {
+    type: z.string().regex(/^smtps?:\/\//, { error: 'must start with smtp:// or smtps://' }),
+    description: '`smtp://user:pass@host:587` or `smtps://…:465`; required with `smtp`.',
+  },
+  SMTP_FROM: {
+    type: z.string().min(3, { error: 'must be a sender such as Review Desk <reviews@example.com>' }),
+    default: 'Review Desk <reviews@localhost>',
+    description: 'Sender of review request emails.',
+  },
+  DEV_OUTBOX: {
+    type: setting.bool(),
+    default: '0',
+    description:
+      '`1` serves `/dev/outbox` and `/dev/outbox.json` (customers’ contacts and live review links) and turns on the outbox’s fault hooks. Refused with `NODE_ENV=production` or a real delivery provider.',
+  },
+  SEED_DEMO: {
+    type: setting.bool(),
+    default: '0',
+    description: '`1` creates the demo business, its data and key at start (idempotent).',
+  },
+  DEMO_KEY_FILE: {
+    type: setting.text(),
+    default: 'data/demo-api-key',
+    description: 'Where the demo key is written (mode 0600).',
+  },
+  TRUST_PROXY: {
+    type: setting.trustProxy(),
+    default: 'false',
+    description: 'Express `trust proxy`: `true`, a hop count, or addresses/subnets.',
+  },
+  NODE_ENV: {
+    type: setting.text(),
+    description: '`production` refuses `DEV_OUTBOX=1`.',
+  },
+  ...setting.OPERATION_VARIABLES,
 });
 
-export type Config = {
-  port: number;
-  host: string;
-  /** Absolute path, or `:memory:`. */
-  databasePath: string;
-  /** Unset: http://HOST:PORT as actually bound. */
-  publicOrigin: string | undefined;
-  allowedOrigins: string[];
-  corsOrigins: string[];
-  csrfExemptApiKeys: boolean;
-  frequencyCapDays: number;
-  rateLimitPerMinute: number;
-  monthlySendAllowance: number;
-  deliveryProvider: 'outbox' | 'smtp';
-  smtpUrl: string | undefined;
-  smtpFrom: string;
-  devOutbox: boolean;
-  seedDemo: boolean;
-  demoKeyFile: string;
-  logLevel: string;
-  trustProxy: boolean | number | string;
-};
+export type Config = ReturnType<typeof toConfig>;
 
-function resolvePath(p: string): string {
-  return p === ':memory:' || path.isAbsolute(p) ? p : path.resolve(REPO_ROOT, p);
-}
-
-function trustProxy(value: string): boolean | number | string {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  if (/^[0-9]+$/.test(value)) return Number(value);
-  return value;
-}
-
-export type ConfigResult = { ok: true; config: Config } | { ok: false; message: string };
-
-/** Validates an environment (process.env by default). Never throws. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): ConfigResult {
-  // An empty variable means "unset": `PORT= npm start` takes the default.
-  const present = Object.fromEntries(
-    Object.entries(env).filter(([k, v]) => k in envSchema.shape && v !== undefined && v !== ''),
-  );
-  const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const name = String(issue.path[0] ?? 'environment');
-    return { ok: false, message: `Invalid configuration: ${name}: ${issue.message}` };
-  }
-  const e = parsed.data;
-  if (e.DELIVERY_PROVIDER === 'smtp' && !e.SMTP_URL) {
-    return {
-      ok: false,
-      message:
-        'Invalid configuration: SMTP_URL: required when DELIVERY_PROVIDER=smtp (e.g. smtp://user:pass@host:587)',
-    };
-  }
+function toConfig(env: Record<string, string | undefined>) {
+  const { values: e } = setting.parseEnv(API_CONFIG, env);
+  if (e.DELIVERY_PROVIDER === 'smtp' && !e.SMTP_URL)
+    throw setting.configError(
+      'SMTP_URL',
+      'is required when DELIVERY_PROVIDER=smtp (e.g. smtp://user:pass@host:587)',
+    );
+  // The dev outbox shows customers' contacts and its fault hooks fail real sends on purpose.
+  if (e.DEV_OUTBOX && e.NODE_ENV === 'production')
+    throw setting.configError(
+      'DEV_OUTBOX',
+      'must be off when NODE_ENV=production (it lists customers’ contacts)',
+    );
+  if (e.DEV_OUTBOX && e.DELIVERY_PROVIDER !== 'outbox')
+    throw setting.configError(
+      'DEV_OUTBOX',
+      `must be off with a real delivery provider (DELIVERY_PROVIDER=${e.DELIVERY_PROVIDER})`,
+    );
   return {
-    ok: true,
-    config: {
-      port: e.PORT,
-      host: e.HOST,
-      databasePath: resolvePath(e.DATABASE_PATH),
-      publicOrigin: e.PUBLIC_ORIGIN,
-      allowedOrigins: e.ALLOWED_ORIGINS,
-      corsOrigins: e.CORS_ORIGINS,
-      csrfExemptApiKeys: e.CSRF_EXEMPT_API_KEYS,
-      frequencyCapDays: e.FREQUENCY_CAP_DAYS,
-      rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
-      monthlySendAllowance: e.MONTHLY_SEND_ALLOWANCE,
-      deliveryProvider: e.DELIVERY_PROVIDER,
-      smtpUrl: e.SMTP_URL,
-      smtpFrom: e.SMTP_FROM,
-      devOutbox: e.DEV_OUTBOX,
-      seedDemo: e.SEED_DEMO,
-      demoKeyFile: resolvePath(e.DEMO_KEY_FILE),
-      logLevel: e.LOG_LEVEL,
-      trustProxy: trustProxy(e.TRUST_PROXY),
-    },
+    port: e.PORT.port,
+    /** A taken port stops the start instead of moving on to the next free one. */
+    portExplicit: !e.PORT.orNext,
+    host: e.HOST,
+    /** Absolute path, or `:memory:`. */
+    databasePath: resolveFrom(REPO_ROOT, e.DATABASE_PATH),
+    /** Unset: http://HOST:PORT as actually bound. */
+    publicOrigin: e.PUBLIC_ORIGIN,
+    allowedOrigins: e.ALLOWED_ORIGINS,
+    corsOrigins: e.CORS_ORIGINS,
+    csrfExemptApiKeys: e.CSRF_EXEMPT_API_KEYS,
+    frequencyCapDays: e.FREQUENCY_CAP_DAYS,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    monthlySendAllowance: e.MONTHLY_SEND_ALLOWANCE,
+    deliveryProvider: e.DELIVERY_PROVIDER,
+    smtpUrl: e.SMTP_URL,
+    smtpFrom: e.SMTP_FROM,
+    devOutbox: e.DEV_OUTBOX,
+    seedDemo: e.SEED_DEMO,
+    demoKeyFile: resolveFrom(REPO_ROOT, e.DEMO_KEY_FILE),
+    logLevel: e.LOG_LEVEL as string,
+    trustProxy: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 
-/** Defaults for tests and tools: the same schema, with overrides. */
+/** Reads an environment (process.env by default); throws a StartupError naming a bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  return toConfig(env);
+}
+
+/** Defaults for tests and tools: the same table, with overrides. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  const result = loadConfig({});
-  if (!result.ok) throw new Error(result.message);
-  return { ...result.config, port: 0, databasePath: ':memory:', logLevel: 'silent', ...overrides };
+  return { ...loadConfig({}), port: 0, databasePath: ':memory:', logLevel: 'silent', ...overrides };
 }

@@ -2,12 +2,11 @@ import {
   API_KEY_HEADER,
   analyticsOutputSchema,
   CHANNEL_REQUIRES,
+  codedErrorEnvelopeSchema,
   DAYS_DEFAULT,
   DAYS_MAX,
   DAYS_MIN,
   ENDPOINTS,
-  ERROR_TABLE,
-  errorEnvelopeSchema,
   LIMIT_DEFAULT,
   LIMIT_MAX,
   LIMIT_MIN,
@@ -18,6 +17,7 @@ import {
   REVIEW_STATUSES,
   reviewListOutputSchema,
   SEND_STATUS_MEANINGS,
+  STATUS_TABLE,
   sendRequestSchema,
   sendResultSchema,
   successEnvelopeSchema,
@@ -35,8 +35,8 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return json;
 }
 
-const errorResponse = (status: number) => ({
-  description: `${ERROR_TABLE[status as keyof typeof ERROR_TABLE].meaning} ${ERROR_TABLE[status as keyof typeof ERROR_TABLE].action}`,
+const errorResponse = (status: keyof typeof STATUS_TABLE) => ({
+  description: `${STATUS_TABLE[status].meaning} ${STATUS_TABLE[status].action} The envelope's \`code\` says which (see /docs, Errors).`,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
 });
 
@@ -76,7 +76,7 @@ export function buildOpenApi(serverUrl: string) {
       version: '1.0.0',
       description:
         'Send review requests, list the reviews of the business tied to the API key, and read aggregate analytics. ' +
-        'Every response is the envelope {success:true, data} or {success:false, error}.',
+        'Every response is the envelope {success:true, data} or {success:false, error, code}.',
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKeyHeader: [] }, { bearer: [] }],
@@ -157,7 +157,7 @@ export function buildOpenApi(serverUrl: string) {
         SendResult: schemaOf(sendResultSchema, 'output'),
         ReviewList: schemaOf(reviewListOutputSchema, 'output'),
         Analytics: schemaOf(analyticsOutputSchema, 'output'),
-        ErrorEnvelope: schemaOf(errorEnvelopeSchema, 'output'),
+        ErrorEnvelope: schemaOf(codedErrorEnvelopeSchema, 'output'),
         SuccessEnvelope: schemaOf(successEnvelopeSchema(z.object({})), 'output'),
       },
     },

@@ -1,5 +1,8 @@
-import type { AddressInfo } from 'node:net';
-import { API_PREFIX, fail, JSON_BODY_LIMIT_BYTES } from '@review-desk/shared';
+import { healthRoutes } from '@review-desk/server/health';
+import { createLogSink, type LogSink, writeReadyLine } from '@review-desk/server/log';
+import { createHttpMetrics } from '@review-desk/server/metrics';
+import { type Served, serve } from '@review-desk/server/serve';
+import { API_PREFIX } from '@review-desk/shared';
 import express from 'express';
 import type { AppContext } from './context.ts';
 import { createDeliveryProvider } from './delivery/index.ts';
@@ -13,17 +16,16 @@ import {
   cors,
   credentials,
   errorHandler,
+  logRefusal,
   notFound,
   rateLimit,
   requestId,
   requestLogging,
   securityHeaders,
 } from './http/index.ts';
-import { createLogger, type Logger } from './logger.ts';
 import { apiRoutes } from './routes/api.ts';
 import { devOutboxRoutes } from './routes/dev-outbox.ts';
 import { docsRoutes } from './routes/docs.ts';
-import { healthRoutes } from './routes/health.ts';
 import { reviewPageRoutes } from './routes/review-page.ts';
 import { openStore, type Store } from './store/index.ts';
 
@@ -33,18 +35,22 @@ import { openStore, type Store } from './store/index.ts';
 export type ApiOptions = {
   store?: Store;
   delivery?: DeliveryProvider;
-  logger?: Logger;
+  /** Where logs go (a service's own by default). */
+  sink?: LogSink;
   /** Clock for tests (ms since the epoch). */
   now?: () => number;
 };
 
 export function buildApp(config: Config, options: ApiOptions = {}) {
   const store = options.store ?? openStore(config.databasePath);
+  const sink = options.sink ?? createLogSink({ service: 'api', level: config.logLevel });
+  const metrics = createHttpMetrics('api');
   const ctx: AppContext = {
     config,
     store,
     delivery: options.delivery ?? createDeliveryProvider(config),
-    logger: options.logger ?? createLogger(config.logLevel),
+    logger: sink.logger,
+    metrics,
     rateLimiter: createRateLimiter(),
     keyUsage: createKeyUsage(store),
     now: options.now ?? Date.now,
@@ -64,22 +70,35 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
   app.use(apiRoutes(ctx));
   app.use(docsRoutes(ctx));
   app.use(reviewPageRoutes(ctx));
-  app.use(healthRoutes(ctx));
+  app.use(
+    healthRoutes({
+      checks: {
+        database: () => {
+          ctx.store.db.prepare('SELECT 1').get();
+          return 'ok';
+        },
+      },
+      metrics: async () => ({ type: metrics.registry.contentType, body: await metrics.registry.metrics() }),
+      metricsToken: config.metricsToken,
+      answerOptions: true,
+    }),
+  );
   if (config.devOutbox) app.use(devOutboxRoutes(ctx));
   app.use(notFound);
-  app.use(errorHandler(ctx.logger, JSON_BODY_LIMIT_BYTES));
-  return { app, ctx };
+  app.use(errorHandler(ctx.logger));
+  return { app, ctx, sink };
 }
 
 export type RunningApi = {
   url: string;
   ctx: AppContext;
+  sink: LogSink;
   close(): Promise<void>;
 };
 
-/** Opens the store, seeds the demo if asked, listens, and logs the `listening` line. */
+/** Opens the store, seeds the demo if asked, listens, and writes the `listening` line. */
 export async function startApi(config: Config, options: ApiOptions = {}): Promise<RunningApi> {
-  const { app, ctx } = buildApp(config, options);
+  const { app, ctx, sink } = buildApp(config, options);
   const recovered = recoverInterruptedSends(ctx.store, ctx.now());
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
 
@@ -91,62 +110,46 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
       seeded.created ? 'demo data seeded' : 'demo data already present',
     );
   }
-
-  const server = app.listen(config.port, config.host);
-  // Requests Node's HTTP parser refuses never reach Express; they still get the envelope —
-  // except a HEAD, whose answer has no body, and a connection already answering an earlier
-  // request, which is only closed (writing would corrupt that answer).
-  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
-    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
-    if (
-      !socket.writable ||
-      (error as { bytesParsed?: number }).bytesParsed === undefined ||
-      inFlight?.headersSent
-    ) {
-      socket.destroy();
-      return;
-    }
-    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    const body = JSON.stringify(fail(tooLarge ? 'Request headers too large.' : 'Malformed HTTP request.'));
-    const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-    socket.end(
-      `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
-        `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-        `connection: close\r\n\r\n${head ? '' : body}`,
+  if (config.devOutbox)
+    ctx.logger.info(
+      'the dev outbox is on: /dev/outbox lists customers’ contacts and its fault hooks fail some sends',
     );
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
-  ctx.site.publicOrigin = config.publicOrigin ?? url;
-  // A client keeping a connection open must not hold a graceful shutdown for long.
-  server.keepAliveTimeout = 5_000;
+
+  let served: Served;
+  try {
+    served = await serve({
+      handler: app,
+      port: config.port,
+      host: config.host,
+      portVariable: 'PORT',
+      portExplicit: config.portExplicit,
+      logger: ctx.logger,
+      // Refused before Express: logged like any other answer (http/middleware.ts, requestLogging).
+      onRefused: (refusal) => logRefusal(ctx, refusal),
+      // A client keeping a connection open must not hold a graceful shutdown for long.
+      timeouts: { keepAliveTimeout: 5_000 },
+    });
+  } catch (error) {
+    if (!options.store) ctx.store.close();
+    throw error;
+  }
+  ctx.site.publicOrigin = config.publicOrigin ?? served.url;
   const usageTimer = setInterval(() => ctx.keyUsage.flush(), 30_000).unref();
-
-  // The ready signal tools wait for (`{"msg":"listening","url":…}`), written whatever LOG_LEVEL is.
-  const ready = { url, publicOrigin: ctx.site.publicOrigin, delivery: ctx.delivery.name };
-  if (ctx.logger.isLevelEnabled('info')) ctx.logger.info(ready, 'listening');
-  else
-    process.stdout.write(
-      `${JSON.stringify({ level: 30, time: Date.now(), service: 'api', ...ready, msg: 'listening' })}\n`,
-    );
+  await writeReadyLine(sink, {
+    url: served.url,
+    publicOrigin: ctx.site.publicOrigin,
+    delivery: ctx.delivery.name,
+  });
 
   let closing: Promise<void> | undefined;
   return {
-    url,
+    url: served.url,
     ctx,
+    sink,
     close() {
       closing ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-          // In-flight requests get a moment to finish; then their sockets are cut.
-          setTimeout(() => server.closeAllConnections(), 3_000).unref();
-        });
+        // In-flight requests get a moment to finish; then their sockets are cut.
+        await served.close({ graceMs: 3_000 });
         clearInterval(usageTimer);
         ctx.keyUsage.flush();
         await ctx.delivery.close();

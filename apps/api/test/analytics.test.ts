@@ -101,11 +101,11 @@ afterAll(() => api.stop());
 describe('days (seed §8: 1 to 365)', () => {
   it.each(['0', '366', '-1', 'abc', '7.5', '', '1&days=2'])('days=%s → 400 naming days', async (days) => {
     const result = await getJson(api, `/api/v1/analytics?days=${days}`, key);
-    expect(expectFailure(result, 400)).toContain('days');
+    expect(expectFailure(result, 'validation_failed')).toContain('days');
   });
 
   it('an unknown parameter is refused', async () => {
-    expectFailure(await getJson(api, '/api/v1/analytics?window=7', key), 400);
+    expectFailure(await getJson(api, '/api/v1/analytics?window=7', key), 'validation_failed');
   });
 
   it.each([1, 365])('days=%i → a window of that many days ending today', async (days) => {

@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { errorEnvelopeSchema, SCOPES, type Scope } from '@review-desk/shared';
+import {
+  codedErrorEnvelopeSchema,
+  ERROR_CODES,
+  type ErrorCode,
+  SCOPES,
+  type Scope,
+} from '@review-desk/shared';
 import { expect } from 'vitest';
 import { createBusiness } from '../src/domain/businesses.ts';
 import { sha256Hex } from '../src/domain/ids.ts';
@@ -109,15 +115,19 @@ export async function getJson(
   return { status: response.status, headers: response.headers, body };
 }
 
-/** Asserts the seed's failure envelope (§2) with a given status, and returns its message. */
+/**
+ * Asserts the failure envelope with a given code (and the code's status), and returns its
+ * message. Tests decide on the code; the message is checked only where its words matter.
+ */
 export function expectFailure(
   result: { status: number; headers: Headers; body: unknown },
-  status: number,
+  code: ErrorCode,
 ): string {
-  expect(result.status).toBe(status);
+  const parsed = codedErrorEnvelopeSchema.parse(result.body);
+  expect(parsed.code).toBe(code);
+  expect(result.status).toBe(ERROR_CODES[code].status);
   expect(result.headers.get('content-type')).toMatch(/^application\/json/);
-  const parsed = errorEnvelopeSchema.parse(result.body);
-  expect(parsed.error.length).toBeGreaterThan(0);
+  expect(result.headers.get('cache-control')).toBe('no-store');
   expect(JSON.stringify(result.body)).not.toMatch(/at .+\.ts:\d+/); // never a stack
   return parsed.error;
 }

@@ -10,6 +10,7 @@ import {
   successEnvelopeSchema,
 } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawExchange } from '../../../test/support/http.ts';
 import { type RunningApp, startApp, tempDir } from '../../../test/support/processes.ts';
 
 // The service as production runs it: `node src/main.ts` as a real process, configured by its
@@ -37,7 +38,7 @@ afterAll(async () => {
 describe('configuration', () => {
   it('a bad variable stops the start with one clear line', async () => {
     await expect(startApp('api', { env: { ...env, PORT: 'eighty' } })).rejects.toThrow(
-      /Invalid configuration: PORT: PORT must be a whole number/,
+      /^api exited \(1\) before listening:\nInvalid configuration: PORT must be a port number from 0 to 65535/,
     );
     await expect(startApp('api', { env: { ...env, PUBLIC_ORIGIN: 'example.com/path' } })).rejects.toThrow(
       /Invalid configuration: PUBLIC_ORIGIN/,
@@ -115,6 +116,56 @@ describe('logs', () => {
     for (const secret of [demoKey, phone, 'secret.person', token]) expect(logs).not.toContain(secret);
     expect(logs).toContain('/r/[token]');
     expect(logs).toContain('api_key=[redacted]');
+  });
+});
+
+describe('a key anywhere in the URL', () => {
+  it('is refused without being echoed, and never logged — as a parameter name without a value too', async () => {
+    for (const target of [
+      `/api/v1/reviews?${demoKey}`,
+      `/api/v1/reviews?page=1&${demoKey}`,
+      `/api/v1/reviews?${encodeURIComponent(demoKey)}=1`,
+      `/api/v1/reviews?status=${demoKey}`,
+    ]) {
+      const reply = await fetch(`${app.url}${target}`, { headers: { 'x-api-key': demoKey } });
+      const text = await reply.text();
+      expect([target, reply.status, JSON.parse(text).code]).toEqual([target, 400, 'key_in_query']);
+      expect(text).not.toContain(demoKey.slice(8));
+    }
+    await fetch(`${app.url}/nowhere/${demoKey}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const logs = app.logs.join('\n');
+    expect(logs).not.toContain(demoKey.slice(8));
+    expect(logs).toContain('/api/v1/reviews?page=1&[redacted]');
+  });
+});
+
+describe('requests Node would answer by itself', () => {
+  it('get the envelope (400 without Host, 417 for an unknown Expect) and a log line like any refusal', async () => {
+    const send = (bytes: string) => rawExchange(app.url, bytes);
+    const noHost = await send('GET /healthz HTTP/1.1\r\n\r\n');
+    expect(noHost).toMatch(/^HTTP\/1.1 400 /);
+    expect(noHost).toContain('"code":"host_missing"');
+    const expectation = await send('GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n');
+    expect(expectation).toMatch(/^HTTP\/1.1 417 /);
+    expect(expectation).toContain('"code":"expectation_failed"');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const lines = app.logs.filter((line) => line.includes('"msg":"request"'));
+    expect(lines.some((l) => l.includes('"status":400') && l.includes('"code":"host_missing"'))).toBe(true);
+    expect(lines.some((l) => l.includes('"status":417') && l.includes('"code":"expectation_failed"'))).toBe(
+      true,
+    );
+  });
+});
+
+describe('/metrics', () => {
+  it('answers loopback callers, and refuses what came through a proxy with the envelope', async () => {
+    const local = await fetch(`${app.url}/metrics`);
+    expect(local.status).toBe(200);
+    expect(await local.text()).toContain('api_http_requests_total');
+    const proxied = await fetch(`${app.url}/metrics`, { headers: { 'x-forwarded-for': '203.0.113.7' } });
+    expect(proxied.status).toBe(403);
+    expect(await proxied.json()).toMatchObject({ success: false, code: 'metrics_refused' });
   });
 });
 

@@ -130,7 +130,7 @@ describe('defaults and bounds (seed §8)', () => {
     ['sort=oldest', 'sort'],
   ])('?%s → 400 naming %s', async (query, field) => {
     const result = await getJson(api, `/api/v1/reviews?${query}`, key);
-    const message = expectFailure(result, 400);
+    const message = expectFailure(result, 'validation_failed');
     expect(Object.keys(result.body.fields ?? {})).toContain(field);
     expect(message).toContain(field);
   });

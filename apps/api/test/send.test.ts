@@ -1,4 +1,5 @@
 import {
+  ERROR_CODES,
   JSON_BODY_LIMIT_BYTES,
   MESSAGES,
   outboxListSchema,
@@ -110,15 +111,15 @@ describe('400: invalid payload or contact details', () => {
     ['a name of the wrong type', { channel: 'link', customerName: 42 }, 'customerName'],
   ])('%s', async (_name, body, field) => {
     const result = await send(api, key, body);
-    const message = expectFailure(result, 400);
+    const message = expectFailure(result, 'validation_failed');
     expect(result.body.fields?.[field]).toBeTruthy();
     expect(message).toContain(result.body.fields[field]);
   });
 
   it('a body that is not an object', async () => {
-    for (const body of [[], 'text', 42, null]) {
-      expectFailure(await send(api, key, body), 400);
-    }
+    expectFailure(await send(api, key, []), 'validation_failed');
+    // JSON, but not an object or array at the top: the strict parser refuses it as not our JSON.
+    for (const body of ['text', 42, null]) expectFailure(await send(api, key, body), 'malformed_json');
   });
 
   it('malformed JSON', async () => {
@@ -128,9 +129,7 @@ describe('400: invalid payload or contact details', () => {
       body: '{"channel": "link",',
     });
     const body = await response.json();
-    expect(expectFailure({ status: response.status, headers: response.headers, body }, 400)).toBe(
-      MESSAGES.malformedJson,
-    );
+    expectFailure({ status: response.status, headers: response.headers, body }, 'malformed_json');
   });
 });
 
@@ -151,9 +150,7 @@ describe('content type and size', () => {
         body: 'channel=link',
       });
       const body = await response.json();
-      expect(expectFailure({ status: response.status, headers: response.headers, body }, 415)).toBe(
-        MESSAGES.notJson,
-      );
+      expectFailure({ status: response.status, headers: response.headers, body }, 'not_json');
     }
   });
 
@@ -166,9 +163,9 @@ describe('content type and size', () => {
       body: over,
     });
     const body = await response.json();
-    expect(expectFailure({ status: response.status, headers: response.headers, body }, 413)).toBe(
-      MESSAGES.bodyTooLarge(JSON_BODY_LIMIT_BYTES),
-    );
+    expect(
+      expectFailure({ status: response.status, headers: response.headers, body }, 'body_too_large'),
+    ).toBe(MESSAGES.bodyTooLarge(JSON_BODY_LIMIT_BYTES));
     // Exactly at the limit: parsed, then refused by the schema (the name is too long), not by size.
     const atLimit = padding(JSON_BODY_LIMIT_BYTES - padding(0).length);
     expect(Buffer.byteLength(atLimit)).toBe(JSON_BODY_LIMIT_BYTES);
@@ -189,19 +186,17 @@ describe('the Origin rule on POST (seed §5.7)', () => {
       body: JSON.stringify({ channel: 'link' }),
     });
     const body = await response.json();
-    expect(expectFailure({ status: response.status, headers: response.headers, body }, 403)).toBe(
-      MESSAGES.originRefused,
-    );
+    expectFailure({ status: response.status, headers: response.headers, body }, 'origin_refused');
   });
 
   it('403 with a foreign Origin, even with a valid key', async () => {
     const result = await send(api, key, { channel: 'link' }, { origin: 'https://evil.example' });
-    expect(expectFailure(result, 403)).toBe(MESSAGES.originRefused);
+    expectFailure(result, 'origin_refused');
   });
 
   it('403 with Origin: null', async () => {
     const result = await send(api, key, { channel: 'link' }, { origin: 'null' });
-    expectFailure(result, 403);
+    expectFailure(result, 'origin_refused');
   });
 
   it('accepts the application host and ALLOWED_ORIGINS; CSRF_EXEMPT_API_KEYS exempts key traffic only', async () => {
@@ -271,8 +266,8 @@ describe('delivery failures (outbox fault hooks)', () => {
     const email = uniqueEmail('fail.example');
     const body = { customerPhone: '+14155550000', customerEmail: email, channel: 'both' };
     const result = await send(api, key, body);
-    const message = expectFailure(result, 502);
-    expect(message).toContain(MESSAGES.allDeliveriesFailed);
+    const message = expectFailure(result, 'delivery_failed');
+    expect(message).toContain(ERROR_CODES.delivery_failed.message);
     expect(message).toContain('SMS:');
     expect(message).toContain('Email:');
     const failed = api.ctx.store.db
@@ -280,9 +275,26 @@ describe('delivery failures (outbox fault hooks)', () => {
       .all(email);
     expect(failed).toHaveLength(1);
     // A second attempt is not refused by the frequency cap: nothing reached the customer.
-    expectFailure(await send(api, key, body), 502);
+    expectFailure(await send(api, key, body), 'delivery_failed');
     // And a single-channel failure is a 502 too.
-    expectFailure(await send(api, key, { customerPhone: '+14155550000' }), 502);
+    expectFailure(await send(api, key, { customerPhone: '+14155550000' }), 'delivery_failed');
+  });
+
+  it('are off unless the dev outbox is on: the outbox keeps every message', async () => {
+    const quiet = await startTestApi({ devOutbox: false });
+    try {
+      quiet.business('q');
+      const k = quiet.key('q');
+      const result = await send(quiet, k, {
+        customerPhone: '+14155550000',
+        customerEmail: uniqueEmail('fail.example'),
+        channel: 'both',
+      });
+      expect(result.status).toBe(200);
+      expect(result.body.data.warning).toBeUndefined();
+    } finally {
+      await quiet.stop();
+    }
   });
 });
 
@@ -291,11 +303,13 @@ describe('frequency cap and opt-out', () => {
     const phone = uniquePhone();
     expect((await send(api, key, { customerPhone: phone })).status).toBe(200);
     const again = await send(api, key, { customerPhone: phone.replace('+1', '+1 ') });
-    expect(expectFailure(again, 400)).toBe(MESSAGES.frequencyCap(api.ctx.config.frequencyCapDays));
+    expect(expectFailure(again, 'frequency_capped')).toBe(
+      MESSAGES.frequencyCap(api.ctx.config.frequencyCapDays),
+    );
     // The same contact by email-and-phone is capped through its phone.
     expectFailure(
       await send(api, key, { customerPhone: phone, customerEmail: uniqueEmail(), channel: 'both' }),
-      400,
+      'frequency_capped',
     );
     // A link does not message anyone: not capped.
     expect((await send(api, key, { customerPhone: phone, channel: 'link' })).status).toBe(200);
@@ -307,7 +321,7 @@ describe('frequency cap and opt-out', () => {
   it('the cap is per contact and lifts after FREQUENCY_CAP_DAYS', async () => {
     const email = uniqueEmail();
     expect((await send(api, key, { customerEmail: email, channel: 'email' })).status).toBe(200);
-    expectFailure(await send(api, key, { customerEmail: email, channel: 'email' }), 400);
+    expectFailure(await send(api, key, { customerEmail: email, channel: 'email' }), 'frequency_capped');
     const days = api.ctx.config.frequencyCapDays;
     api.clock.now += days * 86_400_000 + 1000;
     try {
@@ -339,10 +353,8 @@ describe('frequency cap and opt-out', () => {
     optOut(api.ctx.store, token, api.clock.now);
     api.clock.now += 400 * 86_400_000; // long after any cap
     try {
-      expect(expectFailure(await send(api, key, { customerPhone: phone }), 400)).toBe(MESSAGES.optedOut);
-      expect(expectFailure(await send(api, key, { customerEmail: email, channel: 'email' }), 400)).toBe(
-        MESSAGES.optedOut,
-      );
+      expectFailure(await send(api, key, { customerPhone: phone }), 'opted_out');
+      expectFailure(await send(api, key, { customerEmail: email, channel: 'email' }), 'opted_out');
     } finally {
       api.clock.now -= 400 * 86_400_000;
     }
@@ -356,11 +368,11 @@ describe('sending allowance (seed §5.6, §8) → 403', () => {
       limited.business('l');
       const k = limited.key('l');
       expect((await send(limited, k, { channel: 'link' })).status).toBe(200);
-      expectFailure(await send(limited, k, { customerPhone: '+14155550000' }), 502);
+      expectFailure(await send(limited, k, { customerPhone: '+14155550000' }), 'delivery_failed');
       expect((await send(limited, k, { customerPhone: uniquePhone() })).status).toBe(200);
       expect((await send(limited, k, { customerEmail: uniqueEmail(), channel: 'email' })).status).toBe(200);
       const refused = await send(limited, k, { customerPhone: uniquePhone() });
-      expect(expectFailure(refused, 403)).toBe(MESSAGES.allowanceExceeded(2));
+      expect(expectFailure(refused, 'allowance_exceeded')).toBe(MESSAGES.allowanceExceeded(2));
       // Links still work: they send nothing.
       expect((await send(limited, k, { channel: 'link' })).status).toBe(200);
       // A new calendar month starts a new allowance.

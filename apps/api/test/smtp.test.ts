@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { type AddressInfo, createServer, type Server } from 'node:net';
-import { MESSAGES } from '@review-desk/shared';
+import { ERROR_CODES } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectFailure, send, startTestApi, type TestApi, uniqueEmail, uniquePhone } from './helpers.ts';
 
@@ -105,8 +105,8 @@ describe('DELIVERY_PROVIDER=smtp', () => {
     expect(both.body.data.warning).toMatch(/^Email: The mail server refused the email/);
 
     const alone = await send(api, key, { customerEmail: uniqueEmail('rejected.example'), channel: 'email' });
-    const message = expectFailure(alone, 502);
-    expect(message).toContain(MESSAGES.allDeliveriesFailed);
+    const message = expectFailure(alone, 'delivery_failed');
+    expect(message).toContain(ERROR_CODES.delivery_failed.message);
     expect(message).toContain('Email: The mail server refused the email');
   });
 });

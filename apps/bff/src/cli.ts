@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
+import { AppError } from '@review-desk/server/errors';
+import { StartupError } from '@review-desk/server/startup-error';
 import { createUserSchema, passwordSchema, ROLES, roleSchema } from '@review-desk/shared';
 import { endSessionsOf } from './auth/sessions.ts';
 import { createUserStore } from './auth/users.ts';
-import { ConfigError, loadCliConfig } from './env.ts';
-import { AppError } from './http/errors.ts';
+import { loadCliConfig } from './env.ts';
 import { openDatabase } from './store/db.ts';
 
 // Dashboard users from the command line (BFF_DATABASE_PATH selects the database):
@@ -104,7 +105,7 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'passwd': {
         const user = users.findByEmail(required(values.email, 'email'));
-        if (!user) throw new AppError('not_found', `No user with the email ${values.email}.`);
+        if (!user) throw new AppError('user_not_found', `No user with the email ${values.email}.`);
         const password = passwordSchema.safeParse(await readPassword(`New password for ${user.email}: `));
         if (!password.success) throw new UsageError(password.error.issues[0]?.message ?? 'invalid password');
         await users.update(user.id, { password: password.data });
@@ -114,7 +115,7 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'role': {
         const user = users.findByEmail(required(values.email, 'email'));
-        if (!user) throw new AppError('not_found', `No user with the email ${values.email}.`);
+        if (!user) throw new AppError('user_not_found', `No user with the email ${values.email}.`);
         const role = roleSchema.safeParse(required(values.role, 'role'));
         if (!role.success) throw new UsageError(role.error.issues[0]?.message ?? 'invalid role');
         const updated = await users.update(user.id, { role: role.data });
@@ -123,7 +124,7 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'remove': {
         const user = users.findByEmail(required(values.email, 'email'));
-        if (!user) throw new AppError('not_found', `No user with the email ${values.email}.`);
+        if (!user) throw new AppError('user_not_found', `No user with the email ${values.email}.`);
         users.remove(user.id);
         process.stdout.write(`Removed ${user.email}\n`);
         return 0;
@@ -157,7 +158,7 @@ try {
   if (error instanceof UsageError) {
     process.stderr.write(`bff cli: ${error.message}\n\n${USAGE}\n`);
     process.exitCode = 2;
-  } else if (error instanceof AppError || error instanceof ConfigError) {
+  } else if (error instanceof AppError || error instanceof StartupError) {
     process.stderr.write(`bff cli: ${error.message}\n`);
     process.exitCode = 1;
   } else if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {

@@ -1,5 +1,13 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { configMarkdown, generatedSection } from '@review-desk/server/config';
+import { REPO_ROOT } from '@review-desk/server/files';
+import { StartupError } from '@review-desk/server/startup-error';
+import { meSchema } from '@review-desk/shared';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './env.ts';
+import { meFor } from './auth/routes.ts';
+import { BFF_CONFIG, loadConfig } from './env.ts';
 
 const base = { UPSTREAM_URL: 'http://127.0.0.1:4000', UPSTREAM_API_KEY: 'rd_live_abc' };
 
@@ -7,7 +15,7 @@ function error(env: Record<string, string>): string {
   try {
     loadConfig(env);
   } catch (e) {
-    if (e instanceof ConfigError) return e.message;
+    if (e instanceof StartupError) return e.message.replace(/^Invalid configuration: /, '');
     throw e;
   }
   throw new Error('expected a configuration error');
@@ -18,6 +26,7 @@ describe('loadConfig', () => {
     const config = loadConfig(base);
     expect(config).toMatchObject({
       port: 8080,
+      portExplicit: false,
       host: '127.0.0.1',
       upstream: {
         authScheme: 'x-api-key',
@@ -34,7 +43,9 @@ describe('loadConfig', () => {
       cookieSecure: 'auto',
       workers: 1,
       admin: null,
+      metricsToken: undefined,
     });
+    expect(loadConfig({ ...base, PORT: '8080' }).portExplicit).toBe(true);
   });
 
   it('stops on a bad or missing variable with one line naming it', () => {
@@ -46,12 +57,12 @@ describe('loadConfig', () => {
     expect(error({ ...base, UPSTREAM_AUTH_SCHEME: 'basic' })).toBe(
       'UPSTREAM_AUTH_SCHEME must be one of x-api-key, bearer',
     );
-    expect(error({ ...base, PORT: '80a' })).toBe('PORT must be a whole number');
+    expect(error({ ...base, PORT: '80a' })).toMatch(/^PORT must be a port number from 0 to 65535/);
     expect(error({ ...base, IDEMPOTENCY_RETENTION_HOURS: '12' })).toBe(
       'IDEMPOTENCY_RETENTION_HOURS must be at least 24',
     );
     expect(error({ ...base, ALLOWED_ORIGINS: 'https://ok.example, https://bad.example/path' })).toMatch(
-      /bad\.example\/path/,
+      /^ALLOWED_ORIGINS .*bad\.example\/path/,
     );
     expect(error({ ...base, ADMIN_EMAIL: 'a@example.com' })).toMatch(
       /ADMIN_EMAIL and ADMIN_PASSWORD go together/,
@@ -59,6 +70,7 @@ describe('loadConfig', () => {
     expect(error({ ...base, UPSTREAM_API_KEY: '', UPSTREAM_API_KEY_FILE: '/nonexistent/key' })).toBe(
       'UPSTREAM_API_KEY_FILE: cannot read /nonexistent/key (ENOENT)',
     );
+    expect(error({ ...base, METRICS_TOKEN: 'short' })).toBe('METRICS_TOKEN must be at least 16 characters');
   });
 
   it('derives Origin from UPSTREAM_URL unless UPSTREAM_ORIGIN is given, and parses ALLOWED_ORIGINS exactly', () => {
@@ -73,5 +85,50 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...base, UPSTREAM_URL: 'https://api.example.com:8443/base' }).upstream.origin).toBe(
       'https://api.example.com:8443',
     );
+  });
+
+  it('takes FREQUENCY_CAP_DAYS=0 as no cap, and /auth/me says so in a shape the dashboard reads', () => {
+    const config = loadConfig({ ...base, FREQUENCY_CAP_DAYS: '0' });
+    expect(config.frequencyCapDays).toBe(0);
+    const me = meFor({ id: 'u1', email: 'a@example.com', role: 'staff' }, config);
+    expect(meSchema.parse(me).settings.frequencyCapDays).toBe(0);
+  });
+
+  it('resolves relative paths against the repository root, not the current folder', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rd-bff-env-'));
+    try {
+      writeFileSync(path.join(dir, 'key'), 'rd_live_fromfile\n');
+      const relative = path.relative(REPO_ROOT, path.join(dir, 'key'));
+      const config = loadConfig({
+        UPSTREAM_URL: base.UPSTREAM_URL,
+        UPSTREAM_API_KEY_FILE: relative,
+        BFF_DATABASE_PATH: 'data/x.db',
+        WEB_DIST_DIR: 'apps/web/dist',
+      });
+      expect(config.upstream.key).toBe('rd_live_fromfile');
+      expect(config.databasePath).toBe(path.join(REPO_ROOT, 'data/x.db'));
+      expect(config.webDistDir).toBe(path.join(REPO_ROOT, 'apps/web/dist'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the send history at least as long as the Idempotency-Keys it holds', () => {
+    expect(error({ ...base, SEND_HISTORY_DAYS: '2', FREQUENCY_CAP_DAYS: '1' })).toBe(
+      'SEND_HISTORY_DAYS must be at least 3 to keep Idempotency-Keys as long as IDEMPOTENCY_RETENTION_HOURS=72',
+    );
+    expect(loadConfig({ ...base, SEND_HISTORY_DAYS: '3', FREQUENCY_CAP_DAYS: '3' }).sendHistoryMs).toBe(
+      3 * 86_400_000,
+    );
+    expect(
+      error({ ...base, SEND_HISTORY_DAYS: '5', IDEMPOTENCY_RETENTION_HOURS: '121', FREQUENCY_CAP_DAYS: '0' }),
+    ).toMatch(/^SEND_HISTORY_DAYS must be at least 6/);
+  });
+});
+
+describe('the README', () => {
+  it('shows the BFF’s configuration table as the table declares it (npm run docs:config)', () => {
+    const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    expect(generatedSection(readme, 'bff')).toBe(configMarkdown(BFF_CONFIG));
   });
 });

@@ -1,7 +1,9 @@
 import cluster, { type Worker } from 'node:cluster';
+import { writeReadyLine } from '@review-desk/server/log';
+import { exitOnStartFailure, onShutdownSignals, type Served } from '@review-desk/server/serve';
 import { AggregatorRegistry } from 'prom-client';
 import type { SessionEvent } from './auth/sessions.ts';
-import { type Config, ConfigError, loadConfig } from './env.ts';
+import { type Config, loadConfig } from './env.ts';
 import { createLogger, type LogSink } from './log.ts';
 import { createMetrics, METRICS_REPLY, METRICS_REQUEST } from './metrics.ts';
 import { createBff, listen, openStores, runMaintenance, type Stores, shutdown } from './server.ts';
@@ -18,11 +20,7 @@ function loadOrExit(): Config {
   try {
     return loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`bff: configuration error: ${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
+    exitOnStartFailure(error, 'BFF');
   }
 }
 
@@ -49,27 +47,6 @@ async function startupDuties(stores: Stores, config: Config, sink: LogSink): Pro
   runMaintenance(stores, config);
 }
 
-/** The ready signal tools wait for (`{"msg":"listening","url":…}`), written whatever LOG_LEVEL is. */
-function announceListening(sink: LogSink, fields: Record<string, unknown>): void {
-  if (sink.logger.isLevelEnabled('info')) sink.logger.info(fields, 'listening');
-  else {
-    const line = { level: 30, time: Date.now(), app: 'bff', pid: process.pid, ...fields, msg: 'listening' };
-    process.stdout.write(`${JSON.stringify(line)}\n`);
-  }
-  void sink.flush();
-}
-
-function onSignals(handler: (signal: NodeJS.Signals) => void) {
-  let received = false;
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(signal, () => {
-      if (received) return;
-      received = true;
-      handler(signal);
-    });
-  }
-}
-
 async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker'): Promise<void> {
   const { logger } = sink;
   const metrics = createMetrics();
@@ -82,7 +59,12 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
   // session dies everywhere at once.
   const publish =
     role === 'worker' ? (event: SessionEvent) => process.send?.({ type: SESSION_MESSAGE, event }) : undefined;
-  const stores = openStores(config, publish);
+  let stores: Stores;
+  try {
+    stores = openStores(config, publish);
+  } catch (error) {
+    exitOnStartFailure(error, 'BFF');
+  }
   if (role === 'worker') {
     process.on('message', (message: { type?: string; event?: SessionEvent }) => {
       if (message?.type === SESSION_MESSAGE && message.event) stores.sessions.apply(message.event);
@@ -90,12 +72,18 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
   }
   if (role === 'single') await startupDuties(stores, config, sink);
   const bff = createBff(config, sink, metrics, stores);
-  const listening = await listen(bff.app, config);
+  let listening: Served;
+  try {
+    listening = await listen(bff, config, sink);
+  } catch (error) {
+    stores.db.close();
+    exitOnStartFailure(error, 'BFF');
+  }
 
   let maintenance: NodeJS.Timeout | undefined;
   // Before the ready line: whoever reads it may send SIGTERM at once, and a signal with no
   // handler yet would kill the process without its graceful shutdown.
-  onSignals(async (signal) => {
+  onShutdownSignals(async (signal) => {
     logger.info({ signal }, 'shutting down');
     clearInterval(maintenance);
     await shutdown(listening, bff, config.upstream.timeoutMs + 2_000);
@@ -107,7 +95,7 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
 
   if (role === 'single') {
     maintenance = setInterval(() => runMaintenance(stores, config), MAINTENANCE_EVERY_MS).unref();
-    announceListening(sink, { url: listening.url, upstream: config.upstream.url.origin });
+    await writeReadyLine(sink, { url: listening.url, upstream: config.upstream.url.origin });
   } else {
     logger.info({ url: listening.url }, 'worker listening');
     // Written before the primary hears of it: its ready line must follow every worker's line.
@@ -118,7 +106,12 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
 
 async function runPrimary(config: Config, sink: LogSink): Promise<void> {
   const { logger } = sink;
-  const stores = openStores(config);
+  let stores: Stores;
+  try {
+    stores = openStores(config);
+  } catch (error) {
+    exitOnStartFailure(error, 'BFF');
+  }
   await startupDuties(stores, config, sink);
   const maintenance = setInterval(() => runMaintenance(stores, config), MAINTENANCE_EVERY_MS).unref();
   const aggregator = new AggregatorRegistry();
@@ -133,7 +126,7 @@ async function runPrimary(config: Config, sink: LogSink): Promise<void> {
         listeningWorkers.add(worker.id);
         if (!announced && listeningWorkers.size === config.workers) {
           announced = true;
-          announceListening(sink, {
+          void writeReadyLine(sink, {
             url: message.url,
             workers: config.workers,
             upstream: config.upstream.url.origin,
@@ -184,7 +177,7 @@ async function runPrimary(config: Config, sink: LogSink): Promise<void> {
 
   for (let i = 0; i < config.workers; i++) fork();
 
-  onSignals((signal) => {
+  onShutdownSignals((signal) => {
     stopping = true;
     clearInterval(maintenance);
     logger.info({ signal }, 'shutting down');

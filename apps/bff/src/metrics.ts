@@ -1,34 +1,22 @@
 import cluster from 'node:cluster';
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { createHttpMetrics, DURATION_BUCKETS } from '@review-desk/server/metrics';
+import { Counter, Histogram } from 'prom-client';
 
-// Prometheus metrics. Labels are bounded: a route *name* (never a raw path), the method, the
-// status. Under node:cluster each worker keeps its own registry and /metrics asks the primary,
+// Prometheus metrics: the shared HTTP and process metrics (packages/server/metrics.ts) and the
+// BFF's own. Labels are bounded: a route *name* (never a raw path), the method, the status, the
+// endpoint. Under node:cluster each worker keeps its own registry and /metrics asks the primary,
 // which aggregates every worker's (see main.ts).
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
 export function createMetrics() {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-
-  const requests = new Counter({
-    name: 'bff_http_requests_total',
-    help: 'HTTP requests answered by the BFF, by route name, method and status.',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: 'bff_http_request_duration_seconds',
-    help: 'Time from request to response end, by route name, method and status.',
-    labelNames: ['route', 'method', 'status'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
+  const http = createHttpMetrics('bff');
+  const { registry } = http;
   const upstreamDuration = new Histogram({
     name: 'bff_upstream_request_duration_seconds',
     help: 'Upstream exchanges (request to last body byte), by endpoint and upstream status.',
     labelNames: ['endpoint', 'status'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: DURATION_BUCKETS,
     registers: [registry],
   });
   const upstreamErrors = new Counter({
@@ -51,12 +39,11 @@ export function createMetrics() {
   });
 
   // Label lookups hash their arguments; the few combinations that exist are cached as children.
-  const requestChildren = new Map<string, { count: () => void; observe: (v: number) => void }>();
-
   const upstreamChildren = new Map<string, (v: number) => void>();
 
   return {
     registry,
+    observeRequest: http.observeRequest,
     observeUpstream(endpoint: string, status: number, seconds: number) {
       const key = `${endpoint} ${status}`;
       let observe = upstreamChildren.get(key);
@@ -71,20 +58,6 @@ export function createMetrics() {
     upstreamErrors,
     sends,
     logins,
-    observeRequest(route: string, method: string, status: number, seconds: number) {
-      const key = `${route} ${method} ${status}`;
-      let child = requestChildren.get(key);
-      if (!child) {
-        const labels = { route, method, status: String(status) };
-        const counter = requests.labels(labels);
-        const histogram = duration.labels(labels);
-        const created = { count: () => counter.inc(), observe: (v: number) => histogram.observe(v) };
-        requestChildren.set(key, created);
-        child = created;
-      }
-      child.count();
-      child.observe(seconds);
-    },
   };
 }
 

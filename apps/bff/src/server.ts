@@ -1,8 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
-import { BFF_PATHS, fail, MESSAGES, ok } from '@review-desk/shared';
+import { AppError, errorHandler, sendError } from '@review-desk/server/errors';
+import { healthRoutes } from '@review-desk/server/health';
+import { type Served, serve } from '@review-desk/server/serve';
 import express, { type Express } from 'express';
 import type { CookieSettings } from './auth/cookies.ts';
 import { authRoutes } from './auth/routes.ts';
@@ -11,8 +11,7 @@ import { createLoginThrottle } from './auth/throttle.ts';
 import { createUserStore, type UserStore } from './auth/users.ts';
 import type { Config } from './env.ts';
 import { createGates } from './gates.ts';
-import { AppError, errorHandler, sendError } from './http/errors.ts';
-import { gateway } from './http/gate.ts';
+import { type GateRequest, gateway } from './http/gate.ts';
 import { answerPreflight, type OriginPolicy } from './http/origin.ts';
 import { createContactHasher } from './journal/contact.ts';
 import { createJournal, type Journal } from './journal/journal.ts';
@@ -145,31 +144,22 @@ export function createBff(
   // The allow-listed proxy first: it is the hot path, and nothing below answers under /api.
   app.use(proxy);
 
-  app.get(BFF_PATHS.healthz, (req, res) => {
-    req.ctx.route = 'healthz';
-    res.setHeader('cache-control', 'no-store');
-    res.json(ok({ status: 'ok' }));
-  });
-  app.get(BFF_PATHS.readyz, async (req, res) => {
-    req.ctx.route = 'readyz';
-    res.setHeader('cache-control', 'no-store');
-    let database = 'ok';
-    try {
-      dbCheck.get();
-    } catch {
-      database = 'unavailable';
-    }
-    const upstream = (await ready()) ? 'ok' : 'unreachable';
-    const checks = { database, upstream };
-    if (database === 'ok' && upstream === 'ok') res.json(ok({ status: 'ready', checks }));
-    else res.status(503).json({ ...fail(`Not ready: database ${database}, upstream ${upstream}.`), checks });
-  });
-  app.get(BFF_PATHS.metrics, async (req, res) => {
-    req.ctx.route = 'metrics';
-    const { type, body } = await metricsText(metrics);
-    res.setHeader('cache-control', 'no-store');
-    res.type(type).send(body);
-  });
+  app.use(
+    healthRoutes({
+      checks: {
+        database: () => {
+          dbCheck.get();
+          return 'ok';
+        },
+        upstream: async () => ((await ready()) ? 'ok' : 'unreachable'),
+      },
+      metrics: () => metricsText(metrics),
+      metricsToken: config.metricsToken,
+      name: (req, route) => {
+        (req as GateRequest).ctx.route = route;
+      },
+    }),
+  );
 
   app.use(
     authRoutes({
@@ -196,70 +186,40 @@ export function createBff(
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';
-    sendError(res, new AppError('not_found', MESSAGES.notFound));
+    sendError(res, new AppError('not_found'));
   });
   app.use(errorHandler(logger));
   return { app, stores, send };
 }
 
-export type Listening = { server: http.Server; url: string };
-
+/** Listens on the configured port (packages/server/serve.ts); refusals before Express are logged too. */
 export function listen(
-  handler: http.RequestListener,
-  config: Pick<Config, 'port' | 'host'>,
-): Promise<Listening> {
-  return new Promise((resolve, reject) => {
-    const server = http.createServer(
-      { keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 120_000 },
-      handler,
-    );
-    server.on('clientError', refuseUnparsable);
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      const address = server.address() as AddressInfo;
-      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      resolve({ server, url: `http://${host}:${address.port}` });
-    });
+  bff: Bff,
+  config: Pick<Config, 'port' | 'host' | 'portExplicit'>,
+  logs: Pick<LogSink, 'logger' | 'access'>,
+): Promise<Served> {
+  return serve({
+    handler: bff.app,
+    port: config.port,
+    host: config.host,
+    portVariable: 'PORT',
+    portExplicit: config.portExplicit,
+    logger: logs.logger,
+    onRefused: (refusal) =>
+      logs.access.write({
+        reqId: '-',
+        method: refusal.method,
+        path: refusal.url.split('?', 1)[0] ?? '',
+        route: 'refused',
+        status: refusal.status,
+        ms: 0,
+        user: undefined,
+      }),
+    timeouts: { keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 120_000 },
   });
 }
 
-/**
- * Requests Node's HTTP parser refuses (headers over 16 KB, a malformed request line or header)
- * never reach Express; without this, Node answers them with an empty body. They get the
- * envelope like every other failure — except a HEAD, whose answer has no body, and a connection
- * already answering an earlier request, which is only closed (writing would corrupt that answer).
- */
-function refuseUnparsable(
-  error: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer },
-  socket: Duplex & { _httpMessage?: { headersSent?: boolean } | null },
-): void {
-  if (
-    !socket.writable ||
-    error.code === 'ECONNRESET' ||
-    error.bytesParsed === undefined ||
-    socket._httpMessage?.headersSent
-  ) {
-    socket.destroy();
-    return;
-  }
-  const [status, message] =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? ['431 Request Header Fields Too Large', 'Request headers too large.']
-      : ['400 Bad Request', 'Malformed HTTP request.'];
-  const body = JSON.stringify(fail(message));
-  const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-  socket.end(
-    `HTTP/1.1 ${status}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-      `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\n` +
-      `x-content-type-options: nosniff\r\nconnection: close\r\n\r\n${head ? '' : body}`,
-  );
-}
-
 /** Stops accepting, lets in-flight requests (and sends) finish, then closes idle connections. */
-export async function shutdown(listening: Listening, bff: Bff, graceMs: number): Promise<void> {
-  const closed = new Promise<void>((resolve) => listening.server.close(() => resolve()));
-  listening.server.closeIdleConnections();
-  const deadline = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
-  await Promise.race([Promise.all([closed, bff.send.drain()]), deadline]);
-  listening.server.closeAllConnections();
+export function shutdown(served: Served, bff: Bff, graceMs: number): Promise<void> {
+  return served.close({ graceMs, drain: () => bff.send.drain() });
 }

@@ -50,7 +50,11 @@ describe('login, me, logout', () => {
     const wrong = await bff.client().login(OWNER.email, 'not-the-password');
     const unknown = await bff.client().login('nobody@example.com', 'not-the-password');
     expect([wrong.status, unknown.status]).toEqual([401, 401]);
-    expect(wrong.json).toEqual({ success: false, error: 'Email or password is incorrect.' });
+    expect(wrong.json).toEqual({
+      success: false,
+      error: 'Email or password is incorrect.',
+      code: 'login_failed',
+    });
     expect(unknown.json).toEqual(wrong.json);
     expect(wrong.headers.getSetCookie()).toEqual([]);
   });
@@ -165,6 +169,7 @@ describe('roles, enforced on the server', () => {
     expect(reply.json).toEqual({
       success: false,
       error: 'Your role (staff) does not allow this: it needs the analytics:read permission.',
+      code: 'role_forbidden',
     });
     expect(reply.headers.get('x-auth-required')).toBeNull();
   });

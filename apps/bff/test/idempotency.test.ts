@@ -100,6 +100,7 @@ describe('idempotent sends', () => {
     const started = Date.now();
     const first = await owner.send(SMS, key);
     expect(first.status).toBe(504);
+    expect(first.json.code).toBe('upstream_timeout');
     expect(Date.now() - started).toBeLessThan(2_500);
     expect(first.json.error).toMatch(/Outcome unknown — a request may have been sent/);
     upstream.behave(null);
@@ -108,6 +109,7 @@ describe('idempotent sends', () => {
     expect(retry.json).toEqual({
       success: false,
       error: 'Outcome unknown — a request may have been sent; check recent requests before sending again.',
+      code: 'outcome_unknown',
     });
     expect(upstream.count(SEND)).toBe(1);
     const history = await owner.get('/bff/sends?limit=1');

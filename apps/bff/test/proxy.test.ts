@@ -1,3 +1,4 @@
+import { fail } from '@review-desk/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   behaviours,
@@ -511,37 +512,45 @@ describe('upstream answers and failures', () => {
     const reply = await owner.get('/api/v1/reviews');
     const elapsed = Date.now() - started;
     expect(reply.status).toBe(504);
-    expect(reply.json).toEqual({ success: false, error: expect.stringMatching(/did not answer in time/) });
+    expect(reply.json).toEqual({
+      success: false,
+      error: expect.stringMatching(/did not answer in time/),
+      code: 'upstream_timeout',
+    });
     expect(elapsed).toBeGreaterThanOrEqual(1400);
     expect(elapsed).toBeLessThan(1500 + 1500);
     expect(reply.text).not.toContain(new URL(upstream.url).port);
   });
 
   it('explains an upstream 401 as the server’s key, not the user’s session', async () => {
-    upstream.behave(
-      behaviours.status(401, { success: false, error: 'API key invalid, revoked or expired.' }),
-    );
+    upstream.behave(behaviours.status(401, fail('key_invalid')));
     const reply = await owner.get('/api/v1/reviews');
     expect(reply.status).toBe(401);
     expect(reply.headers.get('x-auth-required')).toBeNull();
     expect(reply.json.error).toMatch(/server’s API key/);
+    expect(reply.json.code).toBe('upstream_key_refused');
   });
 
   it('names the scope a route needs when the upstream refuses with 403', async () => {
     upstream.behave(
-      behaviours.status(403, { success: false, error: 'This API key lacks the analytics:read scope.' }),
+      behaviours.status(403, fail('scope_missing', 'This API key lacks the analytics:read scope.')),
     );
     const reply = await owner.get('/api/v1/analytics');
     expect(reply.status).toBe(403);
+    expect(reply.json.code).toBe('upstream_scope_missing');
     expect(reply.json.error).toMatch(/^The server’s API key lacks analytics:read/);
     upstream.behave(
-      behaviours.status(403, {
-        success: false,
-        error: 'Sending allowance exceeded: this business may send 100 review requests per calendar month.',
-      }),
+      behaviours.status(
+        403,
+        fail(
+          'allowance_exceeded',
+          'Sending allowance exceeded: this business may send 100 review requests per calendar month.',
+        ),
+      ),
     );
     const send = await owner.send(SMS);
     expect(send.status).toBe(403);
+    expect(send.json.code).toBe('allowance_exceeded');
     expect(send.json.error).toMatch(/Sending allowance exceeded/);
   });
 
@@ -568,9 +577,11 @@ describe('an unreachable upstream', () => {
       expect(read.json).toEqual({
         success: false,
         error: 'The review service could not be reached. Try again in a moment.',
+        code: 'upstream_unreachable',
       });
       const send = await client.send(SMS);
       expect(send.status).toBe(502);
+      expect(send.json.code).toBe('upstream_unreachable');
       expect(send.json.error).toMatch(/nothing was sent/);
       const history = await client.get('/bff/sends');
       expect(history.json.data.sends[0]).toMatchObject({ outcome: 'failed', httpStatus: 502 });

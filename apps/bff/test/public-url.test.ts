@@ -65,6 +65,7 @@ describe('with PUBLIC_URL set', () => {
         expect(JSON.parse(reply.text)).toEqual({
           success: false,
           error: `This server answers only at ${PUBLIC}: the request was addressed to another host.`,
+          code: 'host_refused',
         });
       }
       const rebound = await send(pinned.url, { host, origin: `http://${host}`, cookie });

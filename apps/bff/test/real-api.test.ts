@@ -3,7 +3,6 @@ import path from 'node:path';
 import {
   analyticsResultSchema,
   DEMO_BUSINESS,
-  MESSAGES,
   OUTBOX_FAULTS,
   outboxListSchema,
   reviewListSchema,
@@ -91,7 +90,7 @@ describe('against the real API', () => {
       body: JSON.stringify({ ...body, customerPhone: '+14155552672' }),
     });
     expect(direct.status).toBe(403);
-    expect(((await direct.json()) as { error: string }).error).toBe(MESSAGES.originRefused);
+    expect(((await direct.json()) as { code: string }).code).toBe('origin_refused');
   });
 
   it('names the missing scope when the server’s key lacks it, and says so apart from a session problem', async () => {

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { fail } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Behaviour,
@@ -87,10 +88,7 @@ describe('the API key never reaches the browser', () => {
       ['upstream 401', behaviours.status(401, { success: false, error: `API key invalid: ${key}` })],
       [
         'upstream 403',
-        behaviours.status(403, {
-          success: false,
-          error: `This API key lacks the reviews:read scope (${key}).`,
-        }),
+        behaviours.status(403, fail('scope_missing', `This API key lacks the reviews:read scope (${key}).`)),
       ],
       [
         'upstream 429',

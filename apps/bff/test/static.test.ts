@@ -89,7 +89,7 @@ describe('the dashboard build', () => {
     for (const target of ['/api/v1/nothing', '/auth/nothing', '/bff/nothing']) {
       const reply = await raw(built.url, 'GET', target, html);
       expect({ target, status: reply.status }).toEqual({ target, status: 404 });
-      expect(JSON.parse(reply.text)).toEqual({ success: false, error: 'Not found.' });
+      expect(JSON.parse(reply.text)).toEqual({ success: false, error: 'Not found.', code: 'not_found' });
     }
     const post = await raw(
       built.url,

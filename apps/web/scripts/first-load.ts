@@ -35,22 +35,26 @@ function gz(file: string): number {
   return gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length;
 }
 
+// Every page the build has (each is a `*-page.tsx` module, see src/app/pages.ts), or those named.
+const PAGE_MODULE = /\/([a-z-]+)-page\.tsx$/;
+const built = Object.keys(manifest)
+  .map((key) => PAGE_MODULE.exec(key)?.[1])
+  .filter((name): name is string => name !== undefined);
+// The landing page has no chunk of its own: it ships inside the entry's (see vite.config.ts).
 const pages =
   process.argv.slice(2).length > 0
     ? process.argv.slice(2)
-    : ['reviews', 'send', 'requests', 'analytics', 'users', 'login'];
+    : ['reviews', ...built.filter((p) => p !== 'reviews')];
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-console.log('page          JS gzip    CSS gzip   total      files');
+console.log('page               JS gzip   CSS gzip      total  files');
 for (const page of pages) {
-  const pageKey = Object.keys(manifest).find((key) =>
-    key.endsWith(`/${page === 'requests' ? 'recent-requests' : page}-page.tsx`),
-  );
+  const pageKey = Object.keys(manifest).find((key) => key.endsWith(`/${page}-page.tsx`));
   // No chunk of its own: the page ships inside the entry's first-load chunk (see vite.config.ts).
   const files = [...closure(pageKey ? [entryKey, pageKey] : [entryKey])];
   const js = files.filter((f) => f.endsWith('.js')).reduce((sum, f) => sum + gz(f), 0);
   const css = files.filter((f) => f.endsWith('.css')).reduce((sum, f) => sum + gz(f), 0);
   console.log(
-    `${page.padEnd(12)}  ${kb(js).padStart(9)}  ${kb(css).padStart(9)}  ${kb(js + css).padStart(9)}  ${files.length}`,
+    `${page.padEnd(16)}  ${kb(js).padStart(9)}  ${kb(css).padStart(9)}  ${kb(js + css).padStart(9)}  ${files.length}`,
   );
 }
 

@@ -1,5 +1,6 @@
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { StartupError } from './startup-error.ts';
 
 // What the services store holds password hashes, session data, key hashes and the contact HMAC
@@ -49,6 +50,9 @@ function tighten(target: string, mode: number): void {
     // Not ours to change (another user's folder we may still write): leave it as it is.
   }
 }
+
+/** The repository's root: relative paths in settings are taken from here, whatever the current folder. */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Absolute path of a setting's value: relative paths are taken from `root` (the repository). */
 export function resolveFrom(root: string, value: string): string {

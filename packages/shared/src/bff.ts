@@ -99,8 +99,8 @@ export const meSchema = z.object({
   /** The business the server's API key belongs to, if the BFF knows it. */
   business: z.object({ name: z.string() }).nullable(),
   settings: z.object({
-    /** Window in which the send form warns about an earlier request to the same contact. */
-    frequencyCapDays: z.number().int().positive(),
+    /** Window in which the send form warns about an earlier request to the same contact; 0: no cap. */
+    frequencyCapDays: z.number().int().nonnegative(),
   }),
 });
 export type Me = z.infer<typeof meSchema>;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { type AnalyticsQuery, analyticsResultSchema, analyticsSearchParams } from './analytics.ts';
 import { errorEnvelopeSchema, successEnvelopeSchema } from './envelope.ts';
+import { type ErrorCode, isErrorCode } from './errors.ts';
 import {
   isLastPage,
   type ReviewList,
@@ -20,6 +21,8 @@ export type ApiFailure = {
   ok: false;
   status: number;
   error: string;
+  /** The envelope's code when it is one of ours (errors.ts); null otherwise: decide on `status`. */
+  code: ErrorCode | null;
   fields?: Record<string, string>;
   /** Seconds to wait, from Retry-After (seconds or HTTP date); null when absent. */
   retryAfterSeconds: number | null;
@@ -59,6 +62,7 @@ export async function readEnvelope<S extends z.ZodType>(
       ok: false,
       status: response.status,
       error: 'The service answered with a response this client cannot read.',
+      code: null,
       retryAfterSeconds,
       malformed: true,
       headers,
@@ -70,6 +74,7 @@ export async function readEnvelope<S extends z.ZodType>(
       ok: false,
       status: response.status,
       error: failure.data.error,
+      code: isErrorCode(failure.data.code) ? failure.data.code : null,
       ...(failure.data.fields ? { fields: failure.data.fields } : {}),
       retryAfterSeconds,
       malformed: false,
@@ -80,6 +85,7 @@ export async function readEnvelope<S extends z.ZodType>(
     ok: false,
     status: response.status,
     error: `Request failed with HTTP ${response.status}.`,
+    code: null,
     retryAfterSeconds,
     malformed: true,
     headers,

@@ -36,6 +36,26 @@ describe('send body: accepted', () => {
     ],
     ['blank name counts as absent', { customerName: '   ', channel: 'link' }, { customerName: undefined }],
     [
+      'a line break or tab in the name becomes one space',
+      { customerName: 'Ann\n\tLee', channel: 'link' },
+      { customerName: 'Ann Lee' },
+    ],
+    [
+      'controls and bidi overrides/isolates are stripped from the name',
+      { customerName: '\u202eAnn\u0007 \u2066Lee\u2069\u0000', channel: 'link' },
+      { customerName: 'Ann Lee' },
+    ],
+    [
+      'a name of nothing but invisible characters counts as absent',
+      { customerName: '\u202e\u200b\u0000', channel: 'link' },
+      { customerName: undefined },
+    ],
+    [
+      'a name with initials, an apostrophe and accents is kept',
+      { customerName: "J.R. O'Brien-Núñez", channel: 'link' },
+      { customerName: "J.R. O'Brien-Núñez" },
+    ],
+    [
       `customerName of ${CUSTOMER_NAME_MAX} characters`,
       { customerName: 'a'.repeat(CUSTOMER_NAME_MAX), channel: 'link' },
       { customerName: 'a'.repeat(CUSTOMER_NAME_MAX) },
@@ -134,12 +154,19 @@ describe('send body: rejected, with the message on the offending field', () => {
     ['unknown channel', { channel: 'fax', customerPhone: phone }, 'channel', /one of sms, email, both, link/],
     ['channel in the wrong case', { channel: 'SMS', customerPhone: phone }, 'channel', /one of/],
     ['name too long', { channel: 'link', customerName: 'a'.repeat(201) }, 'customerName', /at most 200/],
-    [
-      'name with a newline',
-      { channel: 'link', customerName: 'Ann\nLee' },
+    ...[
+      'Ann https://evil.example',
+      'Ann www.evil.example',
+      'Visit evil.com/x',
+      'Ann (ann@evil.com)',
+      'Ann 203.0.113.7',
+      'Ann e\u202evil.com',
+    ].map((customerName): [string, unknown, string, RegExp] => [
+      `name holding a web address: ${JSON.stringify(customerName)}`,
+      { channel: 'link', customerName },
       'customerName',
-      /control characters/,
-    ],
+      /must not contain a web address/,
+    ]),
     ['name not text', { channel: 'link', customerName: 42 }, 'customerName', /must be text/],
     ['unknown body field', { channel: 'link', customer_email: email }, 'customer_email', /Unknown field/],
     [

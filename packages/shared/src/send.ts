@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHANNEL_REQUIRES, channelSchema, DEFAULT_CHANNEL } from './channels.ts';
+import { CUSTOMER_NAME_WEB_ADDRESS_MESSAGE, cleanCustomerName, holdsWebAddress } from './customer-name.ts';
 import { CUSTOMER_EMAIL_MAX, CUSTOMER_NAME_MAX } from './limits.ts';
 import { checkPhone } from './phone.ts';
 
@@ -18,12 +19,20 @@ export {
 const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
+/**
+ * The name as messages will carry it: controls, bidi and zero-width characters removed, spaces
+ * collapsed (customer-name.ts says why), at most CUSTOMER_NAME_MAX characters, and no web
+ * address in it.
+ */
 export const customerNameSchema = z
   .string({ error: 'customerName must be text' })
-  .trim()
-  .max(CUSTOMER_NAME_MAX, { error: `customerName must be at most ${CUSTOMER_NAME_MAX} characters` })
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
-  .regex(/^[^\u0000-\u001f\u007f]*$/, { error: 'customerName must not contain control characters' });
+  .transform(cleanCustomerName)
+  .pipe(
+    z
+      .string()
+      .max(CUSTOMER_NAME_MAX, { error: `customerName must be at most ${CUSTOMER_NAME_MAX} characters` })
+      .refine((name) => !holdsWebAddress(name), { error: CUSTOMER_NAME_WEB_ADDRESS_MESSAGE }),
+  );
 
 export const customerPhoneSchema = z
   .string({ error: 'customerPhone must be text' })
@@ -45,7 +54,11 @@ export const customerEmailSchema = z
   .transform((value) => value.toLowerCase());
 
 const sendRequestObject = z.strictObject({
-  customerName: z.preprocess(blankToUndefined, customerNameSchema.optional()),
+  // A name of nothing but invisible characters is no name.
+  customerName: z.preprocess(
+    (value) => blankToUndefined(typeof value === 'string' ? cleanCustomerName(value) : value),
+    customerNameSchema.optional(),
+  ),
   customerPhone: z.preprocess(blankToUndefined, customerPhoneSchema.optional()),
   /** The seed leaves this field's name unnamed (§4); `customerEmail` is the real service's name. */
   customerEmail: z.preprocess(blankToUndefined, customerEmailSchema.optional()),
@@ -58,7 +71,7 @@ export const EMAIL_REQUIRED_MESSAGE = 'customerEmail is required for this channe
 
 /**
  * The send body, validated and normalised: phone → E.164, email → trimmed lower case, name →
- * trimmed. Unknown fields are rejected. Channel rules 1–3 put their message on the missing field.
+ * visible characters only, single-spaced and trimmed. Unknown fields are rejected. Channel rules 1–3 put their message on the missing field.
  */
 export const sendRequestSchema = sendRequestObject.superRefine((body, ctx) => {
   const needs = CHANNEL_REQUIRES[body.channel];

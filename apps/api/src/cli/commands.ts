@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
+import { isAppError } from '@review-desk/server/errors';
 import { SCOPES, type Scope } from '@review-desk/shared';
 import { createBusiness, requireBusiness } from '../domain/businesses.ts';
 import { seedDemo } from '../domain/demo.ts';
-import { isAppError } from '../domain/errors.ts';
 import { generateData } from '../domain/generate.ts';
 import { ImportError, importReviews, readImportFile } from '../domain/import.ts';
 import { createApiKey, KeyAdminError, revokeApiKey, rotateApiKey } from '../domain/keys.ts';
-import { loadConfig } from '../env.ts';
+import { type Config, loadConfig } from '../env.ts';
 import { rebuildRollups, rollupDrift } from '../store/bulk.ts';
 import { openStore, type Store } from '../store/index.ts';
 
@@ -232,9 +232,11 @@ function run(
   }
 }
 
-const loaded = loadConfig();
-if (!loaded.ok) {
-  process.stderr.write(`${loaded.message}\n`);
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
   process.exit(1);
 }
 const argv = process.argv.slice(2);
@@ -242,10 +244,10 @@ if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
   process.stdout.write(`${USAGE}\n`);
   process.exit(argv.length === 0 ? 2 : 0);
 }
-const store = openStore(loaded.config.databasePath);
+const store = openStore(config.databasePath);
 let code = 0;
 try {
-  run(store, argv, loaded.config, (line) => process.stdout.write(`${line}\n`));
+  run(store, argv, config, (line) => process.stdout.write(`${line}\n`));
 } catch (error) {
   code = 1;
   if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

@@ -7,5 +7,5 @@ export function createDeliveryProvider(config: Config): DeliveryProvider {
   if (config.deliveryProvider === 'smtp' && config.smtpUrl) {
     return smtpProvider({ url: config.smtpUrl, from: config.smtpFrom });
   }
-  return outboxProvider();
+  return outboxProvider({ faults: config.devOutbox });
 }

@@ -23,7 +23,7 @@ export function smtpProvider(options: { url: string; from: string }): DeliveryPr
   return {
     name: 'smtp',
     async deliver(message) {
-      if (message.channel === 'sms') return outboxOutcome(message);
+      if (message.channel === 'sms') return outboxOutcome(message, false);
       try {
         await transport.sendMail({
           from: options.from,
@@ -38,7 +38,7 @@ export function smtpProvider(options: { url: string; from: string }): DeliveryPr
       }
     },
     decideNow(message) {
-      return message.channel === 'sms' ? outboxOutcome(message) : null;
+      return message.channel === 'sms' ? outboxOutcome(message, false) : null;
     },
     async close() {
       transport.close();

@@ -1,7 +1,7 @@
+import { AppError } from '@review-desk/server/errors';
 import { z } from 'zod';
 import type { BusinessRow } from '../store/businesses.ts';
 import type { Store } from '../store/index.ts';
-import { AppError } from './errors.ts';
 
 export const businessInputSchema = z.strictObject({
   slug: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, {
@@ -20,13 +20,13 @@ export function createBusiness(store: Store, input: BusinessInput, now: number):
   const parsed = businessInputSchema.safeParse(input);
   if (!parsed.success) throw AppError.validation(parsed.error);
   if (store.businesses.bySlug(parsed.data.slug)) {
-    throw new AppError(400, `A business with slug "${parsed.data.slug}" already exists.`);
+    throw new AppError('business_exists', `A business with slug "${parsed.data.slug}" already exists.`);
   }
   return store.businesses.create({ ...parsed.data, now });
 }
 
 export function requireBusiness(store: Store, slug: string): BusinessRow {
   const business = store.businesses.bySlug(slug);
-  if (!business) throw new AppError(404, `No business with slug "${slug}".`);
+  if (!business) throw new AppError('business_not_found', `No business with slug "${slug}".`);
   return business;
 }

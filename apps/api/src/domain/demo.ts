@@ -1,5 +1,6 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { ensurePrivateDir, makePrivate } from '@review-desk/server/files';
 import { DEMO_BUSINESS, SCOPES } from '@review-desk/shared';
 import type { BusinessRow } from '../store/businesses.ts';
 import type { Store } from '../store/index.ts';
@@ -48,6 +49,7 @@ export function seedDemo(
 
 function ensureDemoKey(store: Store, business: BusinessRow, keyFile: string, now: number): boolean {
   if (existsSync(keyFile)) {
+    makePrivate(keyFile); // an older version may have left it readable by others
     const existing = readFileSync(keyFile, 'utf8').trim();
     const lookup = lookupApiKey(store, existing, now);
     if (lookup.ok && lookup.key.businessId === business.id) return false;
@@ -58,8 +60,8 @@ function ensureDemoKey(store: Store, business: BusinessRow, keyFile: string, now
     rateLimitPerMinute: DEMO_KEY_RATE_LIMIT,
     now,
   });
-  mkdirSync(path.dirname(keyFile), { recursive: true });
+  ensurePrivateDir(path.dirname(keyFile), 'DEMO_KEY_FILE');
   writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
-  chmodSync(keyFile, 0o600); // an existing file keeps its old mode through writeFileSync
+  makePrivate(keyFile); // an existing file keeps its old mode through writeFileSync
   return true;
 }

@@ -1,10 +1,16 @@
-import { MESSAGES, SEND_STATUS_SENT, type SendRequest, type SendResult } from '@review-desk/shared';
+import { AppError } from '@review-desk/server/errors';
+import {
+  ERROR_CODES,
+  MESSAGES,
+  SEND_STATUS_SENT,
+  type SendRequest,
+  type SendResult,
+} from '@review-desk/shared';
 import { composeMessages } from '../delivery/messages.ts';
 import type { DeliveryOutcome, DeliveryProvider, OutgoingMessage } from '../delivery/provider.ts';
 import type { Store } from '../store/index.ts';
 import type { RequestRow } from '../store/requests.ts';
 import { DAY_MS, monthOf } from '../store/time.ts';
-import { AppError } from './errors.ts';
 import { randomToken, requestPublicId } from './ids.ts';
 import type { AuthenticatedKey } from './keys.ts';
 
@@ -61,20 +67,19 @@ export async function sendReviewRequest(
   /** Checks opt-out, cap and allowance and records the request as being sent (in a transaction). */
   const reserve = () => {
     for (const contact of [phone, email]) {
-      if (contact && store.requests.isOptedOut(business.id, contact))
-        throw new AppError(400, MESSAGES.optedOut);
+      if (contact && store.requests.isOptedOut(business.id, contact)) throw new AppError('opted_out');
     }
     if (ctx.frequencyCapDays > 0 && (phone || email)) {
       const since = now - ctx.frequencyCapDays * DAY_MS;
       const contact = { phone: phone ?? undefined, email: email ?? undefined };
       if (store.requests.contactedSince(business.id, contact, since)) {
-        throw new AppError(400, MESSAGES.frequencyCap(ctx.frequencyCapDays));
+        throw new AppError('frequency_capped', MESSAGES.frequencyCap(ctx.frequencyCapDays));
       }
     }
     // Seed §5.6/§7: beyond the sending allowance → 403. Links send nothing and are not counted.
     if (sendsMessage && ctx.monthlySendAllowance > 0) {
       if (store.requests.usage(business.id, month) >= ctx.monthlySendAllowance) {
-        throw new AppError(403, MESSAGES.allowanceExceeded(ctx.monthlySendAllowance));
+        throw new AppError('allowance_exceeded', MESSAGES.allowanceExceeded(ctx.monthlySendAllowance));
       }
       store.requests.addUsage(business.id, month, 1);
     }
@@ -103,7 +108,9 @@ export async function sendReviewRequest(
       !allFailed && failed.length > 0
         ? `${failed.map(describe).join(' ')} The other delivery was accepted.`
         : null;
-    const error = allFailed ? `${MESSAGES.allDeliveriesFailed} ${failed.map(describe).join(' ')}` : null;
+    const error = allFailed
+      ? `${ERROR_CODES.delivery_failed.message} ${failed.map(describe).join(' ')}`
+      : null;
     const at = ctx.now();
     for (const { message, outcome } of legs) {
       store.outbox.insert({
@@ -158,7 +165,7 @@ export async function sendReviewRequest(
   }
   const { row: finished, warning, error, allFailed } = done;
 
-  if (allFailed) throw new AppError(502, error!);
+  if (allFailed) throw new AppError('delivery_failed', error!);
   const result: SendResult = {
     requestId: finished.public_id,
     status: SEND_STATUS_SENT,

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { AppError } from '@review-desk/server/errors';
+import { holdsKey, type PathRedaction, redactUrl } from '@review-desk/server/log';
+import type { Refusal } from '@review-desk/server/serve';
 import {
   API_KEY_HEADER,
   JSON_BODY_LIMIT_BYTES,
@@ -8,9 +11,7 @@ import {
 } from '@review-desk/shared';
 import express, { type RequestHandler } from 'express';
 import type { AppContext } from '../context.ts';
-import { AppError } from '../domain/errors.ts';
 import { lookupApiKey } from '../domain/keys.ts';
-import { redactUrl } from '../logger.ts';
 
 // The middleware, in the order a request meets them: request id → logging → security headers →
 // CORS → credentials → rate limit → (per route) Origin rule → auth → body → handler → errors.
@@ -26,24 +27,51 @@ export function requestId(): RequestHandler {
   };
 }
 
+/** Secrets in the service's own paths: the review link's token (docs/api.md, The customer page). */
+export const LOGGED_PATH_REDACTIONS: readonly PathRedaction[] = [
+  { pattern: /^\/r\/[^/?#]+/, replacement: '/r/[token]' },
+];
+
+/** One line per answer (the URL without its secrets), and the request metrics by route. */
 export function requestLogging(ctx: AppContext): RequestHandler {
   return (req, res, next) => {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       const entry = {
         reqId: req.id,
         method: req.method,
-        url: redactUrl(req.originalUrl),
+        url: redactUrl(req.originalUrl, LOGGED_PATH_REDACTIONS),
         status: res.statusCode,
-        ms: Math.round(ms * 100) / 100,
+        ms: Math.round(seconds * 100_000) / 100,
         ...(req.apiKey ? { keyId: req.apiKey.id, business: req.apiKey.business.slug } : {}),
       };
       if (res.statusCode >= 500) ctx.logger.error(entry, 'request');
       else ctx.logger.info(entry, 'request');
+      const route = req.route?.path;
+      ctx.metrics.observeRequest(
+        typeof route === 'string' ? route : 'other',
+        req.method,
+        res.statusCode,
+        seconds,
+      );
     });
     next();
   };
+}
+
+/** The line for a request refused before Express saw it (no Host, an unknown Expect, unparsable). */
+export function logRefusal(ctx: AppContext, refusal: Refusal): void {
+  ctx.logger.info(
+    {
+      method: refusal.method,
+      url: redactUrl(refusal.url, LOGGED_PATH_REDACTIONS),
+      status: refusal.status,
+      code: refusal.code,
+    },
+    'request',
+  );
+  ctx.metrics.observeRequest('refused', refusal.method, refusal.status, 0);
 }
 
 export function securityHeaders(ctx: AppContext): RequestHandler {
@@ -114,18 +142,20 @@ export function presentedKey(req: express.Request): string | undefined {
 }
 
 /**
- * Refuses a key in the query string (it would end up in logs and browser history), then looks up
- * the presented key. Decisions (401/403) wait for requireScope, after the rate limit.
+ * Refuses a key in the query string (it would end up in logs and browser history) — under a
+ * key's parameter name, or anything that looks like a key as a parameter's name or value — and
+ * never repeats it in the answer. Then looks up the presented key; decisions (401/403) wait for
+ * requireScope, after the rate limit.
  */
 export function credentials(ctx: AppContext): RequestHandler {
   const keyParams = new Set<string>(KEY_QUERY_PARAMS.map((p) => p.toLowerCase()));
   return (req, _res, next) => {
     const q = req.originalUrl.indexOf('?');
     if (q !== -1) {
-      for (const [name, value] of new URLSearchParams(req.originalUrl.slice(q + 1))) {
-        if (keyParams.has(name.toLowerCase()) || /rd_live_/i.test(value)) {
-          throw new AppError(400, MESSAGES.keyInQuery);
-        }
+      const query = req.originalUrl.slice(q + 1);
+      if (holdsKey(query)) throw new AppError('key_in_query');
+      for (const [name] of new URLSearchParams(query)) {
+        if (keyParams.has(name.toLowerCase())) throw new AppError('key_in_query');
       }
     }
     const key = presentedKey(req);
@@ -151,7 +181,7 @@ export function rateLimit(ctx: AppContext): RequestHandler {
       'ratelimit-policy': `${decision.limit};w=60`,
     });
     if (!decision.allowed) {
-      throw new AppError(429, MESSAGES.rateLimited(decision.retryAfterSeconds), {
+      throw new AppError('rate_limited', MESSAGES.rateLimited(decision.retryAfterSeconds), {
         headers: { 'retry-after': String(decision.retryAfterSeconds) },
       });
     }
@@ -171,7 +201,7 @@ export function originRule(ctx: AppContext): RequestHandler {
     if (ctx.config.csrfExemptApiKeys && req.credentials?.presented) return next();
     const origin = req.get('origin');
     if (origin === undefined || (origin !== ctx.site.publicOrigin && !extra.has(origin))) {
-      throw new AppError(403, MESSAGES.originRefused);
+      throw new AppError('origin_refused');
     }
     next();
   };
@@ -181,11 +211,11 @@ export function originRule(ctx: AppContext): RequestHandler {
 export function requireScope(ctx: AppContext, scope: Scope): RequestHandler {
   return (req, _res, next) => {
     const creds = req.credentials;
-    if (!creds?.presented) throw new AppError(401, MESSAGES.keyMissing);
+    if (!creds?.presented) throw new AppError('key_missing');
     const lookup = creds.lookup;
-    if (!lookup?.ok) throw new AppError(401, MESSAGES.keyInvalid);
-    if (!lookup.key.scopes.includes(scope)) throw new AppError(403, MESSAGES.scopeMissing(scope));
-    if (lookup.key.business.suspended_at !== null) throw new AppError(403, MESSAGES.businessAccess);
+    if (!lookup?.ok) throw new AppError('key_invalid');
+    if (!lookup.key.scopes.includes(scope)) throw new AppError('scope_missing', MESSAGES.scopeMissing(scope));
+    if (lookup.key.business.suspended_at !== null) throw new AppError('business_suspended');
     req.apiKey = lookup.key;
     ctx.keyUsage.record(lookup.key.id, ctx.now());
     next();
@@ -201,11 +231,11 @@ export function jsonBody(): RequestHandler[] {
       const [typePart, ...params] = (req.get('content-type') ?? '').toLowerCase().split(';');
       const type = typePart!.trim();
       if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
-        throw new AppError(415, MESSAGES.notJson);
+        throw new AppError('not_json');
       }
       // JSON is UTF-8 (RFC 8259 §8.1); another declared charset is not JSON this service reads.
       const charset = params.map((p) => p.trim()).find((p) => p.startsWith('charset='));
-      if (charset && !/^charset="?utf-8"?$/.test(charset)) throw new AppError(415, MESSAGES.notJson);
+      if (charset && !/^charset="?utf-8"?$/.test(charset)) throw new AppError('not_json');
       next();
     },
     parse,

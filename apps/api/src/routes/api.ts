@@ -1,3 +1,4 @@
+import { AppError } from '@review-desk/server/errors';
 import {
   analyticsQuerySchema,
   ENDPOINTS,
@@ -9,7 +10,6 @@ import {
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { computeAnalytics } from '../domain/analytics.ts';
-import { AppError } from '../domain/errors.ts';
 import { maskEmail, maskPhone } from '../domain/mask.ts';
 import { sendReviewRequest } from '../domain/requests.ts';
 import { listReviews } from '../domain/reviews.ts';

@@ -1,10 +1,10 @@
+import { AppError } from '@review-desk/server/errors';
 import { type OutboxMessage, ok, queryRecord, toE164 } from '@review-desk/shared';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { AppError } from '../domain/errors.ts';
 import { html, sendPage } from '../html/page.ts';
-import { methodNotAllowed } from '../http/errors.ts';
+import { methodNotAllowed } from '../http/index.ts';
 import type { OutboxRow } from '../store/outbox.ts';
 
 // The outbox delivery provider's messages, for development and tests (DEV_OUTBOX=1 only: it

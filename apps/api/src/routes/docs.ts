@@ -1,8 +1,8 @@
-import { ERROR_TABLE } from '@review-desk/shared';
+import { ERROR_CODE_NAMES, ERROR_CODES } from '@review-desk/shared';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { esc, type Html, html, raw, sendPage } from '../html/page.ts';
-import { methodNotAllowed } from '../http/errors.ts';
+import { methodNotAllowed } from '../http/index.ts';
 import { buildOpenApi, type OpenApiDocument } from '../openapi.ts';
 
 // The OpenAPI document and a readable page rendered from it on the server (no CDN, no script).
@@ -79,10 +79,11 @@ ${operations.map(
 </section>`,
 )}
 <h2>Errors</h2>
-<table><thead><tr><th scope="col">Status</th><th scope="col">Meaning</th><th scope="col">What to do</th></tr></thead><tbody>
-${Object.entries(ERROR_TABLE).map(
-  ([status, info]) =>
-    html`<tr><th scope="row">${status}</th><td>${info.meaning}</td><td>${info.action}</td></tr>`,
+<p>Every failure is <code>{"success": false, "error": "…", "code": "…"}</code>. Decide on <code>code</code>; <code>error</code> is for people and may change.</p>
+<table><thead><tr><th scope="col">Code</th><th scope="col">Status</th><th scope="col">Meaning</th><th scope="col">What to do</th></tr></thead><tbody>
+${ERROR_CODE_NAMES.filter((code) => ERROR_CODES[code].from !== 'bff').map(
+  (code) =>
+    html`<tr><th scope="row"><code>${code}</code></th><td>${ERROR_CODES[code].status}</td><td>${ERROR_CODES[code].message}</td><td>${ERROR_CODES[code].action}</td></tr>`,
 )}
 </tbody></table>
 <h2>Schemas</h2>

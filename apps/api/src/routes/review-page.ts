@@ -16,7 +16,7 @@ import {
   submitFeedback,
 } from '../domain/review-page.ts';
 import { type Html, html, SITE_CSS, sendPage } from '../html/page.ts';
-import { methodNotAllowed } from '../http/errors.ts';
+import { methodNotAllowed } from '../http/index.ts';
 
 // The customer page behind every reviewLink: PUBLIC_ORIGIN/r/<token>. Small, mobile-first,
 // accessible HTML that works without JavaScript.

@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
+import { ensurePrivateDir, makePrivate, sqliteFiles } from '@review-desk/server/files';
 
 // SQLite through node:sqlite: one connection per process, WAL so the CLI can write while the
 // server reads and writes the same file, numbered SQL migrations applied at open.
@@ -11,11 +12,17 @@ const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '
 export type Db = DatabaseSync & { transaction<T>(fn: () => T): T };
 
 export function openDatabase(file: string): Db {
-  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  const memory = file === ':memory:';
+  // Key hashes and customers' contacts: a folder and files of this user's only.
+  if (!memory) ensurePrivateDir(path.dirname(file), 'DATABASE_PATH');
   const db = new DatabaseSync(file, { timeout: 5000, enableForeignKeyConstraints: true });
+  if (!memory) makePrivate(file);
   // WAL: readers never block the writer; NORMAL sync is durable across application crashes
   // (an OS crash may lose the last commits, never corrupt the file).
-  if (file !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
+  if (!memory) db.exec('PRAGMA journal_mode = WAL');
+  // The WAL and shared-memory files exist now; SQLite gives them the main file's mode, but an
+  // older version may have left them readable by others.
+  if (!memory) for (const companion of sqliteFiles(file)) makePrivate(companion);
   db.exec(`
     PRAGMA synchronous = NORMAL;
     PRAGMA foreign_keys = ON;

@@ -1,5 +1,5 @@
+import { AppError } from '@review-desk/server/errors';
 import { AUTH_REQUIRED_HEADER, AUTH_REQUIRED_SESSION, can, type Permission } from '@review-desk/shared';
-import { AppError } from '../http/errors.ts';
 import type { Gate } from '../http/gate.ts';
 import { type CookieSettings, clearSessionCookies, readSessionToken } from './cookies.ts';
 import type { Lookup, SessionStore } from './sessions.ts';
@@ -9,8 +9,8 @@ import type { Lookup, SessionStore } from './sessions.ts';
 // the route's permission (403; the upstream is never called).
 
 const SIGN_IN = { headers: { [AUTH_REQUIRED_HEADER]: AUTH_REQUIRED_SESSION } };
-const NO_SESSION = new AppError('unauthenticated', 'Sign in to continue.', SIGN_IN);
-const EXPIRED = new AppError('unauthenticated', 'Your session has expired. Sign in again.', SIGN_IN);
+const NO_SESSION = new AppError('session_missing', undefined, SIGN_IN);
+const EXPIRED = new AppError('session_expired', undefined, SIGN_IN);
 
 /**
  * Gate: the session named by the cookie. A session this process has cached and fresh is taken
@@ -47,7 +47,7 @@ export function permission(permission: Permission): Gate {
     const role = req.ctx.session?.user.role;
     if (role !== undefined && can(role, permission)) return null;
     return new AppError(
-      'forbidden',
+      'role_forbidden',
       `Your role (${role ?? 'none'}) does not allow this: it needs the ${permission} permission.`,
     );
   };

@@ -1,9 +1,9 @@
+import { AppError } from '@review-desk/server/errors';
 import { BFF_PATHS, loginBodySchema, type Me, ok, ROLE_PERMISSIONS } from '@review-desk/shared';
 import { type Request, type RequestHandler, Router } from 'express';
 import type { Logger } from 'pino';
 import type { RouteGates } from '../gates.ts';
 import { readJsonBody } from '../http/body.ts';
-import { AppError } from '../http/errors.ts';
 import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
 import type { Metrics } from '../metrics.ts';
@@ -56,7 +56,7 @@ export function authRoutes(deps: AuthDeps): Router {
       metrics.logins.inc({ result: 'throttled' });
       logger.warn({ reqId: req.ctx.id, ip }, 'login throttled');
       throw new AppError(
-        'too_many_requests',
+        'login_throttled',
         `Too many sign-in attempts. Try again in ${Math.ceil(waitSeconds / 60)} minute${waitSeconds > 60 ? 's' : ''}.`,
         { headers: { 'retry-after': String(waitSeconds) } },
       );
@@ -68,7 +68,7 @@ export function authRoutes(deps: AuthDeps): Router {
     if (!user || !valid) {
       metrics.logins.inc({ result: 'failed' });
       logger.info({ reqId: req.ctx.id, ip }, 'login failed');
-      throw new AppError('unauthenticated', 'Email or password is incorrect.');
+      throw new AppError('login_failed');
     }
 
     throttle.succeeded(email, ip);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { AppError } from '@review-desk/server/errors';
 import type { Role, User } from '@review-desk/shared';
-import { AppError } from '../http/errors.ts';
 import { type Db, transaction } from '../store/db.ts';
 import { hashPassword } from './passwords.ts';
 
@@ -48,7 +48,7 @@ export function createUserStore(db: Db) {
 
   function mustFind(id: string): UserRow {
     const row = byId.get(id) as UserRow | undefined;
-    if (!row) throw new AppError('not_found', 'No such user.');
+    if (!row) throw new AppError('user_not_found');
     return row;
   }
 
@@ -74,7 +74,7 @@ export function createUserStore(db: Db) {
       const id = randomUUID();
       const result = insert.run(id, email, input.role, hash, now, now);
       if (result.changes === 0)
-        throw new AppError('conflict', `A user with the email ${email} already exists.`);
+        throw new AppError('user_exists', `A user with the email ${email} already exists.`);
       return toUser(mustFind(id));
     },
 
@@ -87,7 +87,7 @@ export function createUserStore(db: Db) {
         if (change.role !== undefined && change.role !== row.role) {
           if (row.role === 'owner' && ownerCount() <= 1) {
             throw new AppError(
-              'conflict',
+              'last_owner',
               `${row.email} is the last owner: make another user owner before changing this role.`,
             );
           }
@@ -102,7 +102,7 @@ export function createUserStore(db: Db) {
       return transaction(db, () => {
         const row = mustFind(id);
         if (row.role === 'owner' && ownerCount() <= 1) {
-          throw new AppError('conflict', `${row.email} is the last owner and cannot be removed.`);
+          throw new AppError('last_owner', `${row.email} is the last owner and cannot be removed.`);
         }
         remove.run(id); // sessions go with it (ON DELETE CASCADE)
         return toUser(row);

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import { AppError } from '@review-desk/server/errors';
 import { JSON_BODY_LIMIT_BYTES, MESSAGES } from '@review-desk/shared';
-import { AppError } from './errors.ts';
 import type { Gate } from './gate.ts';
 
 // Request bodies. The gates judge what the headers say before a byte is read: a read carries no
@@ -21,7 +21,7 @@ export function hasBody(req: IncomingMessage): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-const WITH_BODY = new AppError('bad_request', 'GET requests must not carry a body.');
+const WITH_BODY = new AppError('body_not_allowed');
 
 /** Gate: a read carries no body (there is nothing to forward it to). */
 export const noBody: Gate = (req) => (hasBody(req) ? WITH_BODY : null);
@@ -29,14 +29,13 @@ export const noBody: Gate = (req) => (hasBody(req) ? WITH_BODY : null);
 /** Gate: a JSON body — 415 for another type or a compressed one, 413 when it declares too many bytes. */
 export function jsonBody(limit = JSON_BODY_LIMIT_BYTES): Gate {
   return (req) => {
-    if (!isJsonContentType(req.headers['content-type']))
-      return new AppError('unsupported_media_type', MESSAGES.notJson);
+    if (!isJsonContentType(req.headers['content-type'])) return new AppError('not_json');
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > limit)
-      return new AppError('payload_too_large', MESSAGES.bodyTooLarge(limit));
+      return new AppError('body_too_large', MESSAGES.bodyTooLarge(limit));
     const encoding = req.headers['content-encoding'];
     if (encoding !== undefined && encoding.toLowerCase() !== 'identity')
-      return new AppError('unsupported_media_type', 'Compressed request bodies are not accepted.');
+      return new AppError('encoding_unsupported');
     return null;
   };
 }
@@ -51,7 +50,7 @@ function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       size += chunk.length;
       if (size > limit) {
         failed = true;
-        reject(new AppError('payload_too_large', MESSAGES.bodyTooLarge(limit)));
+        reject(new AppError('body_too_large', MESSAGES.bodyTooLarge(limit)));
         return;
       }
       chunks.push(chunk);
@@ -74,6 +73,6 @@ export async function readJsonBody(req: IncomingMessage, limit = JSON_BODY_LIMIT
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch {
-    throw new AppError('bad_request', MESSAGES.malformedJson);
+    throw new AppError('malformed_json');
   }
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type AppError, sendError } from '@review-desk/server/errors';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RequestContext } from './context.ts';
-import { type AppError, sendError } from './errors.ts';
 
 // A security gate is one plain function: a request in, a refusal or nothing out. It may set
 // response headers (the request id, the security headers, CORS) and note what it learnt on the

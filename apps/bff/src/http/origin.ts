@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { AppError } from '@review-desk/server/errors';
 import { BFF_PATHS, CSRF_HEADER, CSRF_HEADER_VALUE } from '@review-desk/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AppError } from './errors.ts';
 import type { Gate } from './gate.ts';
 
 // Who is calling: the Host the request was sent to, same-origin, CORS and CSRF.
@@ -63,7 +63,7 @@ export function publicHost(policy: OriginPolicy): Gate {
   const publicUrl = new URL(policy.publicOrigin);
   const expected = normaliseHost(publicUrl.host, publicUrl.protocol);
   const refusal = new AppError(
-    'bad_request',
+    'host_refused',
     `This server answers only at ${policy.publicOrigin}: the request was addressed to another host.`,
   );
   return (req) => {
@@ -90,9 +90,10 @@ const ALLOWED_METHODS = 'GET, POST, PATCH, DELETE';
  * not stop the write). An allowed origin's preflight is answered by `answerPreflight`.
  */
 export function crossOrigin(policy: OriginPolicy): Gate {
-  const refusal = new AppError('forbidden', 'Cross-origin request refused: this origin is not allowed.');
+  const refusal = new AppError('origin_refused', 'Cross-origin request refused: this origin is not allowed.');
   return (req, res) => {
-    res.setHeader('vary', 'Origin');
+    const vary = res.getHeader('vary');
+    res.setHeader('vary', vary === undefined ? 'Origin' : `${vary}, Origin`);
     const origin = req.headers.origin;
     if (origin === undefined) return null;
     if (policy.allowedOrigins.has(origin)) {
@@ -171,6 +172,6 @@ function csrfRefusal(
 export function csrf(policy: OriginPolicy): Gate {
   return (req) => {
     const refusal = csrfRefusal(req.headers, (origin) => isSameOrigin(req, origin, policy), policy);
-    return refusal === null ? null : new AppError('forbidden', refusal);
+    return refusal === null ? null : new AppError('csrf_refused', refusal);
   };
 }

@@ -1,5 +1,5 @@
+import { AppError } from '@review-desk/server/errors';
 import helmet from 'helmet';
-import { AppError } from './errors.ts';
 import type { Gate } from './gate.ts';
 
 /**
@@ -27,7 +27,7 @@ export const safeTarget: Gate = (req) => {
   const reason = unsafeTargetReason(req.url ?? '');
   if (reason === null) return null;
   req.ctx.route = 'rejected';
-  return new AppError('bad_request', `Bad request target: ${reason}.`);
+  return new AppError('bad_target', `Bad request target: ${reason}.`);
 };
 
 /**
@@ -81,11 +81,14 @@ export function securityHeaders(): Gate {
 
 /**
  * JSON answers (the proxy, /auth, /bff, health) are never rendered as documents, so most of the
- * document policy does not apply to them; they get the headers that do: no sniffing, no caching,
- * no embedding, and a CSP that allows nothing should one be opened as a page. Fewer headers on
- * the hot path is measurably cheaper (docs/bff.md, "Performance").
+ * document policy does not apply to them; they get the headers that do: no sniffing, no caching
+ * (they carry personal data or depend on the session: `no-store`, and `Vary: Cookie` for any cache
+ * that ignores it), no embedding, and a CSP that allows nothing should one be opened as a page.
+ * Fewer headers on the hot path is measurably cheaper (docs/bff.md, "Performance").
  */
 const DATA_HEADERS: readonly [string, string][] = [
+  ['cache-control', 'no-store'],
+  ['vary', 'Cookie'],
   ['x-content-type-options', 'nosniff'],
   ['content-security-policy', "default-src 'none'; frame-ancestors 'none'"],
   ['cross-origin-resource-policy', 'same-origin'],

@@ -1,7 +1,7 @@
+import { AppError } from '@review-desk/server/errors';
 import { BFF_PATHS, ok, queryRecord, type SendHistory, sendHistoryQuerySchema } from '@review-desk/shared';
 import { Router } from 'express';
 import type { RouteGates } from '../gates.ts';
-import { AppError } from '../http/errors.ts';
 import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
 import { type ContactHasher, normaliseContactFilter } from './contact.ts';
@@ -34,7 +34,9 @@ export function sendHistoryRoutes(deps: {
       if (contact !== undefined) {
         const normalised = normaliseContactFilter(contact);
         if ('error' in normalised)
-          throw new AppError('bad_request', normalised.error, { fields: { contact: normalised.error } });
+          throw new AppError('validation_failed', normalised.error, {
+            fields: { contact: normalised.error },
+          });
         filter =
           normalised.kind === 'phone'
             ? { phoneHash: deps.hasher.phone(normalised.value) }

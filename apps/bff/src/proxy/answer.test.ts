@@ -8,6 +8,7 @@ const reply = (status: number, body: string, contentType = 'application/json; ch
   body: Buffer.from(body),
 });
 const message = (answer: { body: Buffer }) => JSON.parse(answer.body.toString()).error as string;
+const code = (answer: { body: Buffer }) => JSON.parse(answer.body.toString()).code as string;
 
 describe('interpretReply', () => {
   it('passes a sound success body through as the same bytes', () => {
@@ -37,26 +38,47 @@ describe('interpretReply', () => {
     }
   });
 
-  it('words 401 and 403 for the operator, naming the scope', () => {
-    expect(
-      message(interpretReply(reply(401, '{"success":false,"error":"x"}'), 'analytics:read', key)),
-    ).toMatch(/refused the server’s API key/);
+  it('words 401 and 403 for the operator, deciding on the upstream’s code', () => {
+    const refused = interpretReply(
+      reply(401, '{"success":false,"error":"x","code":"key_invalid"}'),
+      'analytics:read',
+      key,
+    );
+    expect(message(refused)).toMatch(/refused the server’s API key/);
+    expect(code(refused)).toBe('upstream_key_refused');
     const scope = interpretReply(
-      reply(403, '{"success":false,"error":"This API key lacks the analytics:read scope."}'),
+      reply(
+        403,
+        '{"success":false,"error":"This API key lacks the analytics:read scope.","code":"scope_missing"}',
+      ),
       'analytics:read',
       key,
     );
     expect(message(scope)).toBe(
       'The server’s API key lacks analytics:read. An administrator must give the dashboard server’s API key the analytics:read scope.',
     );
+    expect(code(scope)).toBe('upstream_scope_missing');
+    // A business rule the user can act on keeps its code; the upstream's words are quoted.
     const allowance = interpretReply(
-      reply(403, '{"success":false,"error":"Sending allowance exceeded."}'),
+      reply(403, '{"success":false,"error":"Sending allowance exceeded.","code":"allowance_exceeded"}'),
       'review_requests:write',
       key,
     );
     expect(message(allowance)).toBe('The review service refused this call: Sending allowance exceeded.');
+    expect(code(allowance)).toBe('allowance_exceeded');
+    // Without a code, the words are not read for meaning: a refusal, quoted.
+    const uncoded = interpretReply(
+      reply(403, '{"success":false,"error":"This API key lacks the analytics:read scope."}'),
+      'analytics:read',
+      key,
+    );
+    expect(code(uncoded)).toBe('upstream_refused');
+    expect(message(uncoded)).toBe(
+      'The review service refused this call: This API key lacks the analytics:read scope.',
+    );
     const html = interpretReply(reply(403, '<h1>Forbidden</h1>', 'text/html'), 'reviews:read', key);
     expect(message(html)).toMatch(/needs the reviews:read scope/);
+    expect(code(html)).toBe('upstream_refused');
   });
 
   it('passes error envelopes, keeps 429/503 statuses when their bodies are unreadable, else 502', () => {

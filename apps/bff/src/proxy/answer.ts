@@ -1,4 +1,4 @@
-import { errorEnvelopeSchema, fail } from '@review-desk/shared';
+import { ERROR_CODES, type ErrorCode, errorEnvelopeSchema, fail, isErrorCode } from '@review-desk/shared';
 import { isJsonContentType } from '../http/body.ts';
 import { PROXY_MESSAGES } from './messages.ts';
 
@@ -17,10 +17,15 @@ export type Answer =
   | { kind: 'pass'; status: number; body: Buffer }
   | { kind: 'replace'; status: number; body: Buffer; reason: string };
 
-const json = (status: number, message: string, reason: string): Answer => ({
+const json = (
+  code: ErrorCode,
+  message: string,
+  reason: string,
+  status = ERROR_CODES[code].status,
+): Answer => ({
   kind: 'replace',
   status,
-  body: Buffer.from(JSON.stringify(fail(message))),
+  body: Buffer.from(JSON.stringify(fail(code, message))),
   reason,
 });
 
@@ -62,10 +67,12 @@ export function isSuccessEnvelope(body: Buffer): boolean {
   }
 }
 
-function upstreamError(body: Buffer): string | null {
+/** The upstream's failure envelope: its message, and its code when it is one of the table's. */
+function upstreamError(body: Buffer): { message: string; code: ErrorCode | null } | null {
   try {
     const parsed = errorEnvelopeSchema.safeParse(JSON.parse(body.toString('utf8')));
-    return parsed.success ? parsed.data.error : null;
+    if (!parsed.success) return null;
+    return { message: parsed.data.error, code: isErrorCode(parsed.data.code) ? parsed.data.code : null };
   } catch {
     return null;
   }
@@ -77,26 +84,32 @@ export function interpretReply(reply: UpstreamReply, scope: string, keyBytes: Bu
   const keyInBody = body.includes(keyBytes);
 
   // 401/403 are answered in our own words; the upstream's text is quoted only when it is safe.
-  if (status === 401) return json(401, PROXY_MESSAGES.keyRefused, 'upstream refused the key');
+  // What they mean is read from the upstream's code (an upstream that sends none: the status).
+  if (status === 401)
+    return json('upstream_key_refused', PROXY_MESSAGES.keyRefused, 'upstream refused the key');
   if (status === 403) {
-    const message = jsonBody ? upstreamError(body) : null;
-    if (message !== null && /scope/i.test(message)) {
-      return json(403, PROXY_MESSAGES.keyLacksScope(scope), 'upstream 403 (scope)');
+    const refusal = jsonBody ? upstreamError(body) : null;
+    if (refusal?.code === 'scope_missing') {
+      return json('upstream_scope_missing', PROXY_MESSAGES.keyLacksScope(scope), 'upstream 403 (scope)');
     }
-    return json(403, PROXY_MESSAGES.refused(scope, keyInBody ? null : message), 'upstream 403');
+    // A business rule the user can act on (allowance, suspension) keeps its code.
+    const code = refusal?.code ?? 'upstream_refused';
+    const message = PROXY_MESSAGES.refused(scope, keyInBody ? null : (refusal?.message ?? null));
+    return json(code, message, 'upstream 403', 403);
   }
-  if (keyInBody) return json(502, PROXY_MESSAGES.unreadable, 'upstream body contained the API key');
+  if (keyInBody)
+    return json('upstream_unreadable', PROXY_MESSAGES.unreadable, 'upstream body contained the API key');
   if (status >= 200 && status < 300) {
     if (jsonBody && isSuccessEnvelope(body)) return { kind: 'pass', status, body };
-    return json(502, PROXY_MESSAGES.unreadable, 'unreadable success body');
+    return json('upstream_unreadable', PROXY_MESSAGES.unreadable, 'unreadable success body');
   }
   if (status >= 400) {
     if (jsonBody && upstreamError(body) !== null) return { kind: 'pass', status, body };
-    // Keep the statuses a client backs off on (seed §7), with a plain message of our own.
-    if (status === 429) return json(429, PROXY_MESSAGES.rateLimited, 'unreadable 429 body');
-    if (status === 503) return json(503, PROXY_MESSAGES.unavailable(status), 'unreadable 503 body');
-    return json(502, PROXY_MESSAGES.unreadable, `unreadable ${status} body`);
+    // Keep the statuses a client backs off on (docs/api.md, Errors), with a plain message of our own.
+    if (status === 429) return json('rate_limited', PROXY_MESSAGES.rateLimited, 'unreadable 429 body');
+    if (status === 503) return json('unavailable', PROXY_MESSAGES.unavailable(status), 'unreadable 503 body');
+    return json('upstream_unreadable', PROXY_MESSAGES.unreadable, `unreadable ${status} body`);
   }
   // 1xx/3xx: the API answers neither; following a redirect would leave the allow-list.
-  return json(502, PROXY_MESSAGES.unreadable, `unexpected status ${status}`);
+  return json('upstream_unreadable', PROXY_MESSAGES.unreadable, `unexpected status ${status}`);
 }

@@ -1,3 +1,4 @@
+import { AppError } from '@review-desk/server/errors';
 import {
   analyticsQuerySchema,
   analyticsSearchParams,
@@ -6,7 +7,6 @@ import {
   reviewsQuerySchema,
   reviewsSearchParams,
 } from '@review-desk/shared';
-import { AppError } from '../http/errors.ts';
 
 // The upstream target of a read: the path and a query rebuilt from the parsed values, never the
 // browser's text. A dashboard asks the same few queries again and again, so each valid query

@@ -5,7 +5,7 @@ import http, {
   type ServerResponse,
 } from 'node:http';
 import https from 'node:https';
-import { ENDPOINTS } from '@review-desk/shared';
+import { ENDPOINTS, ERROR_CODES, fail } from '@review-desk/shared';
 import type { NextFunction } from 'express';
 import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
@@ -72,13 +72,12 @@ export function createReadForwarder(deps: {
   function failExchange(ex: Exchange, kind: 'timeout' | 'unreachable' | 'too_large', error?: unknown) {
     if (!settle(ex)) return;
     metrics.upstreamErrors.inc({ endpoint: ex.endpoint, kind });
-    const status = kind === 'timeout' ? 504 : 502;
-    const message =
+    const [code, message] =
       kind === 'timeout'
-        ? PROXY_MESSAGES.timeout
+        ? (['upstream_timeout', PROXY_MESSAGES.timeout] as const)
         : kind === 'too_large'
-          ? PROXY_MESSAGES.unreadable
-          : PROXY_MESSAGES.unreachable;
+          ? (['upstream_unreadable', PROXY_MESSAGES.unreadable] as const)
+          : (['upstream_unreachable', PROXY_MESSAGES.unreachable] as const);
     logger.warn(
       {
         reqId: ex.res.getHeader('x-request-id'),
@@ -88,7 +87,7 @@ export function createReadForwarder(deps: {
       },
       'upstream failed',
     );
-    write(ex, status, Buffer.from(JSON.stringify({ success: false, error: message })), {
+    write(ex, ERROR_CODES[code].status, Buffer.from(JSON.stringify(fail(code, message))), {
       'content-type': JSON_TYPE,
     });
   }

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
+import { AppError, sendError } from '@review-desk/server/errors';
 import { ENDPOINTS, MESSAGES, PROXY_ROUTES } from '@review-desk/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Gates } from '../gates.ts';
-import { AppError, sendError } from '../http/errors.ts';
 import { type Gate, type GateRequest, throughGates } from '../http/gate.ts';
 import type { ReadTargets } from './read-targets.ts';
 import type { ReadForwarder } from './reads.ts';
@@ -25,7 +25,7 @@ type Route = {
 };
 
 const API = '/api';
-const NOT_FOUND = new AppError('not_found', MESSAGES.notFound);
+const NOT_FOUND = new AppError('not_found');
 
 const pathOf = (url: string) => {
   const q = url.indexOf('?');

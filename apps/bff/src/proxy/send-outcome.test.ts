@@ -1,9 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { ENDPOINTS } from '@review-desk/shared';
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../journal/journal.ts';
 import { PROXY_MESSAGES } from './messages.ts';
-import { answerExisting, settleSend } from './send-outcome.ts';
+import { settleSend } from './send-outcome.ts';
 import type { PostResult } from './upstream-post.ts';
 
 // What each upstream answer means for the journal and for the browser: one row per case.
@@ -30,185 +29,217 @@ const failure = (reason: 'timeout' | 'unreachable' | 'connection_lost' | 'too_la
   error: new Error(reason),
 });
 
+const row = (
+  answer: string,
+  result: PostResult,
+  outcome: string,
+  released: boolean,
+  status: number,
+  code: string | null,
+  error: string | null,
+  headers?: Record<string, string>,
+): Row => ({ answer, result, outcome, released, status, code, error, ...(headers ? { headers } : {}) });
+
 type Row = {
   answer: string;
   result: PostResult;
   outcome: string;
   /** The key is released: a retry with it goes upstream again. */
   released: boolean;
-  /** What the browser gets: status and the envelope's error (null: the upstream's success body). */
+  /** What the browser gets: status, the envelope's code and error (null: the upstream's success body). */
   status: number;
+  code: string | null;
   error: string | null;
   headers?: Record<string, string>;
 };
 
 const ROWS: Row[] = [
-  {
-    answer: '200, the result',
-    result: reply(200, { success: true, data: RESULT }),
-    outcome: 'sent',
-    released: false,
-    status: 200,
-    error: null,
-  },
-  {
-    answer: '200, the result with a warning',
-    result: reply(200, { success: true, data: { ...RESULT, warning: 'SMS failed.' } }),
-    outcome: 'warning',
-    released: false,
-    status: 200,
-    error: null,
-  },
-  {
-    answer: '200, an envelope without the result',
-    result: reply(200, { success: true, data: { requestId: 'req_1' } }),
-    outcome: 'unknown',
-    released: false,
-    status: 502,
-    error: PROXY_MESSAGES.sendUnreadable,
-  },
-  {
-    answer: '200, an HTML page',
-    result: html(200),
-    outcome: 'unknown',
-    released: false,
-    status: 502,
-    error: PROXY_MESSAGES.sendUnreadable,
-  },
-  {
-    answer: '200, a body holding the key',
-    result: reply(200, { success: true, data: { ...RESULT, echo: KEY } }),
-    outcome: 'unknown',
-    released: false,
-    status: 502,
-    error: PROXY_MESSAGES.sendUnreadable,
-  },
-  {
-    answer: '400, the service’s refusal',
-    result: reply(400, { success: false, error: 'customerPhone is required' }),
-    outcome: 'failed',
-    released: true,
-    status: 400,
-    error: 'customerPhone is required',
-  },
-  {
-    answer: '429, the service’s refusal, with Retry-After',
-    result: reply(
+  row('200, the result', reply(200, { success: true, data: RESULT }), 'sent', false, 200, null, null),
+  row(
+    '200, the result with a warning',
+    reply(200, { success: true, data: { ...RESULT, warning: 'SMS failed.' } }),
+    'warning',
+    false,
+    200,
+    null,
+    null,
+  ),
+  row(
+    '200, an envelope without the result',
+    reply(200, { success: true, data: { requestId: 'req_1' } }),
+    'unknown',
+    false,
+    502,
+    'upstream_unreadable',
+    PROXY_MESSAGES.sendUnreadable,
+  ),
+  row(
+    '200, an HTML page',
+    html(200),
+    'unknown',
+    false,
+    502,
+    'upstream_unreadable',
+    PROXY_MESSAGES.sendUnreadable,
+  ),
+  row(
+    '200, a body holding the key',
+    reply(200, { success: true, data: { ...RESULT, echo: KEY } }),
+    'unknown',
+    false,
+    502,
+    'upstream_unreadable',
+    PROXY_MESSAGES.sendUnreadable,
+  ),
+  row(
+    '400, the service’s refusal',
+    reply(400, { success: false, error: 'customerPhone is required', code: 'validation_failed' }),
+    'failed',
+    true,
+    400,
+    'validation_failed',
+    'customerPhone is required',
+  ),
+  row(
+    '429, the service’s refusal, with Retry-After',
+    reply(
       429,
-      { success: false, error: 'Too many requests.' },
+      { success: false, error: 'Too many requests.', code: 'rate_limited' },
       { 'retry-after': '7', 'set-cookie': ['x=1'] },
     ),
-    outcome: 'failed',
-    released: true,
-    status: 429,
-    error: 'Too many requests.',
-    headers: { 'content-type': JSON_TYPE, 'retry-after': '7' },
-  },
-  {
-    answer: '429, unreadable',
-    result: html(429),
-    outcome: 'failed',
-    released: true,
-    status: 429,
-    error: PROXY_MESSAGES.rateLimited,
-  },
-  {
-    answer: '401, the key refused',
-    result: reply(401, { success: false, error: 'API key revoked.' }),
-    outcome: 'failed',
-    released: true,
-    status: 401,
-    error: PROXY_MESSAGES.keyRefused,
-  },
-  {
-    answer: '403, a missing scope',
-    result: reply(403, { success: false, error: 'This API key lacks the review_requests:write scope.' }),
-    outcome: 'failed',
-    released: true,
-    status: 403,
-    error: PROXY_MESSAGES.keyLacksScope(ENDPOINTS.send.scope),
-  },
-  {
-    answer: '502, the service’s own “every delivery failed”',
-    result: reply(502, { success: false, error: 'Every delivery failed: SMS refused.' }),
-    outcome: 'failed',
-    released: true,
-    status: 502,
-    error: 'Every delivery failed: SMS refused.',
-  },
-  {
-    answer: '500, the service’s envelope',
-    result: reply(500, { success: false, error: 'Internal server error.' }),
-    outcome: 'failed',
-    released: true,
-    status: 500,
-    error: 'Internal server error.',
-  },
+    'failed',
+    true,
+    429,
+    'rate_limited',
+    'Too many requests.',
+    { 'content-type': JSON_TYPE, 'retry-after': '7' },
+  ),
+  row('429, unreadable', html(429), 'failed', true, 429, 'rate_limited', PROXY_MESSAGES.rateLimited),
+  row(
+    '401, the key refused',
+    reply(401, { success: false, error: 'API key revoked.', code: 'key_invalid' }),
+    'failed',
+    true,
+    401,
+    'upstream_key_refused',
+    PROXY_MESSAGES.keyRefused,
+  ),
+  row(
+    '403, a missing scope',
+    reply(403, {
+      success: false,
+      error: 'This API key lacks the review_requests:write scope.',
+      code: 'scope_missing',
+    }),
+    'failed',
+    true,
+    403,
+    'upstream_scope_missing',
+    PROXY_MESSAGES.keyLacksScope(ENDPOINTS.send.scope),
+  ),
+  row(
+    '502, the service’s own “every delivery failed”',
+    reply(502, { success: false, error: 'Every delivery failed: SMS refused.', code: 'delivery_failed' }),
+    'failed',
+    true,
+    502,
+    'delivery_failed',
+    'Every delivery failed: SMS refused.',
+  ),
+  // `internal` may come after a delivery: nobody can say whether the request went out.
+  row(
+    '500, the service’s envelope',
+    reply(500, { success: false, error: 'Internal server error.', code: 'internal' }),
+    'unknown',
+    false,
+    500,
+    'internal',
+    'Internal server error.',
+  ),
+  row(
+    '403, another deployment’s refusal without a code',
+    reply(403, { success: false, error: 'This API key lacks the review_requests:write scope.' }),
+    'failed',
+    true,
+    403,
+    'upstream_refused',
+    PROXY_MESSAGES.refused(ENDPOINTS.send.scope, 'This API key lacks the review_requests:write scope.'),
+  ),
+  row(
+    '500, another deployment’s envelope without a code',
+    reply(500, { success: false, error: 'Internal server error.' }),
+    'unknown',
+    false,
+    500,
+    null,
+    'Internal server error.',
+  ),
+  row(
+    '503, another deployment’s envelope without a code',
+    reply(503, { success: false, error: 'Busy.' }),
+    'failed',
+    true,
+    503,
+    null,
+    'Busy.',
+  ),
   // A gateway's page: the request may have reached the service behind it.
-  {
-    answer: '502, a gateway’s HTML page',
-    result: html(502),
-    outcome: 'unknown',
-    released: false,
-    status: 502,
-    error: PROXY_MESSAGES.sendUnreadable,
-  },
-  {
-    answer: '504, a gateway’s HTML page',
-    result: html(504),
-    outcome: 'unknown',
-    released: false,
-    status: 502,
-    error: PROXY_MESSAGES.sendUnreadable,
-  },
-  {
-    answer: '503, unreadable',
-    result: html(503),
-    outcome: 'failed',
-    released: true,
-    status: 503,
-    error: PROXY_MESSAGES.unavailable(503),
-  },
-  {
-    answer: '302, a redirect',
-    result: html(302),
-    outcome: 'failed',
-    released: true,
-    status: 502,
-    error: PROXY_MESSAGES.unreadable,
-  },
-  {
-    answer: 'no connection',
-    result: failure('unreachable'),
-    outcome: 'failed',
-    released: true,
-    status: 502,
-    error: PROXY_MESSAGES.sendUnreachable,
-  },
-  {
-    answer: 'no answer in time',
-    result: failure('timeout'),
-    outcome: 'unknown',
-    released: false,
-    status: 504,
-    error: PROXY_MESSAGES.sendTimeout,
-  },
-  {
-    answer: 'connection lost after the request left',
-    result: failure('connection_lost'),
-    outcome: 'unknown',
-    released: false,
-    status: 502,
-    error: PROXY_MESSAGES.sendConnectionLost,
-  },
-  {
-    answer: 'an answer too large to read',
-    result: failure('too_large'),
-    outcome: 'unknown',
-    released: false,
-    status: 502,
-    error: PROXY_MESSAGES.sendUnreadable,
-  },
+  row(
+    '502, a gateway’s HTML page',
+    html(502),
+    'unknown',
+    false,
+    502,
+    'upstream_unreadable',
+    PROXY_MESSAGES.sendUnreadable,
+  ),
+  row(
+    '504, a gateway’s HTML page',
+    html(504),
+    'unknown',
+    false,
+    502,
+    'upstream_unreadable',
+    PROXY_MESSAGES.sendUnreadable,
+  ),
+  row('503, unreadable', html(503), 'failed', true, 503, 'unavailable', PROXY_MESSAGES.unavailable(503)),
+  row('302, a redirect', html(302), 'failed', true, 502, 'upstream_unreadable', PROXY_MESSAGES.unreadable),
+  row(
+    'no connection',
+    failure('unreachable'),
+    'failed',
+    true,
+    502,
+    'upstream_unreachable',
+    PROXY_MESSAGES.sendUnreachable,
+  ),
+  row(
+    'no answer in time',
+    failure('timeout'),
+    'unknown',
+    false,
+    504,
+    'upstream_timeout',
+    PROXY_MESSAGES.sendTimeout,
+  ),
+  row(
+    'connection lost after the request left',
+    failure('connection_lost'),
+    'unknown',
+    false,
+    502,
+    'upstream_connection_lost',
+    PROXY_MESSAGES.sendConnectionLost,
+  ),
+  row(
+    'an answer too large to read',
+    failure('too_large'),
+    'unknown',
+    false,
+    502,
+    'upstream_unreadable',
+    PROXY_MESSAGES.sendUnreadable,
+  ),
 ];
 
 describe('what an upstream answer means for the journal', () => {
@@ -219,8 +250,15 @@ describe('what an upstream answer means for the journal', () => {
       outcome: finish.outcome,
       released: finish.releaseKey === true,
       status: answer.status,
+      code: body.success === false ? (body.code ?? null) : null,
       error: body.success === false ? body.error : null,
-    }).toEqual({ outcome: row.outcome, released: row.released, status: row.status, error: row.error });
+    }).toEqual({
+      outcome: row.outcome,
+      released: row.released,
+      status: row.status,
+      code: row.code,
+      error: row.error,
+    });
     if (row.headers) expect(headers).toEqual(row.headers);
     expect(answer.body.includes(KEY)).toBe(false);
     // Only an accepted send is replayed, and it replays exactly what the browser got.
@@ -231,62 +269,5 @@ describe('what an upstream answer means for the journal', () => {
       expect(finish.response ?? null).toBeNull();
       expect(finish.error).toBeTruthy();
     }
-  });
-});
-
-describe('what a key already in the journal means for a new attempt', () => {
-  const NOW = 1_000_000;
-  const STALE_AFTER = 10_000;
-  const entry = (over: Partial<JournalEntry>): JournalEntry => ({
-    id: 'e1',
-    fingerprint: 'print',
-    outcome: 'sent',
-    httpStatus: 200,
-    responseType: JSON_TYPE,
-    responseBody: Buffer.from('{"success":true}'),
-    createdAt: NOW - 1_000,
-    ...over,
-  });
-  const cases: [string, JournalEntry, string, unknown][] = [
-    ['another intent', entry({ fingerprint: 'other' }), 'print', { status: 422, metric: 'key_reused' }],
-    [
-      'still in flight',
-      entry({ outcome: 'in_flight', httpStatus: null, responseBody: null }),
-      'print',
-      { status: 409, metric: 'in_flight_conflict', message: PROXY_MESSAGES.inFlight },
-    ],
-    [
-      'in flight past its deadline',
-      entry({ outcome: 'in_flight', httpStatus: null, responseBody: null, createdAt: NOW - STALE_AFTER - 1 }),
-      'print',
-      { status: 409, metric: 'unknown_conflict', message: PROXY_MESSAGES.outcomeUnknown, orphanStale: true },
-    ],
-    [
-      'unknown',
-      entry({ outcome: 'unknown', httpStatus: 504, responseBody: null }),
-      'print',
-      { status: 409, metric: 'unknown_conflict', message: PROXY_MESSAGES.outcomeUnknown },
-    ],
-    [
-      'sent, its answer forgotten',
-      entry({ responseBody: null }),
-      'print',
-      { status: 409, metric: 'unknown_conflict' },
-    ],
-    ['sent', entry({}), 'print', { replay: 200 }],
-    ['warning', entry({ outcome: 'warning' }), 'print', { replay: 200 }],
-  ];
-  it.each(cases)('%s', (_name, existing, fingerprint, expected) => {
-    const answer = answerExisting(existing, fingerprint, NOW, STALE_AFTER);
-    if (answer.kind === 'replay') {
-      expect({ replay: answer.status }).toEqual(expected);
-      expect(answer.body).toEqual(existing.responseBody);
-      return;
-    }
-    const seen: Record<string, unknown> = { status: answer.error.status, metric: answer.metric };
-    const wanted = expected as Record<string, unknown>;
-    if ('message' in wanted) seen.message = answer.error.message;
-    if (answer.orphanStale) seen.orphanStale = true;
-    expect(seen).toEqual(wanted);
   });
 });

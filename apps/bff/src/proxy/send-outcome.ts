@@ -1,6 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { ENDPOINTS, fail, sendResultSchema, successEnvelopeSchema } from '@review-desk/shared';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '@review-desk/server/errors';
+import {
+  ENDPOINTS,
+  ERROR_CODES,
+  type ErrorCode,
+  fail,
+  sendMayHaveGoneOut,
+  sendResultSchema,
+  successEnvelopeSchema,
+} from '@review-desk/shared';
 import type { Finish, JournalEntry } from '../journal/journal.ts';
 import { type Answer, interpretReply } from './answer.ts';
 import { passedResponseHeaders } from './headers.ts';
@@ -19,17 +27,17 @@ const SCOPE = ENDPOINTS.send.scope;
 
 export type Settled = { finish: Finish; answer: Answer; headers: Record<string, string> };
 
-const replaced = (status: number, message: string): Answer => ({
+const replaced = (code: ErrorCode, message: string): Answer => ({
   kind: 'replace',
-  status,
-  body: Buffer.from(JSON.stringify(fail(message))),
+  status: ERROR_CODES[code].status,
+  body: Buffer.from(JSON.stringify(fail(code, message))),
   reason: message,
 });
 
 /** Nobody can say whether the request was sent: 'unknown', never retried with the same key. */
-const unknown = (httpStatus: number, status: number, message: string): Settled => ({
+const unknown = (httpStatus: number, code: ErrorCode, message: string): Settled => ({
   finish: { outcome: 'unknown', httpStatus, error: message },
-  answer: replaced(status, message),
+  answer: replaced(code, message),
   headers: { 'content-type': JSON_TYPE },
 });
 
@@ -42,10 +50,12 @@ function parseSuccess(body: Buffer) {
   }
 }
 
-function envelopeError(body: Buffer): string | null {
+/** The message and code of a failure envelope, or null for any other body. */
+function envelopeOf(body: Buffer): { error: string; code: string | undefined } | null {
   try {
-    const value = JSON.parse(body.toString('utf8')) as { error?: unknown };
-    return typeof value?.error === 'string' ? value.error : null;
+    const value = JSON.parse(body.toString('utf8')) as { error?: unknown; code?: unknown };
+    if (typeof value?.error !== 'string') return null;
+    return { error: value.error, code: typeof value.code === 'string' ? value.code : undefined };
   } catch {
     return null;
   }
@@ -69,7 +79,7 @@ function settleReply(
   if (reply.status >= 200 && reply.status < 300) {
     const parsed = answer.kind === 'pass' ? parseSuccess(answer.body) : null;
     // Accepted, but what was created cannot be read: a request was probably created.
-    if (parsed === null) return unknown(reply.status, 502, PROXY_MESSAGES.sendUnreadable);
+    if (parsed === null) return unknown(reply.status, 'upstream_unreadable', PROXY_MESSAGES.sendUnreadable);
     return {
       finish: {
         outcome: parsed.warning ? 'warning' : 'sent',
@@ -87,13 +97,26 @@ function settleReply(
   // A 5xx page that is not the service's envelope likely came from a gateway in front of it,
   // which may have passed the request on: nobody can say whether it was sent.
   if (reply.status >= 500 && answer.kind === 'replace' && reply.status !== 503)
-    return unknown(reply.status, 502, PROXY_MESSAGES.sendUnreadable);
+    return unknown(reply.status, 'upstream_unreadable', PROXY_MESSAGES.sendUnreadable);
+  // The service's own failure that may come after a delivery (`internal`: its code says so).
+  const failure = envelopeOf(answer.body);
+  if (answer.kind === 'pass' && sendMayHaveGoneOut({ status: answer.status, code: failure?.code })) {
+    return {
+      finish: {
+        outcome: 'unknown',
+        httpStatus: answer.status,
+        error: failure?.error ?? `HTTP ${answer.status}`,
+      },
+      answer,
+      headers,
+    };
+  }
   // A definite refusal: nothing went out, so the key is released and a retry goes upstream.
   return {
     finish: {
       outcome: 'failed',
       httpStatus: answer.status,
-      error: envelopeError(answer.body) ?? `HTTP ${answer.status}`,
+      error: failure?.error ?? `HTTP ${answer.status}`,
       releaseKey: true,
     },
     answer,
@@ -114,16 +137,16 @@ export function settleSend(result: PostResult, key: string): Settled {
           error: PROXY_MESSAGES.sendUnreachable,
           releaseKey: true,
         },
-        answer: replaced(502, PROXY_MESSAGES.sendUnreachable),
+        answer: replaced('upstream_unreachable', PROXY_MESSAGES.sendUnreachable),
         headers: { 'content-type': JSON_TYPE },
       };
     case 'timeout':
-      return unknown(504, 504, PROXY_MESSAGES.sendTimeout);
+      return unknown(504, 'upstream_timeout', PROXY_MESSAGES.sendTimeout);
     case 'too_large':
       // An answer began (so the request arrived) but was too large to read.
-      return unknown(502, 502, PROXY_MESSAGES.sendUnreadable);
+      return unknown(502, 'upstream_unreadable', PROXY_MESSAGES.sendUnreadable);
     case 'connection_lost':
-      return unknown(502, 502, PROXY_MESSAGES.sendConnectionLost);
+      return unknown(502, 'upstream_connection_lost', PROXY_MESSAGES.sendConnectionLost);
   }
 }
 
@@ -139,23 +162,23 @@ export function answerExisting(
   now: number,
   staleAfterMs: number,
 ): ExistingAnswer {
-  const refuse = (metric: string, code: 'unprocessable' | 'conflict', message: string, orphanStale = false) =>
+  const refuse = (metric: string, code: ErrorCode, message: string, orphanStale = false) =>
     ({ kind: 'refuse', error: new AppError(code, message), metric, orphanStale }) as const;
   if (entry.fingerprint !== fingerprint)
-    return refuse('key_reused', 'unprocessable', PROXY_MESSAGES.keyReused);
+    return refuse('key_reused', 'idempotency_mismatch', PROXY_MESSAGES.keyReused);
   if (entry.outcome === 'in_flight' && now - entry.createdAt <= staleAfterMs)
-    return refuse('in_flight_conflict', 'conflict', PROXY_MESSAGES.inFlight);
+    return refuse('in_flight_conflict', 'idempotency_in_flight', PROXY_MESSAGES.inFlight);
   // An in-flight entry past its deadline cannot still be waiting on its exchange.
   if (entry.outcome === 'in_flight' || entry.outcome === 'unknown')
     return refuse(
       'unknown_conflict',
-      'conflict',
+      'outcome_unknown',
       PROXY_MESSAGES.outcomeUnknown,
       entry.outcome === 'in_flight',
     );
   // Only a finished entry whose replay body was cleaned up with its key lacks one.
   if (entry.httpStatus === null || entry.responseBody === null)
-    return refuse('unknown_conflict', 'conflict', PROXY_MESSAGES.outcomeUnknown);
+    return refuse('unknown_conflict', 'outcome_unknown', PROXY_MESSAGES.outcomeUnknown);
   return {
     kind: 'replay',
     status: entry.httpStatus,

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { AppError } from '@review-desk/server/errors';
 import {
   ENDPOINTS,
   IDEMPOTENCY_KEY_HEADER,
@@ -10,7 +11,6 @@ import {
 } from '@review-desk/shared';
 import type { Config } from '../env.ts';
 import { readJsonBody } from '../http/body.ts';
-import { AppError } from '../http/errors.ts';
 import type { GateRequest } from '../http/gate.ts';
 import { type ContactHasher, maskContact } from '../journal/contact.ts';
 import type { Journal } from '../journal/journal.ts';
@@ -56,10 +56,9 @@ export function createSendHandler(deps: SendDeps) {
   async function handle(req: GateRequest, res: ServerResponse): Promise<void> {
     const user = req.ctx.session!.user;
     const rawKey = req.headers[IDEMPOTENCY_KEY_HEADER];
-    if (rawKey === undefined) throw new AppError('bad_request', PROXY_MESSAGES.keyMissing);
+    if (rawKey === undefined) throw new AppError('idempotency_key_missing', PROXY_MESSAGES.keyMissing);
     const key = idempotencyKeySchema.safeParse(rawKey);
-    if (!key.success)
-      throw new AppError('bad_request', key.error.issues[0]?.message ?? PROXY_MESSAGES.keyMissing);
+    if (!key.success) throw new AppError('idempotency_key_invalid', key.error.issues[0]?.message);
     const idemKey = key.data.toLowerCase();
 
     const parsed = sendRequestSchema.safeParse(await readJsonBody(req));
@@ -98,7 +97,7 @@ export function createSendHandler(deps: SendDeps) {
       }
       id = await journal.claim(claim);
     }
-    if (id === null) throw new AppError('conflict', PROXY_MESSAGES.inFlight);
+    if (id === null) throw new AppError('idempotency_in_flight', PROXY_MESSAGES.inFlight);
 
     // What goes upstream is what was validated, re-serialised: never the browser's bytes, in
     // which a duplicated key could make the upstream read another value than the one checked.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { ensurePrivateDir, makePrivate, sqliteFiles } from '@review-desk/server/files';
 
 // The BFF's own database: users, sessions, login throttling and the send journal. Several
 // processes may open it at once (cluster workers, the CLI), so it runs in WAL mode with a busy
@@ -74,9 +74,15 @@ const MIGRATIONS: readonly string[] = [
 export type Db = DatabaseSync;
 
 export function openDatabase(file: string): Db {
-  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  const memory = file === ':memory:';
+  // Password hashes, sessions and the contact secret: a folder and files of this user's only.
+  if (!memory) ensurePrivateDir(path.dirname(file), 'BFF_DATABASE_PATH');
   const db = new DatabaseSync(file, { timeout: 5_000 });
+  if (!memory) makePrivate(file);
   db.exec('PRAGMA journal_mode = WAL');
+  // The WAL and shared-memory files exist now; SQLite gives them the main file's mode, but an
+  // older version may have left them readable by others.
+  if (!memory) for (const companion of sqliteFiles(file)) makePrivate(companion);
   // WAL + NORMAL: a commit survives a process crash; only an OS crash may lose the last ones.
   db.exec('PRAGMA synchronous = NORMAL');
   // Checkpoint every ~40 MB of WAL rather than every 4 MB: every send writes the journal twice

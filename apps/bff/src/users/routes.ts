@@ -1,3 +1,4 @@
+import { AppError } from '@review-desk/server/errors';
 import { BFF_PATHS, createUserSchema, ok, updateUserSchema } from '@review-desk/shared';
 import { type RequestHandler, Router } from 'express';
 import type { Logger } from 'pino';
@@ -5,7 +6,6 @@ import type { SessionStore } from '../auth/sessions.ts';
 import type { UserStore } from '../auth/users.ts';
 import type { RouteGates } from '../gates.ts';
 import { readJsonBody } from '../http/body.ts';
-import { AppError } from '../http/errors.ts';
 import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
 

@@ -38,11 +38,11 @@ describe('the shell', () => {
       const path = new URL(request.url).pathname;
       if (path === '/auth/login') {
         const body = (await request.json()) as { password: string };
-        if (body.password !== 'correct horse battery') return fail(401, 'Email or password is incorrect.');
+        if (body.password !== 'correct horse battery') return fail('login_failed');
         signedIn = true;
         return ok(me('owner'));
       }
-      if (!signedIn) return fail(401, 'Sign in to continue.', {}, { [AUTH_REQUIRED_HEADER]: 'session' });
+      if (!signedIn) return fail('session_missing', undefined, {}, { [AUTH_REQUIRED_HEADER]: 'session' });
       if (path === '/auth/me') return ok(me('owner'));
       return emptyReviews;
     });
@@ -69,7 +69,7 @@ describe('the shell', () => {
     stubFetch((request) => {
       const path = new URL(request.url).pathname;
       if (path === '/auth/me') return ok(me('manager'));
-      if (expired) return fail(401, 'Session expired.', {}, { [AUTH_REQUIRED_HEADER]: 'session' });
+      if (expired) return fail('session_expired', undefined, {}, { [AUTH_REQUIRED_HEADER]: 'session' });
       return emptyReviews;
     });
     startAt('/reviews');
@@ -82,7 +82,7 @@ describe('the shell', () => {
   it('shows an upstream key failure as an error, not a sign-out', async () => {
     stubFetch((request) => {
       if (new URL(request.url).pathname === '/auth/me') return ok(me('owner'));
-      return fail(401, 'The server’s API key was refused by the review service.');
+      return fail('upstream_key_refused');
     });
     startAt('/reviews');
     const state = await screen.findByTestId('error-state');

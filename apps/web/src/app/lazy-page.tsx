@@ -1,8 +1,11 @@
 import { type ComponentType, lazy } from 'react';
 
-type PageModule = { default: ComponentType };
+/** What every page receives: its name from the table of pages (app/pages.ts). */
+export type PageProps = { title: string };
 
-export type LazyPage = ComponentType & {
+export type PageModule = { default: ComponentType<PageProps> };
+
+export type LazyPage = ComponentType<PageProps> & {
   /** Starts (once) fetching the page's chunk; resolves when its module is ready. */
   preload(): Promise<PageModule>;
 };
@@ -15,7 +18,7 @@ export type LazyPage = ComponentType & {
  * arrived it is an ordinary React.lazy page.
  */
 export function lazyPage(load: () => Promise<PageModule>): LazyPage {
-  let loaded: ComponentType | undefined;
+  let loaded: ComponentType<PageProps> | undefined;
   let pending: Promise<PageModule> | undefined;
   const preload = () => {
     pending ??= load().then(
@@ -32,9 +35,9 @@ export function lazyPage(load: () => Promise<PageModule>): LazyPage {
     return pending;
   };
   const Lazy = lazy(preload);
-  function Page() {
+  function Page(props: PageProps) {
     const Loaded = loaded;
-    return Loaded ? <Loaded /> : <Lazy />;
+    return Loaded ? <Loaded {...props} /> : <Lazy {...props} />;
   }
   return Object.assign(Page, { preload });
 }

@@ -5,8 +5,8 @@ import { loginHref } from '../config/paths.ts';
 import { useMe } from '../features/auth/api/get-me.ts';
 import { isAuthRequired } from '../lib/api-error.ts';
 import { SessionContext } from '../lib/session.ts';
-import { useStartPageCode } from './route-modules.ts';
 import { Shell } from './shell.tsx';
+import { useStartPageCode } from './start-page.ts';
 
 /**
  * Pages behind sign-in: waits for /auth/me (and, on the first page of a visit, for that page's

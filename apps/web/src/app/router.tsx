@@ -1,23 +1,14 @@
 import { Center, Loader } from '@mantine/core';
 import { Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
-import { paths } from '../config/paths.ts';
 import { AuthRedirect } from './auth-redirect.tsx';
 import { NotFound } from './not-found.tsx';
+import { LANDING, PAGES, pages } from './pages.ts';
 import { RequirePermission } from './require-permission.tsx';
 import { RequireSession } from './require-session.tsx';
-import { PAGE_PERMISSIONS, routePages } from './route-modules.ts';
 
-// The role check runs before a page's chunk is requested, so staff never download Analytics.
-
-const {
-  login: LoginPage,
-  reviews: ReviewsPage,
-  send: SendPage,
-  requests: RecentRequestsPage,
-  analytics: AnalyticsPage,
-  users: UsersPage,
-} = routePages;
+// Routes from the table of pages (pages.ts). The permission check runs before a page's chunk is
+// requested, so staff never download Analytics.
 
 export function AppRouter() {
   return (
@@ -33,49 +24,26 @@ export function AppRouter() {
         }
       >
         <Routes>
-          <Route path={paths.login} element={<LoginPage />} />
+          {pages.map((page) =>
+            page.access === 'public' ? (
+              <Route key={page.name} path={page.path} element={<page.Component title={page.title} />} />
+            ) : null,
+          )}
           <Route element={<RequireSession />}>
-            <Route index element={<Navigate to={paths.reviews} replace />} />
-            <Route
-              path={paths.reviews}
-              element={
-                <RequirePermission permission={PAGE_PERMISSIONS.reviews} page="Reviews">
-                  <ReviewsPage />
-                </RequirePermission>
-              }
-            />
-            <Route
-              path={paths.send}
-              element={
-                <RequirePermission permission={PAGE_PERMISSIONS.send} page="Send a review request">
-                  <SendPage />
-                </RequirePermission>
-              }
-            />
-            <Route
-              path={paths.requests}
-              element={
-                <RequirePermission permission={PAGE_PERMISSIONS.requests} page="Recent requests">
-                  <RecentRequestsPage />
-                </RequirePermission>
-              }
-            />
-            <Route
-              path={paths.analytics}
-              element={
-                <RequirePermission permission={PAGE_PERMISSIONS.analytics} page="Analytics">
-                  <AnalyticsPage />
-                </RequirePermission>
-              }
-            />
-            <Route
-              path={paths.users}
-              element={
-                <RequirePermission permission={PAGE_PERMISSIONS.users} page="Users">
-                  <UsersPage />
-                </RequirePermission>
-              }
-            />
+            <Route index element={<Navigate to={PAGES[LANDING].path} replace />} />
+            {pages.map((page) =>
+              page.access === 'public' ? null : (
+                <Route
+                  key={page.name}
+                  path={page.path}
+                  element={
+                    <RequirePermission permission={page.access} page={page.title}>
+                      <page.Component title={page.title} />
+                    </RequirePermission>
+                  }
+                />
+              ),
+            )}
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>

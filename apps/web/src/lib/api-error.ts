@@ -1,12 +1,15 @@
 import type { ApiFailure } from '@review-desk/shared/client';
+import type { ErrorCode } from '@review-desk/shared/errors';
 
 /**
  * An HTTP answer that was not a success envelope (or a success whose data the shared schema
- * refused). Carries what the UI needs to say what to do: status, server message, field
+ * refused). Carries what the UI needs to say what to do: status, code, server message, field
  * messages, Retry-After, and whether the BFF asked for a new sign-in.
  */
 export class ApiError extends Error {
   readonly status: number;
+  /** What the failure is (the shared error table); null when the answer carried none of ours. */
+  readonly code: ErrorCode | null;
   readonly fields: Record<string, string> | undefined;
   readonly retryAfterSeconds: number | null;
   /** The body was not the seed's envelope (or the data did not match the contract). */
@@ -21,6 +24,7 @@ export class ApiError extends Error {
     super(failure.error);
     this.name = 'ApiError';
     this.status = failure.status;
+    this.code = failure.code;
     this.fields = failure.fields;
     this.retryAfterSeconds = failure.retryAfterSeconds;
     this.malformed = failure.malformed;

@@ -1,14 +1,15 @@
-import { ERROR_TABLE, errorInfo } from '@review-desk/shared/errors';
+import { failureInfo } from '@review-desk/shared/errors';
 import { ApiError, NetworkError } from './api-error.ts';
 
 // What a failed call means to a dashboard user and what they can do, from the shared error
-// table (seed §7), with the server's own message kept: it is often the most specific line.
+// table — by the answer's code, or by its status when it carries none of ours — with the
+// server's own message kept: it is often the most specific line.
 
 export type ErrorDescription = {
   title: string;
   /** The server's message, when there is one worth showing. */
   detail: string | null;
-  /** What the status means and what to do (shared ERROR_TABLE). */
+  /** What the failure means and what to do (the shared error table). */
   meaning: string;
   action: string;
   /** Seconds the server asked us to wait (429), if it said. */
@@ -56,34 +57,46 @@ export function describeError(error: unknown): ErrorDescription {
       retryable: true,
     };
   }
-  const info = errorInfo(error.status);
+  const info = failureInfo(error);
+  // With one of our codes, the server's message already says what happened: the table adds what
+  // to do. Without one, the status's meaning is added to the message.
+  const described =
+    error.code === null
+      ? { ...base, meaning: info.meaning, action: info.action }
+      : { ...base, meaning: '', action: info.action };
+  switch (error.code) {
+    case 'session_missing':
+    case 'session_expired':
+      return { ...described, title: 'Your session has ended', action: 'Sign in again.', retryable: false };
+    case 'upstream_key_refused':
+      return {
+        ...described,
+        title: 'The server’s API key was refused',
+        action: 'Ask an owner to check the API key configured for Review Desk.',
+        retryable: false,
+      };
+    case 'delivery_failed':
+      return { ...described, title: 'Not sent: every delivery failed', retryable: true };
+  }
   switch (error.status) {
     case 401:
       return {
-        ...base,
+        ...described,
         title: error.authRequired ? 'Your session has ended' : 'The server’s API key was refused',
-        meaning: error.authRequired ? 'You need to sign in again.' : ERROR_TABLE[401].meaning,
+        meaning: error.authRequired ? 'You need to sign in again.' : described.meaning,
         action: error.authRequired
           ? 'Sign in again.'
           : 'Ask an owner to check the API key configured for Review Desk.',
         retryable: false,
       };
     case 403:
-      return { ...base, title: 'Not allowed', meaning: info.meaning, action: info.action, retryable: false };
+      return { ...described, title: 'Not allowed', retryable: false };
     case 429:
-      return {
-        ...base,
-        title: 'Too many requests',
-        meaning: info.meaning,
-        action: 'Wait, then try again.',
-        retryable: true,
-      };
+      return { ...described, title: 'Too many requests', action: 'Wait, then try again.', retryable: true };
     default:
       return {
-        ...base,
+        ...described,
         title: error.status >= 500 ? 'The service failed' : `Request failed (HTTP ${error.status})`,
-        meaning: info.meaning,
-        action: info.action,
         retryable: error.status >= 500 || info.retryRead,
       };
   }

@@ -22,13 +22,13 @@ describe('the fetch wrapper', () => {
   it('turns the BFF’s session 401 into a sign-in signal, and an upstream 401 into an error only', async () => {
     const signal = vi.fn();
     const off = onAuthRequired(signal);
-    stubFetch(() => fail(401, 'Sign in.', {}, { [AUTH_REQUIRED_HEADER]: 'session' }));
+    stubFetch(() => fail('session_missing', 'Sign in.', {}, { [AUTH_REQUIRED_HEADER]: 'session' }));
     const session = await getJson('/auth/me', z.unknown()).catch((e: unknown) => e);
     expect(session).toBeInstanceOf(ApiError);
     expect((session as ApiError).authRequired).toBe(true);
     expect(signal).toHaveBeenCalledTimes(1);
 
-    stubFetch(() => fail(401, 'The server’s API key was refused.'));
+    stubFetch(() => fail('upstream_key_refused'));
     const key = await getJson('/api/v1/reviews', z.unknown()).catch((e: unknown) => e);
     expect((key as ApiError).authRequired).toBe(false);
     expect(signal).toHaveBeenCalledTimes(1);
@@ -47,12 +47,14 @@ describe('the fetch wrapper', () => {
   });
 
   it('keeps Retry-After and field messages', async () => {
-    stubFetch(() => fail(429, 'Slow down.', {}, { 'retry-after': '7' }));
+    stubFetch(() => fail('rate_limited', 'Slow down.', {}, { 'retry-after': '7' }));
     const limited = (await getJson('/x', z.unknown()).catch((e: unknown) => e)) as ApiError;
     expect(limited.status).toBe(429);
     expect(limited.retryAfterSeconds).toBe(7);
 
-    stubFetch(() => fail(400, 'Bad.', { fields: { customerPhone: 'customerPhone is required' } }));
+    stubFetch(() =>
+      fail('validation_failed', 'Bad.', { fields: { customerPhone: 'customerPhone is required' } }),
+    );
     const invalid = (await getJson('/x', z.unknown()).catch((e: unknown) => e)) as ApiError;
     expect(invalid.fields).toEqual({ customerPhone: 'customerPhone is required' });
   });

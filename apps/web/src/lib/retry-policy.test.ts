@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@review-desk/shared/errors';
 import { QueryClientProvider, useMutation, useQuery } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
@@ -22,13 +23,14 @@ afterEach(() => vi.unstubAllGlobals());
 function apiError(
   status: number,
   retryAfterSeconds: number | null = null,
-  opts: { malformed?: boolean; authRequired?: boolean } = {},
+  opts: { malformed?: boolean; authRequired?: boolean; code?: ErrorCode } = {},
 ) {
   return new ApiError(
     {
       ok: false,
       status,
       error: 'x',
+      code: opts.code ?? null,
       retryAfterSeconds,
       malformed: opts.malformed ?? false,
       headers: new Headers(),
@@ -50,6 +52,14 @@ describe('which reads are retried', () => {
     expect(shouldRetryRead(0, apiError(200, null, { malformed: true }))).toBe(false);
     expect(shouldRetryRead(0, apiError(401, null, { authRequired: true }))).toBe(false);
     expect(shouldRetryRead(0, new Error('bug'))).toBe(false);
+  });
+
+  it('decides on the code when the answer has one of ours, on the status otherwise', () => {
+    expect(shouldRetryRead(0, apiError(502, null, { code: 'upstream_unreachable' }))).toBe(true);
+    expect(shouldRetryRead(0, apiError(504, null, { code: 'upstream_timeout' }))).toBe(true);
+    // The table, not the status, says whether waiting helps.
+    expect(shouldRetryRead(0, apiError(500, null, { code: 'validation_failed' }))).toBe(false);
+    expect(shouldRetryRead(0, apiError(400, null, { code: 'rate_limited' }))).toBe(true);
   });
 
   it('stops after three retries', () => {
@@ -150,7 +160,7 @@ describe('the dashboard query client', () => {
   });
 
   it('does not retry a 403 read', async () => {
-    const { fetchMock } = stubFetch(() => fail(403, 'This API key lacks the analytics:read scope.'));
+    const { fetchMock } = stubFetch(() => fail('upstream_scope_missing'));
     const { result } = renderHook(
       () => useQuery({ queryKey: ['t'], queryFn: () => getJson('/x', z.unknown()) }),
       {

@@ -1,8 +1,9 @@
-import { errorInfo } from '@review-desk/shared/errors';
+import { failureInfo } from '@review-desk/shared/errors';
 import { ApiError, NetworkError } from './api-error.ts';
 
-// Reads are retried only when waiting can help (seed §7: 429 "wait, retry with increasing
-// delays"; 500/503 "retry read requests with a bounded delay"): network failures, 429 and 5xx.
+// Reads are retried only when waiting can help (docs/api.md, Errors: 429 "wait, retry with
+// increasing delays"; 5xx "retry reads with a bounded delay"): network failures and the codes the
+// shared table marks retryable (by status for an answer without one of our codes).
 // At most 3 retries, capped exponential backoff with jitter, never sooner than Retry-After.
 // Mutations are never retried automatically: a send retried blindly may reach a customer twice.
 
@@ -21,7 +22,7 @@ export function isRetryableRead(error: unknown): boolean {
   if (error.authRequired) return false;
   // A 2xx the contract cannot read will read the same way next time.
   if (error.status < 400) return false;
-  if (!errorInfo(error.status).retryRead) return false;
+  if (!failureInfo(error).retryRead) return false;
   if (error.retryAfterSeconds !== null && error.retryAfterSeconds > MAX_SILENT_RETRY_AFTER_S) return false;
   return true;
 }

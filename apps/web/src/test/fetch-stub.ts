@@ -1,3 +1,4 @@
+import { ERROR_CODES, type ErrorCode } from '@review-desk/shared/errors';
 import { vi } from 'vitest';
 
 // A stand-in for the BFF inside jsdom: each call is answered by the test's handler with a real
@@ -16,13 +17,21 @@ export function ok(data: unknown, headers: Record<string, string> = {}): Respons
   return json(200, { success: true, data }, headers);
 }
 
+/**
+ * A failure envelope as the BFF writes it: with a code from the shared table (its status comes
+ * with it). Given a bare status, the envelope has no code, like one relayed from an upstream that
+ * sends none.
+ */
 export function fail(
-  status: number,
-  error: string,
+  codeOrStatus: ErrorCode | number,
+  error?: string,
   extra: Record<string, unknown> = {},
   headers: Record<string, string> = {},
 ) {
-  return json(status, { success: false, error, ...extra }, headers);
+  if (typeof codeOrStatus === 'number')
+    return json(codeOrStatus, { success: false, error: error ?? `HTTP ${codeOrStatus}`, ...extra }, headers);
+  const { status, message } = ERROR_CODES[codeOrStatus];
+  return json(status, { success: false, error: error ?? message, code: codeOrStatus, ...extra }, headers);
 }
 
 export function stubFetch(handler: Handler) {

@@ -1,5 +1,5 @@
 import type { SendHistoryEntry } from '@review-desk/shared/bff';
-import { MESSAGES } from '@review-desk/shared/errors';
+import type { ErrorCode } from '@review-desk/shared/errors';
 import { EMAIL_REQUIRED_MESSAGE, PHONE_REQUIRED_MESSAGE, sendRequestSchema } from '@review-desk/shared/send';
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../../lib/api-error.ts';
@@ -139,9 +139,17 @@ describe('frequency-cap window', () => {
 });
 
 describe('what a failed send means', () => {
-  const api = (status: number, error = 'x') =>
+  const api = (status: number, code: ErrorCode | null = null) =>
     new ApiError(
-      { ok: false, status, error, retryAfterSeconds: null, malformed: false, headers: new Headers() },
+      {
+        ok: false,
+        status,
+        error: 'x',
+        code,
+        retryAfterSeconds: null,
+        malformed: false,
+        headers: new Headers(),
+      },
       false,
     );
   it('is unknown when a request may have gone out', () => {
@@ -150,9 +158,19 @@ describe('what a failed send means', () => {
     expect(classifySendFailure(api(504))).toBe('unknown');
     expect(classifySendFailure(api(502))).toBe('unknown');
     expect(classifySendFailure(api(200))).toBe('unknown');
+    expect(classifySendFailure(api(409, 'outcome_unknown'))).toBe('unknown');
+    expect(classifySendFailure(api(409, 'idempotency_in_flight'))).toBe('unknown');
+    expect(classifySendFailure(api(504, 'upstream_timeout'))).toBe('unknown');
+    expect(classifySendFailure(api(502, 'upstream_connection_lost'))).toBe('unknown');
+    expect(classifySendFailure(api(502, 'upstream_unreadable'))).toBe('unknown');
+    expect(classifySendFailure(api(500, 'internal'))).toBe('unknown');
   });
   it('is a refusal when the service said no', () => {
     for (const status of [400, 401, 403, 422, 429]) expect(classifySendFailure(api(status))).toBe('refused');
-    expect(classifySendFailure(api(502, MESSAGES.allDeliveriesFailed))).toBe('refused');
+    // Every delivery failed: a 502, but known not sent — the user fixes the contact and retries.
+    expect(classifySendFailure(api(502, 'delivery_failed'))).toBe('refused');
+    expect(classifySendFailure(api(502, 'upstream_unreachable'))).toBe('refused');
+    expect(classifySendFailure(api(503, 'unavailable'))).toBe('refused');
+    expect(classifySendFailure(api(400, 'frequency_capped'))).toBe('refused');
   });
 });

@@ -1,5 +1,6 @@
 import type { SendHistoryEntry } from '@review-desk/shared/bff';
-import { MESSAGES } from '@review-desk/shared/errors';
+import { formErrors } from '@review-desk/shared/envelope';
+import { sendMayHaveGoneOut } from '@review-desk/shared/errors';
 import {
   CHANNEL_REQUIRES,
   type Channel,
@@ -28,7 +29,9 @@ export type SendFormValues = {
   customerEmail: string;
 };
 
-export type SendField = 'customerName' | 'customerPhone' | 'customerEmail' | 'channel';
+/** The form's fields, in the order they are shown (the first with an error gets the focus). */
+export const SEND_FIELDS = ['customerName', 'customerPhone', 'customerEmail', 'channel'] as const;
+export type SendField = (typeof SEND_FIELDS)[number];
 export type SendFieldErrors = Partial<Record<SendField, string>>;
 
 export function initialSendValues(country: CountryCode): SendFormValues {
@@ -81,20 +84,7 @@ export function validateSend(
 ): { ok: true; body: SendRequest } | { ok: false; errors: SendFieldErrors } {
   const parsed = sendRequestSchema.safeParse(buildSendBody(values));
   if (parsed.success) return { ok: true, body: parsed.data };
-  const errors: SendFieldErrors = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0];
-    if (
-      (field === 'customerName' ||
-        field === 'customerPhone' ||
-        field === 'customerEmail' ||
-        field === 'channel') &&
-      !errors[field]
-    ) {
-      errors[field] = issue.message;
-    }
-  }
-  return { ok: false, errors };
+  return { ok: false, errors: formErrors(parsed.error, SEND_FIELDS) };
 }
 
 /** Same body, same intent: the Idempotency-Key is reused only while the intent is unchanged. */
@@ -133,9 +123,10 @@ export function recentSends(
 }
 
 /**
- * What a failed send means for the customer. "unknown": a request may have gone out (the
- * connection broke, the BFF timed out or answered 409, or a 2xx came back unreadable) — never
- * shown as success or as a plain failure. "refused": the service said no; nothing was sent.
+ * What a failed send means for the customer, decided on the answer's code (its status when it
+ * has none of ours). "unknown": a request may have gone out (the connection broke, the BFF timed
+ * out or answered outcome_unknown, or a 2xx came back unreadable) — never shown as success or as
+ * a plain failure. "refused": nothing was sent (a refusal, or every delivery failed): fix, retry.
  */
 export type SendFailureKind = 'unknown' | 'refused';
 
@@ -143,11 +134,7 @@ export function classifySendFailure(error: unknown): SendFailureKind {
   if (error instanceof NetworkError) return 'unknown';
   if (!(error instanceof ApiError)) return 'unknown';
   if (error.status < 400) return 'unknown';
-  if (error.status === 409) return 'unknown';
-  // The service's own "every delivery failed": a definite answer, nothing reached the customer.
-  if (error.status === 502 && error.message === MESSAGES.allDeliveriesFailed) return 'refused';
-  if (error.status >= 500) return 'unknown';
-  return 'refused';
+  return sendMayHaveGoneOut(error) ? 'unknown' : 'refused';
 }
 
 /** Countries for the phone field, by name in the user's language, with their calling codes. */

@@ -63,7 +63,7 @@ function tile(key: string) {
 describe('Analytics page', () => {
   it('shows every figure a full deployment sends, with its definition', async () => {
     const { calls } = stubFetch(() => ok(FULL));
-    renderPage(<AnalyticsPage />, { url: '/analytics?days=7', me: session('manager') });
+    renderPage(<AnalyticsPage title="Analytics" />, { url: '/analytics?days=7', me: session('manager') });
     await screen.findByTestId('kpi-sent');
     expect(new URL(calls[0]!.url).searchParams.get('days')).toBe('7');
     expect(tile('sent')).toHaveTextContent('18');
@@ -85,7 +85,7 @@ describe('Analytics page', () => {
 
   it('tolerates an upstream that gives only completed and reviewLeft: never zeros, never a crash', async () => {
     stubFetch(() => ok({ completed: 3, reviewLeft: 3 }));
-    renderPage(<AnalyticsPage />, { url: '/analytics', me: session('manager') });
+    renderPage(<AnalyticsPage title="Analytics" />, { url: '/analytics', me: session('manager') });
     await screen.findByTestId('kpi-completed');
     expect(tile('completed')).toHaveTextContent('3');
     expect(tile('reviewLeft')).toHaveTextContent('3');
@@ -100,7 +100,7 @@ describe('Analytics page', () => {
 
   it('reads completed and reviewLeft under requests too, and keeps unknown extra fields harmless', async () => {
     stubFetch(() => ok({ requests: { completed: 5, reviewLeft: 4, somethingNew: 'x' }, trend: [1, 2] }));
-    renderPage(<AnalyticsPage />, { url: '/analytics', me: session('manager') });
+    renderPage(<AnalyticsPage title="Analytics" />, { url: '/analytics', me: session('manager') });
     await screen.findByTestId('kpi-completed');
     expect(tile('completed')).toHaveTextContent('5');
     expect(tile('reviewLeft')).toHaveTextContent('4');
@@ -111,7 +111,7 @@ describe('Analytics page', () => {
     stubFetch(() =>
       ok({ ...FULL, requests: { ...FULL.requests, sent: 0, completed: 0, completionRate: null } }),
     );
-    renderPage(<AnalyticsPage />, { url: '/analytics', me: session('manager') });
+    renderPage(<AnalyticsPage title="Analytics" />, { url: '/analytics', me: session('manager') });
     await screen.findByTestId('kpi-completionRate');
     expect(tile('completionRate')).toHaveTextContent('—');
     expect(tile('completionRate')).not.toHaveTextContent('%');
@@ -119,7 +119,10 @@ describe('Analytics page', () => {
 
   it('keeps the window in the URL, corrects it when out of range, and offers a custom window', async () => {
     const { calls } = stubFetch(() => ok({ completed: 1, reviewLeft: 1 }));
-    const view = renderPage(<AnalyticsPage />, { url: '/analytics?days=9999', me: session('manager') });
+    const view = renderPage(<AnalyticsPage title="Analytics" />, {
+      url: '/analytics?days=9999',
+      me: session('manager'),
+    });
     await waitFor(() => expect(currentUrl(view)).toBe('/analytics?days=365'));
     expect(screen.getByText('The address was corrected')).toBeInTheDocument();
     expect(calls.every((c) => Number(new URL(c.url).searchParams.get('days')) <= 365)).toBe(true);

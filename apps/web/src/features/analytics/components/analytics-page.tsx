@@ -88,7 +88,7 @@ function WindowPicker({ days, onDays }: { days: number; onDays: (days: number) =
   );
 }
 
-export default function AnalyticsPage() {
+export default function AnalyticsPage({ title }: { title: string }) {
   const [params, setParams] = useSearchParams();
   const raw = params.get('days');
   const { days, correction } = parseDays(raw);
@@ -111,7 +111,7 @@ export default function AnalyticsPage() {
   return (
     <Stack gap="md">
       <PageHeader
-        title="Analytics"
+        title={title}
         lead="Review requests and reviews over a window of days. No figure here proves that a review was published."
       />
       <WindowPicker

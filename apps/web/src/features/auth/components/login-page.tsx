@@ -1,6 +1,7 @@
 import '@mantine/core/styles/PasswordInput.layer.css';
 import { Alert, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { loginBodySchema } from '@review-desk/shared/bff';
+import { formErrors } from '@review-desk/shared/envelope';
 import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { safeNext } from '../../../config/paths.ts';
@@ -34,8 +35,8 @@ function LoginError({ error }: { error: unknown }) {
   );
 }
 
-export default function LoginPage() {
-  usePageTitle('Sign in');
+export default function LoginPage({ title }: { title: string }) {
+  usePageTitle(title);
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'));
   const navigate = useNavigate();
@@ -51,12 +52,7 @@ export default function LoginPage() {
     const form = new FormData(event.currentTarget);
     const parsed = loginBodySchema.safeParse({ email: form.get('email'), password: form.get('password') });
     if (!parsed.success) {
-      const fieldErrors: FieldErrors = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path[0];
-        if ((key === 'email' || key === 'password') && !fieldErrors[key]) fieldErrors[key] = issue.message;
-      }
-      setErrors(fieldErrors);
+      setErrors(formErrors(parsed.error, ['email', 'password']));
       return;
     }
     setErrors({});

@@ -21,7 +21,7 @@ function readQuery(params: URLSearchParams) {
   return { page, limit: LIMIT_DEFAULT, contact };
 }
 
-export default function RecentRequestsPage() {
+export default function RecentRequestsPage({ title }: { title: string }) {
   const [params, setParams] = useSearchParams();
   const query = readQuery(params);
   const sends = useSends(query);
@@ -48,7 +48,7 @@ export default function RecentRequestsPage() {
   return (
     <Stack gap="md">
       <PageHeader
-        title="Recent requests"
+        title={title}
         lead="Review requests sent from this dashboard, newest first. Sent means accepted for delivery: not delivered, and not a review."
         actions={
           <Button component={Link} to={paths.send}>

@@ -33,7 +33,7 @@ function bff(options: { history?: unknown[]; answers?: (() => Response | Promise
         reviewLink: 'http://127.0.0.1:4000/r/tok',
       });
     }
-    return fail(404, 'Not found.');
+    return fail('not_found');
   });
   return { ...stub, sends, lookups };
 }
@@ -42,7 +42,8 @@ beforeEach(() => localStorage.clear());
 afterEach(() => vi.unstubAllGlobals());
 
 const user = () => userEvent.setup();
-const renderSend = () => renderPage(<SendPage />, { url: '/send', me: session('staff') });
+const renderSend = () =>
+  renderPage(<SendPage title="Send a review request" />, { url: '/send', me: session('staff') });
 
 async function fillPhone(u: ReturnType<typeof user>, number: string) {
   await u.selectOptions(screen.getByLabelText('Country'), 'US');
@@ -193,10 +194,10 @@ describe('Send page: sending', () => {
     const u = user();
     const { sends } = bff({
       answers: [
-        () => fail(504, 'The upstream service did not answer in time.'),
+        () => fail('upstream_timeout'),
         () =>
           fail(
-            409,
+            'outcome_unknown',
             'Outcome unknown — a request may have been sent; check recent requests before sending again.',
           ),
       ],
@@ -233,7 +234,7 @@ describe('Send page: sending', () => {
     bff({
       answers: [
         () =>
-          fail(400, 'customerPhone is not reachable by SMS.', {
+          fail('validation_failed', 'customerPhone is not reachable by SMS.', {
             fields: { customerPhone: 'customerPhone is not reachable by SMS.' },
           }),
       ],
@@ -245,13 +246,41 @@ describe('Send page: sending', () => {
     await waitFor(() => expect(phone).toHaveAccessibleDescription(/customerPhone is not reachable by SMS\./));
   });
 
+  it('says a 502 where every delivery failed was not sent, and lets the user fix and send again with a new key', async () => {
+    const u = user();
+    const { sends } = bff({
+      answers: [
+        () =>
+          fail(
+            'delivery_failed',
+            'Every delivery failed; no message reached the customer. SMS: carrier refused the number.',
+          ),
+      ],
+    });
+    renderSend();
+    await fillPhone(u, '415 555 2671');
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    const refused = await screen.findByTestId('send-refused');
+    expect(refused).toHaveTextContent('Not sent: every delivery failed');
+    expect(refused).toHaveTextContent('carrier refused the number');
+    expect(refused).toHaveTextContent('Nothing was sent');
+    expect(screen.queryByTestId('send-unknown')).not.toBeInTheDocument();
+    // Fixed and sent again: a new intent, so a new Idempotency-Key.
+    await u.clear(screen.getByLabelText(/Phone number/));
+    await fillPhone(u, '415 555 2672');
+    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    await screen.findByTestId('send-result');
+    expect(sends).toHaveLength(2);
+    expect(sends[1]!.key).not.toBe(sends[0]!.key);
+  });
+
   it('explains a 403 (allowance) with what to do, and does not call it unknown', async () => {
     const u = user();
     bff({
       answers: [
         () =>
           fail(
-            403,
+            'allowance_exceeded',
             'Sending allowance exceeded: this business may send 500 review requests per calendar month.',
           ),
       ],

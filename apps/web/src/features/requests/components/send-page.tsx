@@ -23,6 +23,7 @@ import {
   initialSendValues,
   recentSends,
   rememberCountry,
+  SEND_FIELDS,
   type SendField,
   type SendFieldErrors,
   type SendFormValues,
@@ -42,9 +43,7 @@ type Phase =
   | { kind: 'unknown'; error: unknown; body: SendRequest }
   | { kind: 'refused'; error: unknown };
 
-const SEND_FIELDS = ['customerName', 'customerPhone', 'customerEmail', 'channel'] as const;
-
-export default function SendPage() {
+export default function SendPage({ title }: { title: string }) {
   const me = useSession();
   const capDays = me.settings.frequencyCapDays;
   const queryClient = useQueryClient();
@@ -74,6 +73,8 @@ export default function SendPage() {
   }
 
   async function checkRecent(body: SendRequest): Promise<RecentCheck> {
+    // FREQUENCY_CAP_DAYS=0: no cap, so nothing to warn about.
+    if (capDays === 0) return { recent: [], checkError: null };
     try {
       const pages = await Promise.all(
         contactsOf(body).map((contact) =>
@@ -151,7 +152,7 @@ export default function SendPage() {
   return (
     <Stack gap="md" className="narrow-page">
       <PageHeader
-        title="Send a review request"
+        title={title}
         lead={
           <>
             Ask a customer for a review by SMS, email or both, or create a link to share.{' '}

@@ -1,3 +1,4 @@
+import { FORMULA_TRIGGERS } from '@review-desk/shared/csv';
 import Papa from 'papaparse';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fail, ok, stubFetch } from '../../../test/fetch-stub.ts';
@@ -94,4 +95,28 @@ describe('CSV export', () => {
     expect(parsed.data[1]!.text).toBe('Line one\nline "two", with comma');
     expect(parsed.data[3]!.location).toBe('{"city":"Hull"}');
   });
+
+  it.each(FORMULA_TRIGGERS.map((t) => [JSON.stringify(t), t]))(
+    'a multi-line name, review or reply starting with %s reaches the spreadsheet as text, not a formula',
+    async (_, trigger) => {
+      const formula = (column: string) =>
+        `${trigger}HYPERLINK("http://evil.example/${column}","x")\nsecond line`;
+      const review = {
+        id: 'r1',
+        rating: 1,
+        status: 'pending',
+        author_name: formula('name'),
+        text: formula('text'),
+        response_text: formula('reply'),
+      };
+      const csv = await reviewsToCsv([review]);
+      const parsed = Papa.parse<Record<string, string>>(csv.slice(1), { header: true, skipEmptyLines: true });
+      expect(parsed.errors).toEqual([]);
+      const row = parsed.data[0]!;
+      expect(row.author_name).toBe(`'${review.author_name}`);
+      expect(row.text).toBe(`'${review.text}`);
+      expect(row.response_text).toBe(`'${review.response_text}`);
+      expect(row.rating).toBe('1');
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import { LIMIT_MAX } from '@review-desk/shared/limits';
 import { isLastPage, type ReviewItem } from '@review-desk/shared/reviews';
+import { toCsv } from '../../../lib/csv.ts';
 import { withReadRetry } from '../../../lib/retry-policy.ts';
 import type { ReviewFilters } from '../filters.ts';
 import { getReviews } from './get-reviews.ts';
@@ -53,36 +54,13 @@ export function csvColumns(reviews: readonly ReviewItem[]): string[] {
   return [...known, ...extra];
 }
 
-function cell(value: unknown): string | number | boolean {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  return JSON.stringify(value);
-}
-
-/**
- * CSV through papaparse (quoting, embedded newlines and quotes handled by a real writer), with
- * formula escaping on: review text is written by customers, and a cell starting with "=" must
- * not run as a formula in a spreadsheet. A BOM lets spreadsheet apps read UTF-8 accents.
- */
-export async function reviewsToCsv(reviews: readonly ReviewItem[]): Promise<string> {
-  const { default: Papa } = await import('papaparse');
+/** The reviews as CSV (lib/csv.ts: a real writer, formulas neutralised in every text cell, BOM). */
+export function reviewsToCsv(reviews: readonly ReviewItem[]): Promise<string> {
   const columns = csvColumns(reviews);
-  const rows = reviews.map((review) =>
-    columns.map((column) => cell((review as Record<string, unknown>)[column])),
+  return toCsv(
+    columns,
+    reviews.map((review) => columns.map((column) => (review as Record<string, unknown>)[column])),
   );
-  return `\ufeff${Papa.unparse({ fields: columns, data: rows }, { escapeFormulae: true, newline: '\r\n' })}`;
-}
-
-export function downloadText(text: string, fileName: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = fileName;
-  anchor.hidden = true;
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
 }
 
 export function exportFileName(

@@ -2,15 +2,10 @@ import { Button, Group, Progress, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { isAbortError } from '../../../lib/api-error.ts';
+import { downloadText } from '../../../lib/csv.ts';
 import { MARKS, markNow } from '../../../lib/perf-marks.ts';
 import { toast } from '../../../lib/toast.ts';
-import {
-  downloadText,
-  type ExportProgress,
-  exportFileName,
-  fetchAllReviews,
-  reviewsToCsv,
-} from '../api/export-reviews.ts';
+import { type ExportProgress, exportFileName, fetchAllReviews, reviewsToCsv } from '../api/export-reviews.ts';
 import type { ReviewFilters } from '../filters.ts';
 
 type ExportState =

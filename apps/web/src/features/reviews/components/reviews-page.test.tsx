@@ -38,7 +38,9 @@ function reviewsBff(total: number) {
 describe('Reviews page', () => {
   it('reads its filters from the URL and asks the BFF for exactly them', async () => {
     const { calls } = reviewsBff(57);
-    const view = renderPage(<ReviewsPage />, { url: '/reviews?status=pending&minRating=4&page=2' });
+    const view = renderPage(<ReviewsPage title="Reviews" />, {
+      url: '/reviews?status=pending&minRating=4&page=2',
+    });
     expect(await screen.findByTestId('page-range')).toHaveTextContent('21–40 of 57');
     const query = new URL(calls[0]!.url).searchParams;
     expect(Object.fromEntries(query)).toEqual({ page: '2', limit: '20', status: 'pending', minRating: '4' });
@@ -49,7 +51,9 @@ describe('Reviews page', () => {
 
   it('corrects an out-of-range URL in place and tells the user', async () => {
     const { calls } = reviewsBff(5);
-    const view = renderPage(<ReviewsPage />, { url: '/reviews?limit=500&minRating=9&page=0' });
+    const view = renderPage(<ReviewsPage title="Reviews" />, {
+      url: '/reviews?limit=500&minRating=9&page=0',
+    });
     await waitFor(() => expect(currentUrl(view)).toBe('/reviews?minRating=5&limit=100'));
     expect(screen.getByText('The address was corrected')).toBeInTheDocument();
     // Never asked the BFF for an out-of-range query.
@@ -62,7 +66,7 @@ describe('Reviews page', () => {
 
   it('puts a filter change in the URL and starts again from page 1', async () => {
     reviewsBff(57);
-    const view = renderPage(<ReviewsPage />, { url: '/reviews?page=3' });
+    const view = renderPage(<ReviewsPage title="Reviews" />, { url: '/reviews?page=3' });
     await screen.findByTestId('page-range');
     await userEvent.selectOptions(screen.getByLabelText('Status'), 'responded');
     await waitFor(() => expect(currentUrl(view)).toBe('/reviews?status=responded'));
@@ -70,14 +74,14 @@ describe('Reviews page', () => {
 
   it('moves past the last page back to the last page', async () => {
     reviewsBff(25);
-    const view = renderPage(<ReviewsPage />, { url: '/reviews?page=9' });
+    const view = renderPage(<ReviewsPage title="Reviews" />, { url: '/reviews?page=9' });
     await waitFor(() => expect(currentUrl(view)).toBe('/reviews?page=2'));
     expect(await screen.findByTestId('page-range')).toHaveTextContent('21–25 of 25');
   });
 
   it('stops at the seed’s stop rule: no Next on the last page', async () => {
     reviewsBff(40);
-    renderPage(<ReviewsPage />, { url: '/reviews?page=2' });
+    renderPage(<ReviewsPage title="Reviews" />, { url: '/reviews?page=2' });
     await screen.findByText('21–40 of 40');
     expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Previous' })).toBeEnabled();
@@ -85,7 +89,7 @@ describe('Reviews page', () => {
 
   it('shows stars with a text alternative, and marks synced reviews', async () => {
     reviewsBff(2);
-    renderPage(<ReviewsPage />, { url: '/reviews' });
+    renderPage(<ReviewsPage title="Reviews" />, { url: '/reviews' });
     const rows = await screen.findAllByTestId('review-row');
     expect(within(rows[0]!).getByRole('img', { name: '2 out of 5 stars' })).toBeInTheDocument();
     expect(within(rows[0]!).getByText('Synced · Google')).toBeInTheDocument();
@@ -94,7 +98,7 @@ describe('Reviews page', () => {
 
   it('says which filters matched nothing', async () => {
     stubFetch(() => ok({ page: 1, limit: 20, total: 0, reviews: [] }));
-    renderPage(<ReviewsPage />, { url: '/reviews?status=ignored&minRating=5' });
+    renderPage(<ReviewsPage title="Reviews" />, { url: '/reviews?status=ignored&minRating=5' });
     expect(await screen.findByTestId('reviews-empty')).toHaveTextContent(
       'Nothing matched status “ignored” and rating 5★ or more.',
     );
@@ -102,9 +106,14 @@ describe('Reviews page', () => {
 
   it('tells a rate-limited user to wait, with the Retry-After countdown', async () => {
     stubFetch(() =>
-      fail(429, 'Request limit of this key reached; retry after 45 seconds.', {}, { 'retry-after': '45' }),
+      fail(
+        'rate_limited',
+        'Request limit of this key reached; retry after 45 seconds.',
+        {},
+        { 'retry-after': '45' },
+      ),
     );
-    renderPage(<ReviewsPage />, { url: '/reviews' });
+    renderPage(<ReviewsPage title="Reviews" />, { url: '/reviews' });
     const state = await screen.findByTestId('error-state');
     expect(state).toHaveTextContent('Too many requests');
     expect(state).toHaveTextContent(/try again in 4[45] s/);
@@ -113,7 +122,7 @@ describe('Reviews page', () => {
 
   it('turns a malformed answer into an error state', async () => {
     stubFetch(() => ok({ page: 1, limit: 20, total: 1, reviews: [{ id: 'x', rating: 9 }] }));
-    renderPage(<ReviewsPage />, { url: '/reviews' });
+    renderPage(<ReviewsPage title="Reviews" />, { url: '/reviews' });
     expect(await screen.findByTestId('error-state')).toHaveTextContent('Unreadable answer from the service');
   });
 
@@ -121,7 +130,7 @@ describe('Reviews page', () => {
     stubFetch(() =>
       ok({ page: 1, limit: 20, total: 1, reviews: [review(1, { location_id: 'loc-9', tags: ['fast'] })] }),
     );
-    renderPage(<ReviewsPage />, { url: '/reviews' });
+    renderPage(<ReviewsPage title="Reviews" />, { url: '/reviews' });
     await userEvent.click(await screen.findByRole('button', { name: 'Details of the review by Author 1' }));
     const panel = await screen.findByRole('dialog', { name: 'Review details' });
     expect(within(panel).getByText('Review ID')).toBeInTheDocument();

@@ -33,7 +33,7 @@ function TableSkeleton({ rows }: { rows: number }) {
   );
 }
 
-export default function ReviewsPage() {
+export default function ReviewsPage({ title }: { title: string }) {
   const [params, setParams] = useSearchParams();
   const { filters, corrections } = useMemo(() => parseReviewFilters(params), [params]);
   const [notice, setNotice] = useState<string[]>([]);
@@ -76,7 +76,7 @@ export default function ReviewsPage() {
   return (
     <Stack gap="md">
       <PageHeader
-        title="Reviews"
+        title={title}
         lead="Reviews of your business: left through review requests, and synced from external networks."
         actions={<ExportCsv filters={filters} />}
       />

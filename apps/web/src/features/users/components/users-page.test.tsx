@@ -30,7 +30,7 @@ function bff() {
     }
     if (request.method === 'PATCH') return ok({ user: { ...users[1]!, ...(body as object) } });
     if (request.method === 'DELETE') return ok({ user: users[1] });
-    return fail(405, 'no');
+    return fail('method_not_allowed');
   });
   return { writes };
 }
@@ -38,7 +38,7 @@ function bff() {
 describe('Users page (owners)', () => {
   it('lists users and keeps an owner from changing or removing themself', async () => {
     bff();
-    renderPage(<UsersPage />, { url: '/users', me: session('owner') });
+    renderPage(<UsersPage title="Users" />, { url: '/users', me: session('owner') });
     const rows = await screen.findAllByTestId('user-row');
     expect(rows).toHaveLength(2);
     expect(within(rows[0]!).getByText('you')).toBeInTheDocument();
@@ -50,7 +50,7 @@ describe('Users page (owners)', () => {
   it('adds a user, checking the password rule before sending', async () => {
     const u = userEvent.setup();
     const { writes } = bff();
-    renderPage(<UsersPage />, { url: '/users', me: session('owner') });
+    renderPage(<UsersPage title="Users" />, { url: '/users', me: session('owner') });
     await screen.findAllByTestId('user-row');
     await u.click(screen.getByRole('button', { name: 'Add user' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add a user' });
@@ -76,7 +76,7 @@ describe('Users page (owners)', () => {
   it('changes a role and removes a user after confirmation', async () => {
     const u = userEvent.setup();
     const { writes } = bff();
-    renderPage(<UsersPage />, { url: '/users', me: session('owner') });
+    renderPage(<UsersPage title="Users" />, { url: '/users', me: session('owner') });
     const rows = await screen.findAllByTestId('user-row');
     await u.selectOptions(within(rows[1]!).getByLabelText('Role of staff@example.com'), 'manager');
     await waitFor(() =>
@@ -87,5 +87,27 @@ describe('Users page (owners)', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Remove this user?' });
     await u.click(within(dialog).getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(writes[1]).toEqual({ method: 'DELETE', path: '/bff/users/u2', body: null }));
+  });
+
+  it('sets a new password for a user, checking the password rule before sending', async () => {
+    const u = userEvent.setup();
+    const { writes } = bff();
+    renderPage(<UsersPage title="Users" />, { url: '/users', me: session('owner') });
+    const rows = await screen.findAllByTestId('user-row');
+    await u.click(within(rows[1]!).getByRole('button', { name: 'Reset password of staff@example.com' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New password for staff@example.com' });
+    await u.type(within(dialog).getByLabelText(/^New password/), 'short');
+    await u.click(within(dialog).getByRole('button', { name: 'Set password' }));
+    expect(await within(dialog).findByText(/at least 12 characters/)).toBeInTheDocument();
+    expect(writes).toHaveLength(0);
+
+    await u.click(within(dialog).getByRole('button', { name: 'Generate a password' }));
+    const generated = (within(dialog).getByLabelText(/^New password/) as HTMLInputElement).value;
+    expect(generated).toMatch(/^[A-Za-z2-9]{20}$/);
+    await u.click(within(dialog).getByRole('button', { name: 'Set password' }));
+    await waitFor(() =>
+      expect(writes[0]).toEqual({ method: 'PATCH', path: '/bff/users/u2', body: { password: generated } }),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reviewsQueryOptionsForUrl } from '../features/reviews/api/get-reviews.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 import { ok, stubFetch } from '../test/fetch-stub.ts';
-import { startPage } from './route-modules.ts';
+import { startPage } from './start-page.ts';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -29,6 +29,13 @@ describe('startPage', () => {
     expect(paths(calls).sort()).toEqual(['/api/v1/reviews?page=2&limit=50&status=pending', '/auth/me']);
     const options = reviewsQueryOptionsForUrl(new URLSearchParams('status=pending&page=2&limit=50'));
     await vi.waitFor(() => expect(client.getQueryData(options.queryKey)).toEqual(list));
+  });
+
+  it('at / asks for the landing page’s read too (the address it redirects to)', async () => {
+    const { calls } = bff();
+    startPage({ pathname: '/', search: '' }, createQueryClient());
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
+    expect(paths(calls).sort()).toEqual(['/api/v1/reviews?page=1&limit=20', '/auth/me']);
   });
 
   it('resolves once the session and the first read have answered, so the first render can draw the page with its data', async () => {

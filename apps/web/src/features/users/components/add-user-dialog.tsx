@@ -1,0 +1,89 @@
+import '../../../components/overlays.css';
+import { Alert, Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
+import { createUserSchema, type Role } from '@review-desk/shared/bff';
+import { formErrors } from '@review-desk/shared/envelope';
+import { type FormEvent, useState } from 'react';
+import { ApiError } from '../../../lib/api-error.ts';
+import { toast } from '../../../lib/toast.ts';
+import { useCreateUser } from '../api/create-user.ts';
+import { failureText, roleOptions } from '../model.ts';
+import { NewPasswordFields } from './new-password-fields.tsx';
+
+/** Adds a user: email, role and a first password, checked with the shared schema before sending. */
+export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const create = useCreateUser();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('staff');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Partial<Record<'email' | 'role' | 'password', string>>>({});
+
+  const close = () => {
+    setEmail('');
+    setPassword('');
+    setRole('staff');
+    setErrors({});
+    create.reset();
+    onClose();
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = createUserSchema.safeParse({ email: email.trim(), role, password });
+    if (!parsed.success) {
+      setErrors(formErrors(parsed.error, ['email', 'role', 'password']));
+      return;
+    }
+    setErrors({});
+    create.mutate(parsed.data, {
+      onSuccess: (user) => {
+        toast({
+          color: 'green',
+          title: 'User added',
+          message: `${user.email} can now sign in as ${user.role}.`,
+        });
+        close();
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.fields) setErrors(error.fields);
+      },
+    });
+  };
+
+  return (
+    <Modal opened={opened} onClose={close} title="Add a user">
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          {create.error && (
+            <Alert color="red" title="Could not add the user">
+              {failureText(create.error)}
+            </Alert>
+          )}
+          <TextInput
+            label="Email"
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={errors.email}
+            required
+            data-autofocus
+          />
+          <NativeSelect
+            label="Role"
+            value={role}
+            onChange={(e) => setRole(e.currentTarget.value as Role)}
+            data={roleOptions()}
+            error={errors.role}
+          />
+          <NewPasswordFields
+            label="Password"
+            description="At least 12 characters. Share it safely; the user can be given a new one later."
+            value={password}
+            onChange={setPassword}
+            error={errors.password}
+            submitLabel="Add user"
+            pending={create.isPending}
+          />
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

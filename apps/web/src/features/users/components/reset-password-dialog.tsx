@@ -1,0 +1,63 @@
+import '../../../components/overlays.css';
+import { Alert, Modal, Stack } from '@mantine/core';
+import { passwordSchema, type User } from '@review-desk/shared/bff';
+import { type FormEvent, useState } from 'react';
+import { toast } from '../../../lib/toast.ts';
+import { useUpdateUser } from '../api/update-user.ts';
+import { failureText } from '../model.ts';
+import { NewPasswordFields } from './new-password-fields.tsx';
+
+/** Sets a new password for a user (the shared password rule, checked before sending). */
+export function ResetPasswordDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
+  const update = useUpdateUser();
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const close = () => {
+    setPassword('');
+    setError(null);
+    update.reset();
+    onClose();
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!user) return;
+    const parsed = passwordSchema.safeParse(password);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Invalid password');
+      return;
+    }
+    setError(null);
+    update.mutate(
+      { id: user.id, body: { password: parsed.data } },
+      {
+        onSuccess: () => {
+          toast({ color: 'green', title: 'Password changed', message: `${user.email} has a new password.` });
+          close();
+        },
+      },
+    );
+  };
+  return (
+    <Modal opened={user !== null} onClose={close} title={user ? `New password for ${user.email}` : ''}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          {update.error && (
+            <Alert color="red" title="Could not change the password">
+              {failureText(update.error)}
+            </Alert>
+          )}
+          <NewPasswordFields
+            label="New password"
+            description="At least 12 characters."
+            value={password}
+            onChange={setPassword}
+            error={error}
+            submitLabel="Set password"
+            pending={update.isPending}
+            autoFocus
+          />
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

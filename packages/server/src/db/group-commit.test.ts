@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestDatabase, describeEngines, type TestDatabase } from '../../test-support/databases.ts';
+import { groupCommit } from './group-commit.ts';
+import { openSqlite } from './sqlite.ts';
+
+describeEngines('group commit', (dialect) => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await createTestDatabase(dialect);
+    await test.db.exec('CREATE TABLE claims (key TEXT PRIMARY KEY, n INTEGER NOT NULL CHECK (n > 0))');
+  });
+  afterAll(() => test.dispose());
+
+  it('settles each write once it is committed; a failing write fails alone', async () => {
+    const write = groupCommit(test.db);
+    const claim = (key: string, n = 1) =>
+      write((q) => q.run('INSERT INTO claims (key, n) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', key, n));
+    const results = await Promise.allSettled([
+      claim('a'),
+      claim('b'),
+      claim('a'),
+      claim('bad', 0),
+      claim('c'),
+    ]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value.changes : 'rejected'))).toEqual([
+      1,
+      1,
+      0,
+      'rejected',
+      1,
+    ]);
+    // The successful writes are there, the refused one is not.
+    const other = await test.db.all<{ key: string }>('SELECT key FROM claims ORDER BY key');
+    expect(other.map((r) => r.key)).toEqual(['a', 'b', 'c']);
+  });
+
+  if (dialect === 'sqlite') {
+    it('shares one transaction between the writes of one turn of the event loop', async () => {
+      const write = groupCommit(test.db);
+      // A second connection to the file sees only committed data.
+      const other = openSqlite({ file: test.url });
+      const [, seenDuringBatch] = await Promise.all([
+        write((q) => q.run('INSERT INTO claims (key, n) VALUES ($1, 1)', 'y1')),
+        write(() => other.get<{ n: number }>('SELECT count(*) AS n FROM claims WHERE key = $1', 'y1')),
+      ]);
+      expect(seenDuringBatch).toEqual({ n: 0 });
+      expect(await other.get('SELECT count(*) AS n FROM claims WHERE key = $1', 'y1')).toEqual({ n: 1 });
+      await other.close();
+    });
+  }
+});

@@ -1,0 +1,55 @@
+import type { Queryable, SqlValue } from './types.ts';
+
+// Many rows in few statements, the same way on both engines: multi-row INSERT … VALUES (…), (…)
+// in batches that stay under each engine's limit of bound parameters. For bulk paths (imports,
+// a bulk send's rows, moving an installation); a single row is just a prepared INSERT.
+
+const MAX_PARAMETERS = { sqlite: 32_766, postgres: 65_535 } as const;
+
+export type InsertManyOptions = {
+  /** Rows per statement at most (default 1,000; fewer when the columns would pass the limit). */
+  batchRows?: number;
+  /** Appended to each statement, e.g. `ON CONFLICT (key) DO NOTHING`. */
+  suffix?: string;
+};
+
+/** Inserts `rows` (values in `columns` order); returns the number of rows inserted. */
+export async function insertMany(
+  q: Queryable,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly SqlValue[])[],
+  options: InsertManyOptions = {},
+): Promise<number> {
+  if (columns.length === 0) throw new Error('insertMany needs at least one column');
+  const perBatch = batchSize(q, columns.length, options.batchRows);
+  let inserted = 0;
+  for (let start = 0; start < rows.length; start += perBatch) {
+    const batch = rows.slice(start, start + perBatch);
+    const params: SqlValue[] = [];
+    for (const row of batch) {
+      if (row.length !== columns.length)
+        throw new Error(`insertMany: a row of ${table} has ${row.length} values`);
+      params.push(...row);
+    }
+    inserted += (await q.run(insertSql(table, columns, batch.length, options.suffix), ...params)).changes;
+  }
+  return inserted;
+}
+
+/** Rows per statement for this engine and this many columns. */
+export function batchSize(q: Pick<Queryable, 'dialect'>, columnCount: number, wanted = 1_000): number {
+  return Math.max(1, Math.min(wanted, Math.floor(MAX_PARAMETERS[q.dialect] / columnCount)));
+}
+
+export function quoteIdentifier(identifier: string): string {
+  return `"${identifier.replaceAll('"', '""')}"`;
+}
+
+function insertSql(table: string, columns: readonly string[], rows: number, suffix = ''): string {
+  const values: string[] = [];
+  let n = 0;
+  for (let r = 0; r < rows; r++) values.push(`(${columns.map(() => `$${++n}`).join(', ')})`);
+  const names = columns.map(quoteIdentifier).join(', ');
+  return `INSERT INTO ${quoteIdentifier(table)} (${names}) VALUES ${values.join(', ')} ${suffix}`.trimEnd();
+}

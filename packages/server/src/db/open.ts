@@ -1,0 +1,37 @@
+import { openPostgres } from './postgres.ts';
+import { openSqlite } from './sqlite.ts';
+import type { Database, DbLogger } from './types.ts';
+
+// One setting chooses the engine: a postgres:// URL opens PostgreSQL, anything else is a SQLite
+// file (the zero-setup default). Nothing past this point asks which one it got, except a store
+// choosing SQL where the dialects really differ (docs/decisions/database-layer.md).
+
+export type OpenDatabaseOptions = {
+  /** A postgres:// (or postgresql://) URL, a SQLite file path (absolute) or ':memory:'. */
+  url: string;
+  /** The setting that chose it (DATABASE_URL, BFF_DATABASE_URL), named in refusals to start. */
+  variable?: string;
+  /** PostgreSQL connections per process (default 10). */
+  poolSize?: number;
+  logger?: DbLogger;
+  /** PostgreSQL application_name, e.g. 'review-desk-api'. */
+  applicationName?: string;
+};
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const { url, variable, poolSize, logger, applicationName } = options;
+  if (isPostgresUrl(url)) {
+    return openPostgres({
+      url,
+      ...(variable ? { variable } : {}),
+      ...(poolSize ? { poolSize } : {}),
+      ...(logger ? { logger } : {}),
+      ...(applicationName ? { applicationName } : {}),
+    });
+  }
+  return openSqlite({ file: url, ...(variable ? { variable } : {}), ...(logger ? { logger } : {}) });
+}

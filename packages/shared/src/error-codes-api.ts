@@ -1,0 +1,100 @@
+import type { ErrorCodeInfo } from './error-codes.ts';
+
+// The error codes of the Review Collection service: its key, scope and business rules.
+
+export const API_ERROR_CODES = {
+  // The service's key, scope and business rules.
+  key_missing: {
+    from: 'api',
+    status: 401,
+    message: 'API key missing: send it in the X-API-Key header or as Authorization: Bearer <key>.',
+    retry: false,
+    action: 'Send an API key.',
+  },
+  key_invalid: {
+    from: 'api',
+    status: 401,
+    message: 'API key invalid, revoked or expired.',
+    retry: false,
+    action: 'Check the key: it may have been revoked, rotated or have expired.',
+  },
+  key_in_query: {
+    from: 'api',
+    status: 400,
+    message:
+      'API keys are not accepted in the query string; send the key in the X-API-Key or Authorization header.',
+    retry: false,
+    action: 'Move the key to a header, and rotate it: URLs end up in logs and browser history.',
+  },
+  scope_missing: {
+    from: 'api',
+    status: 403,
+    message: 'This API key lacks the scope this endpoint needs.',
+    retry: false,
+    action: 'Use a key with the scope named in the message.',
+  },
+  business_suspended: {
+    from: 'api',
+    status: 403,
+    message: 'This API key has no access to its business: the business is suspended.',
+    retry: false,
+    action: 'Contact the service operator.',
+  },
+  origin_refused: {
+    from: 'both',
+    status: 403,
+    message:
+      'Forbidden: POST requires an Origin header matching the application host (browser-style CSRF rule).',
+    retry: false,
+    action: 'Call from the application’s own origin (or one the deployment allows).',
+  },
+  rate_limited: {
+    from: 'both',
+    status: 429,
+    message: 'Request limit reached.',
+    retry: true,
+    action: 'Wait as long as Retry-After says, then retry with increasing delays.',
+  },
+  allowance_exceeded: {
+    from: 'api',
+    status: 403,
+    message: 'Sending allowance exceeded for this calendar month.',
+    retry: false,
+    action: 'Nothing was sent. Wait for next month or raise the allowance; links can still be created.',
+  },
+  frequency_capped: {
+    from: 'api',
+    status: 400,
+    message: 'Already sent to this contact recently.',
+    retry: false,
+    action: 'Nothing was sent. Wait until the frequency cap has passed for this contact.',
+  },
+  opted_out: {
+    from: 'api',
+    status: 400,
+    message: 'This contact opted out of review requests.',
+    retry: false,
+    action: 'Nothing was sent. Do not send to this contact.',
+  },
+  delivery_failed: {
+    from: 'api',
+    status: 502,
+    message: 'Every delivery failed; no message reached the customer.',
+    retry: true,
+    action: 'Nothing was sent. Check the contact details named in the message, then send again.',
+  },
+  business_exists: {
+    from: 'api',
+    status: 409,
+    message: 'A business with this slug already exists.',
+    retry: false,
+    action: 'Choose another slug.',
+  },
+  business_not_found: {
+    from: 'api',
+    status: 404,
+    message: 'No business with this slug.',
+    retry: false,
+    action: 'Check the slug.',
+  },
+} as const satisfies Record<string, ErrorCodeInfo>;
