@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import type { AnalyticsResult } from './analytics.ts';
+import {
+  needsAttention,
+  type OverviewRow,
+  overviewFigures,
+  overviewTotals,
+  sortOverview,
+} from './location-overview.ts';
+import type { ReviewItem } from './reviews.ts';
+
+const analytics = (
+  sent: number,
+  completed: number,
+  reviews: number,
+  avg: number | null,
+): AnalyticsResult => ({
+  requests: { sent, completed, reviewLeft: completed },
+  reviews: { total: reviews, avgRating: avg },
+});
+
+const row = (
+  slug: string,
+  a: AnalyticsResult,
+  pending: { total: number; ratedAboveLow: number } | null = { total: 0, ratedAboveLow: 0 },
+): OverviewRow => ({
+  slug,
+  name: slug,
+  ok: true,
+  ...overviewFigures(a, pending),
+});
+
+describe('overviewFigures', () => {
+  it('computes the completion rate from the counts and low ratings waiting from the two pending totals', () => {
+    const figures = overviewFigures(analytics(40, 10, 12, 4.25), { total: 7, ratedAboveLow: 4 });
+    expect(figures).toEqual({
+      sent: 40,
+      completed: 10,
+      completionRate: 0.25,
+      reviews: 12,
+      avgRating: 4.25,
+      lowWaiting: 3,
+    });
+  });
+
+  it('says "not provided" rather than zero for what a minimal deployment does not send', () => {
+    const figures = overviewFigures({ completed: 5, reviewLeft: 5 }, null);
+    expect(figures).toEqual({
+      sent: null,
+      completed: 5,
+      completionRate: null,
+      reviews: null,
+      avgRating: null,
+      lowWaiting: null,
+    });
+    expect(overviewFigures(analytics(0, 0, 0, null), null).completionRate).toBeNull();
+  });
+});
+
+describe('overviewTotals', () => {
+  it('weighs the completion rate and the rating by counts, not by averaging the rows', () => {
+    const rows = [
+      row('big', analytics(300, 30, 300, 4.0), { total: 10, ratedAboveLow: 8 }),
+      row('small', analytics(10, 9, 3, 1.0), { total: 2, ratedAboveLow: 0 }),
+    ];
+    const totals = overviewTotals(rows);
+    expect(totals.sent).toBe(310);
+    expect(totals.completed).toBe(39);
+    expect(totals.completionRate).toBeCloseTo(39 / 310, 10); // the rows' mean would be 0.5
+    expect(totals.reviews).toBe(303);
+    expect(totals.avgRating).toBeCloseTo((300 * 4 + 3 * 1) / 303, 10); // the rows' mean would be 2.5
+    expect(totals.lowWaiting).toBe(4);
+    expect(totals).toMatchObject({ counted: 2, failed: 0, partial: [] });
+  });
+
+  it('leaves a failed row out of every total and counts it as failed', () => {
+    const rows: OverviewRow[] = [
+      row('a', analytics(10, 5, 4, 5)),
+      { slug: 'down', name: 'Down', ok: false, error: 'unreachable', code: 'upstream_unreachable' },
+    ];
+    const totals = overviewTotals(rows);
+    expect(totals).toMatchObject({ sent: 10, completed: 5, completionRate: 0.5, counted: 1, failed: 1 });
+  });
+
+  it('marks a figure partial when some location does not provide it, and rates only over rows with both counts', () => {
+    const rows = [
+      row('full', analytics(100, 20, 10, 3)),
+      row('minimal', { completed: 50, reviewLeft: 50 }, null),
+    ];
+    const totals = overviewTotals(rows);
+    expect(totals.completed).toBe(70);
+    expect(totals.sent).toBe(100);
+    expect(totals.completionRate).toBe(0.2);
+    expect(totals.partial).toEqual(
+      expect.arrayContaining(['sent', 'reviews', 'completionRate', 'lowWaiting']),
+    );
+    expect(totals.avgRating).toBe(3);
+  });
+
+  it('has no rates when nothing was sent or rated', () => {
+    const totals = overviewTotals([row('quiet', analytics(0, 0, 0, null))]);
+    expect(totals.completionRate).toBeNull();
+    expect(totals.avgRating).toBeNull();
+    expect(overviewTotals([]).sent).toBeNull();
+  });
+});
+
+describe('sortOverview', () => {
+  const rows: OverviewRow[] = [
+    row('b', analytics(5, 1, 1, 2)),
+    { slug: 'x', name: 'x', ok: false, error: 'down', code: undefined },
+    row('a', analytics(50, 1, 9, 5)),
+    row('c', analytics(5, 5, 2, 4)),
+  ];
+  it('sorts by a figure either way, failed rows last, ties in the original order', () => {
+    expect(sortOverview(rows, 'sent', 'desc').map((r) => r.slug)).toEqual(['a', 'b', 'c', 'x']);
+    expect(sortOverview(rows, 'sent', 'asc').map((r) => r.slug)).toEqual(['b', 'c', 'a', 'x']);
+    expect(sortOverview(rows, 'completionRate', 'desc').map((r) => r.slug)).toEqual(['c', 'b', 'a', 'x']);
+    expect(sortOverview(rows, 'name', 'asc').map((r) => r.slug)).toEqual(['a', 'b', 'c', 'x']);
+  });
+});
+
+describe('needsAttention', () => {
+  const review = (id: string, rating: number, status: string, date: string | null): ReviewItem =>
+    ({ id, rating, response_status: status, review_date: date }) as ReviewItem;
+
+  it('merges low-rated pending reviews newest first across locations, naming each location', () => {
+    const merged = needsAttention(
+      [
+        {
+          slug: 'downtown',
+          name: 'Downtown',
+          reviews: [
+            review('d1', 1, 'pending', '2026-11-20T10:00:00Z'),
+            review('d2', 5, 'pending', '2026-11-24T10:00:00Z'),
+            review('d3', 2, 'responded', '2026-11-24T11:00:00Z'),
+            review('d4', 2, 'pending', '2026-11-18T09:00:00Z'),
+          ],
+        },
+        {
+          slug: 'airport',
+          name: 'Airport',
+          reviews: [
+            review('a1', 2, 'pending', '2026-11-22T08:00:00Z'),
+            review('a2', 1, 'pending', null),
+            { id: 'a3', rating: 1, status: 'pending' } as ReviewItem,
+          ],
+        },
+      ],
+      10,
+    );
+    expect(merged.map((m) => `${m.slug}:${m.review.id}`)).toEqual([
+      'airport:a1',
+      'downtown:d1',
+      'downtown:d4',
+      'airport:a2',
+      'airport:a3',
+    ]);
+    expect(merged[0]?.locationName).toBe('Airport');
+  });
+
+  it('stops at the limit', () => {
+    const reviews = Array.from({ length: 30 }, (_, i) =>
+      review(`r${i}`, 1, 'pending', new Date(Date.UTC(2026, 0, 1 + i)).toISOString()),
+    );
+    const merged = needsAttention([{ slug: 's', name: 'S', reviews }], 5);
+    expect(merged.map((m) => m.review.id)).toEqual(['r29', 'r28', 'r27', 'r26', 'r25']);
+  });
+});

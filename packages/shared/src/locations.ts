@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+// Locations: one business with several locations (or an agency with several clients), one API key
+// each. The BFF stores them (docs/locations.md); the dashboard addresses a location by its slug in
+// the path, `/l/<slug>/api/v1/…`, and `GET /bff/locations` lists the ones a user may see.
+
+export const LOCATION_SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+
+export const locationSlugSchema = z.string().regex(LOCATION_SLUG_PATTERN, {
+  error: 'slug must be 1–40 lower-case letters, digits or hyphens, not starting or ending with a hyphen',
+});
+
+export const locationNameSchema = z
+  .string()
+  .trim()
+  .min(1, { error: 'name must not be empty' })
+  .max(80, { error: 'name must be at most 80 characters' });
+
+/** What a browser may know of a location: never its key, upstream or Origin. */
+export const locationSummarySchema = z.object({ slug: locationSlugSchema, name: z.string() });
+export type LocationSummary = z.infer<typeof locationSummarySchema>;
+
+/** GET /bff/locations: the user's locations in order; the first is what `/api/v1/…` addresses. */
+export const locationListSchema = z.object({ locations: z.array(locationSummarySchema) });
+export type LocationList = z.infer<typeof locationListSchema>;
+
+/** A user's reach: every location (now and later), or the chosen ones. */
+export const locationAccessSchema = z.discriminatedUnion('all', [
+  z.object({ all: z.literal(true) }),
+  z.object({ all: z.literal(false), slugs: z.array(locationSlugSchema).max(1000) }),
+]);
+export type LocationAccess = z.infer<typeof locationAccessSchema>;
+
+/** The path prefix that names a location: `/l/<slug>`. */
+export function locationPrefix(slug: string): string {
+  return `/l/${encodeURIComponent(slug)}`;
+}
+
+/** Splits `/l/<slug>/rest` into the slug and `/rest`; null when the path names no location. */
+export function splitLocationPath(path: string): { slug: string; rest: string } | null {
+  const match = /^\/l\/([^/]+)(\/.*)$/.exec(path);
+  if (!match) return null;
+  return { slug: match[1] as string, rest: match[2] as string };
+}
