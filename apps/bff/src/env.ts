@@ -4,6 +4,7 @@ import * as setting from '@review-desk/server/config';
 import { REPO_ROOT, resolveFrom } from '@review-desk/server/files';
 import { AUTH_SCHEMES, FREQUENCY_CAP_DAYS_DEFAULT, PASSWORD_MIN } from '@review-desk/shared';
 import { z } from 'zod';
+import { parseSecretsKey } from './locations/secrets.ts';
 
 // The only reader of process.env: the BFF's configuration table. Each variable is declared once
 // (name, type, default, meaning); a bad or missing one stops the start with one line naming it.
@@ -47,6 +48,20 @@ export const BFF_CONFIG = setting.defineConfig({
     default: 'data/bff.db',
     description:
       'The BFF’s SQLite database (users, sessions, throttling, journal). Its folder is created readable by this user only (0700), the files 0600.',
+  },
+  BFF_SECRETS_KEY: {
+    type: z.string().refine((value) => parseSecretsKey(value) !== null, {
+      error: 'must be 32 bytes written as 64 hex digits or base64',
+    }),
+    shown: 'none (the file below)',
+    description:
+      'Seals the locations’ API keys in the database (AES-256-GCM): 32 bytes as 64 hex digits or base64. Keep it out of the database’s backups.',
+  },
+  BFF_SECRETS_KEY_FILE: {
+    type: setting.text(),
+    default: 'data/bff-secrets.key',
+    description:
+      'Read when `BFF_SECRETS_KEY` is unset; made with a random key (mode 0600) when the first location is added.',
   },
   ALLOWED_ORIGINS: {
     type: setting.originList(),
@@ -127,25 +142,23 @@ export const BFF_CONFIG = setting.defineConfig({
   ...setting.OPERATION_VARIABLES,
 });
 
-function readKeyFile(file: string): string {
+/** An API key read from a file (its one word, surrounding blank space dropped); `what` names the source. */
+export function readKeyFile(file: string, what = 'UPSTREAM_API_KEY_FILE'): string {
   let content: string;
   try {
     content = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw setting.configError(
-      'UPSTREAM_API_KEY_FILE',
-      `UPSTREAM_API_KEY_FILE: cannot read ${file} (${code})`,
-    );
+    throw setting.configError(what, `${what}: cannot read ${file} (${code})`);
   }
+  return keyFromText(content, `${what}: ${file}`, what);
+}
+
+/** The one rule for a key given as text: one word, not empty. */
+export function keyFromText(content: string, source: string, variable: string): string {
   const key = content.trim();
-  if (key === '')
-    throw setting.configError('UPSTREAM_API_KEY_FILE', `UPSTREAM_API_KEY_FILE: ${file} is empty`);
-  if (/\s/.test(key))
-    throw setting.configError(
-      'UPSTREAM_API_KEY_FILE',
-      `UPSTREAM_API_KEY_FILE: ${file} holds more than one word`,
-    );
+  if (key === '') throw setting.configError(variable, `${source} is empty`);
+  if (/\s/.test(key)) throw setting.configError(variable, `${source} holds more than one word`);
   return key;
 }
 
@@ -200,6 +213,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       timeoutMs: env.UPSTREAM_TIMEOUT_MS,
     },
     databasePath: resolveFrom(REPO_ROOT, env.BFF_DATABASE_PATH),
+    secrets: secretsSource(env),
     allowedOrigins: env.ALLOWED_ORIGINS as readonly string[],
     /** The dashboard's origin as browsers see it, when it is fixed by configuration. */
     publicOrigin: env.PUBLIC_URL ?? null,
@@ -222,10 +236,22 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   };
 }
 
-/** The CLI needs only the database (and must run without an upstream configured). */
+function secretsSource(env: { BFF_SECRETS_KEY?: string | undefined; BFF_SECRETS_KEY_FILE: string }) {
+  return { key: env.BFF_SECRETS_KEY, file: resolveFrom(REPO_ROOT, env.BFF_SECRETS_KEY_FILE) };
+}
+
+/** The CLI needs only the database and the secrets key (and must run without an upstream configured). */
 export function loadCliConfig(source: Record<string, string | undefined> = process.env): {
   databasePath: string;
+  secrets: { key: string | undefined; file: string };
 } {
-  const { values } = setting.parseEnv({ BFF_DATABASE_PATH: BFF_CONFIG.BFF_DATABASE_PATH }, source);
-  return { databasePath: resolveFrom(REPO_ROOT, values.BFF_DATABASE_PATH) };
+  const { values } = setting.parseEnv(
+    {
+      BFF_DATABASE_PATH: BFF_CONFIG.BFF_DATABASE_PATH,
+      BFF_SECRETS_KEY: BFF_CONFIG.BFF_SECRETS_KEY,
+      BFF_SECRETS_KEY_FILE: BFF_CONFIG.BFF_SECRETS_KEY_FILE,
+    },
+    source,
+  );
+  return { databasePath: resolveFrom(REPO_ROOT, values.BFF_DATABASE_PATH), secrets: secretsSource(values) };
 }

@@ -77,6 +77,22 @@ export const BFF_ERROR_CODES = {
     action: 'Make another user owner first.',
   },
 
+  // Locations: each has its own upstream and key; a user may see all of them or chosen ones.
+  location_not_found: {
+    from: 'bff',
+    status: 404,
+    message: 'No such location.',
+    retry: false,
+    action: 'Choose a location from the list; an owner can add it with the command line.',
+  },
+  location_exists: {
+    from: 'bff',
+    status: 409,
+    message: 'A location with this slug already exists.',
+    retry: false,
+    action: 'Choose another slug, or rotate the existing location’s key.',
+  },
+
   // The BFF's send journal (one send per Idempotency-Key).
   idempotency_key_missing: {
     from: 'bff',

@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { migrationParity } from '@review-desk/server/db/migrate';
+import { describeEngines, useTestDatabase } from '@review-desk/server/test-support/databases';
+import { beforeEach, expect, it } from 'vitest';
+import { createSecretBox } from './secrets.ts';
+import { createLocationStore, LOCATION_MIGRATIONS } from './store.ts';
+
+const KEY = 'rk_live_downtown_secret_0123456789';
+
+describeEngines('location store', (dialect) => {
+  const database = useTestDatabase(dialect, { migrations: [LOCATION_MIGRATIONS] });
+  const box = createSecretBox(randomBytes(32));
+  const store = () => createLocationStore(database().db, box);
+
+  beforeEach(async () => {
+    await database().db.exec('DELETE FROM location_scopes; DELETE FROM locations;');
+  });
+
+  it('adds locations in order, seals the key at rest and opens it only through credentials', async () => {
+    const locations = store();
+    await locations.add({
+      slug: 'downtown',
+      name: 'Downtown',
+      upstreamUrl: null,
+      authScheme: 'x-api-key',
+      origin: null,
+      key: KEY,
+    });
+    await locations.add({
+      slug: 'airport',
+      name: 'Airport',
+      upstreamUrl: 'http://127.0.0.1:9/base',
+      authScheme: 'bearer',
+      origin: 'https://reviews.example',
+      key: 'rk_live_airport',
+    });
+    const list = await locations.list();
+    expect(list.map((l) => l.slug)).toEqual(['downtown', 'airport']);
+    expect(JSON.stringify(list)).not.toContain('rk_live');
+    const row = await database().db.get<{ key_sealed: string }>(
+      'SELECT key_sealed FROM locations WHERE slug = $1',
+      'downtown',
+    );
+    expect(row?.key_sealed).toMatch(/^v1\./);
+    expect(row?.key_sealed).not.toContain(KEY);
+    const credentials = await locations.credentials();
+    expect(credentials.map((c) => [c.slug, c.key, c.authScheme, c.origin, c.upstreamUrl])).toEqual([
+      ['downtown', KEY, 'x-api-key', null, null],
+      ['airport', 'rk_live_airport', 'bearer', 'https://reviews.example', 'http://127.0.0.1:9/base'],
+    ]);
+  });
+
+  it('refuses a second location with the same slug, and rotating or removing an unknown one', async () => {
+    const locations = store();
+    const input = {
+      slug: 'dup',
+      name: 'Dup',
+      upstreamUrl: null,
+      authScheme: 'x-api-key',
+      origin: null,
+      key: KEY,
+    } as const;
+    await locations.add(input);
+    await expect(locations.add(input)).rejects.toMatchObject({ code: 'location_exists' });
+    await expect(locations.rotateKey('nope', KEY)).rejects.toMatchObject({ code: 'location_not_found' });
+    await expect(locations.remove('nope')).rejects.toMatchObject({ code: 'location_not_found' });
+  });
+
+  it('rotates a key: the new one opens, the old one is gone', async () => {
+    const locations = store();
+    await locations.add({
+      slug: 'r',
+      name: 'R',
+      upstreamUrl: null,
+      authScheme: 'x-api-key',
+      origin: null,
+      key: KEY,
+    });
+    await locations.rotateKey('r', 'rk_live_new');
+    expect((await locations.credentials())[0]?.key).toBe('rk_live_new');
+  });
+
+  it('a sealed key copied onto another location, or read with another secrets key, does not open', async () => {
+    const locations = store();
+    await locations.add({
+      slug: 'a',
+      name: 'A',
+      upstreamUrl: null,
+      authScheme: 'x-api-key',
+      origin: null,
+      key: 'ka',
+    });
+    await locations.add({
+      slug: 'b',
+      name: 'B',
+      upstreamUrl: null,
+      authScheme: 'x-api-key',
+      origin: null,
+      key: 'kb',
+    });
+    const other = createLocationStore(database().db, createSecretBox(randomBytes(32)));
+    await expect(other.credentials()).rejects.toThrow(/does not open/);
+    await database().db.run(
+      'UPDATE locations SET key_sealed = (SELECT key_sealed FROM locations WHERE slug = $1) WHERE slug = $2',
+      'a',
+      'b',
+    );
+    await expect(locations.credentials()).rejects.toThrow(/does not open/);
+  });
+
+  it("keeps each user's reach: all by default, chosen locations, and loses a removed location", async () => {
+    const locations = store();
+    for (const slug of ['one', 'two', 'three'])
+      await locations.add({
+        slug,
+        name: slug,
+        upstreamUrl: null,
+        authScheme: 'x-api-key',
+        origin: null,
+        key: KEY,
+      });
+    expect(await locations.accessOf('u1')).toEqual({ all: true });
+    await locations.setAccess('u1', { all: false, slugs: ['three', 'one'] });
+    expect(await locations.accessOf('u1')).toEqual({ all: false, slugs: ['one', 'three'] });
+    await expect(locations.setAccess('u1', { all: false, slugs: ['one', 'ghost'] })).rejects.toMatchObject({
+      code: 'location_not_found',
+    });
+    expect(await locations.accessOf('u1')).toEqual({ all: false, slugs: ['one', 'three'] });
+    await locations.remove('one');
+    expect(await locations.accessOf('u1')).toEqual({ all: false, slugs: ['three'] });
+    await locations.setAccess('u1', { all: true });
+    expect(await locations.accessOf('u1')).toEqual({ all: true });
+    await locations.setAccess('u2', { all: false, slugs: [] });
+    await locations.forgetUser('u2');
+    expect(await locations.accessOf('u2')).toEqual({ all: true });
+  });
+});
+
+it('the two dialects describe one schema', () => {
+  expect(migrationParity(LOCATION_MIGRATIONS)).toEqual([]);
+});
