@@ -4,7 +4,9 @@ import { StartupError } from '@review-desk/server/startup-error';
 import { createUserSchema, passwordSchema, ROLES, roleSchema } from '@review-desk/shared';
 import { endSessionsOf } from './auth/sessions.ts';
 import { createUserStore } from './auth/users.ts';
+import { readSecretLine as readPassword, required, UsageError } from './cli-input.ts';
 import { loadCliConfig } from './env.ts';
+import { LOCATION_USAGE, runLocationCommand } from './locations/cli.ts';
 import { openDatabase } from './store/db.ts';
 
 // Dashboard users from the command line (BFF_DATABASE_PATH selects the database):
@@ -14,7 +16,7 @@ import { openDatabase } from './store/db.ts';
 //   user remove --email E
 //   user list [--json]
 
-const USAGE = `Usage: npm run cli -w apps/bff -- user <command> [options]
+const USAGE = `Usage: npm run cli -w apps/bff -- user|location <command> [options]
 
 Commands:
   user add --email E --role ${ROLES.join('|')}   Create a user; the password is read from stdin.
@@ -22,53 +24,14 @@ Commands:
   user role --email E --role R          Change a user's role.
   user remove --email E                 Remove a user (not the last owner).
   user list [--json]                    List users.
+${LOCATION_USAGE}
 
-Environment: BFF_DATABASE_PATH (default data/bff.db at the repository root).`;
-
-class UsageError extends Error {}
-
-async function readPassword(prompt: string): Promise<string> {
-  const stdin = process.stdin;
-  if (!stdin.isTTY) {
-    let text = '';
-    for await (const chunk of stdin) text += chunk;
-    return text.replace(/\r?\n$/, '').split(/\r?\n/)[0] ?? '';
-  }
-  process.stderr.write(prompt);
-  stdin.setRawMode(true);
-  stdin.resume();
-  stdin.setEncoding('utf8');
-  return new Promise((resolve, reject) => {
-    let value = '';
-    const onData = (key: string) => {
-      for (const ch of key) {
-        if (ch === '\r' || ch === '\n') {
-          stdin.setRawMode(false);
-          stdin.pause();
-          stdin.off('data', onData);
-          process.stderr.write('\n');
-          resolve(value);
-          return;
-        }
-        if (ch === '\u0003') {
-          stdin.setRawMode(false);
-          reject(new UsageError('cancelled'));
-          return;
-        }
-        if (ch === '\u007f') value = value.slice(0, -1);
-        else value += ch;
-      }
-    };
-    stdin.on('data', onData);
-  });
-}
-
-function required(value: string | undefined, flag: string): string {
-  if (value === undefined || value.trim() === '') throw new UsageError(`--${flag} is required`);
-  return value;
-}
+Environment: BFF_DATABASE_PATH (default data/bff.db at the repository root); for keys
+BFF_SECRETS_KEY or BFF_SECRETS_KEY_FILE (default data/bff-secrets.key, made when missing).`;
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'location' && !argv.includes('--help') && !argv.includes('-h'))
+    return runLocationCommand(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
