@@ -9,6 +9,8 @@ export * from './errors.ts';
 export * from './limits.ts';
 export * from './phone.ts';
 export * from './query.ts';
+export * from './quiet-hours.ts';
+export * from './requests.ts';
 export * from './reviews.ts';
 export * from './scopes.ts';
 export * from './send.ts';
