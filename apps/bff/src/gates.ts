@@ -22,6 +22,8 @@ export type RouteGates = Record<
   | 'reviews'
   | 'analytics'
   | 'send'
+  | 'requests'
+  | 'request'
   | 'login'
   | 'logout'
   | 'me'
@@ -61,6 +63,8 @@ export function createGates(deps: {
       reviews: [...may('reviews:read'), noBody],
       analytics: [...may('analytics:read'), noBody],
       send: [sameSite, ...may('requests:send'), json],
+      requests: [...may('sends:read'), noBody],
+      request: [...may('sends:read'), noBody],
       login: [sameSite, json],
       logout: [sameSite],
       me: [signedIn],

@@ -12,6 +12,8 @@ export * from './location-overview.ts';
 export * from './locations.ts';
 export * from './phone.ts';
 export * from './query.ts';
+export * from './quiet-hours.ts';
+export * from './requests.ts';
 export * from './reviews.ts';
 export * from './scopes.ts';
 export * from './send.ts';

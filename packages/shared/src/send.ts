@@ -107,15 +107,28 @@ export const sendResultSchema = z.looseObject({
   channel: z.string(),
   reviewLink: z.string(),
   warning: z.string().optional(),
+  /**
+   * Our extension: with status `scheduled`, when the message goes out (ISO 8601): it was asked
+   * for outside the business's sending hours (docs/api.md, "Quiet hours").
+   */
+  scheduledFor: z.string().optional(),
 });
 export type SendResult = z.infer<typeof sendResultSchema>;
 
 /** The status our service answers when a request was created and at least one delivery accepted. */
 export const SEND_STATUS_SENT = 'sent';
+/** Asked for outside the business's sending hours: held until they open (`scheduledFor`). */
+export const SEND_STATUS_SCHEDULED = 'scheduled';
+/** The carrier did not answer in time: the message may have gone out; it is never resent. */
+export const SEND_STATUS_UNKNOWN = 'unknown';
 
 /** Honest words for the statuses clients show (seed §2). Unknown values are shown as they are. */
 export const SEND_STATUS_MEANINGS: Record<string, string> = {
   sent: 'Accepted for delivery. Not a delivery receipt, and not a review.',
+  scheduled:
+    'Accepted and held: it was asked for outside the business’s sending hours and goes out when they open.',
+  unknown:
+    'Outcome unknown: the carrier did not answer in time, so the message may have gone out. Check recent requests before sending again.',
 };
 
 /**

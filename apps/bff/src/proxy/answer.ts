@@ -106,6 +106,8 @@ export function interpretReply(reply: UpstreamReply, scope: string, keyBytes: Bu
   if (status >= 400) {
     if (jsonBody && upstreamError(body) !== null) return { kind: 'pass', status, body };
     // Keep the statuses a client backs off on (docs/api.md, Errors), with a plain message of our own.
+    // 404: a deployment without an endpoint (the requests extension): the dashboard falls back.
+    if (status === 404) return json('not_found', PROXY_MESSAGES.notFound, 'unreadable 404 body');
     if (status === 429) return json('rate_limited', PROXY_MESSAGES.rateLimited, 'unreadable 429 body');
     if (status === 503) return json('unavailable', PROXY_MESSAGES.unavailable(status), 'unreadable 503 body');
     return json('upstream_unreadable', PROXY_MESSAGES.unreadable, `unreadable ${status} body`);

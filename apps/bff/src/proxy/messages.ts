@@ -8,6 +8,7 @@ export const PROXY_MESSAGES = {
   unavailable: (status: number) =>
     `The review service is unavailable (HTTP ${status}). Try again in a moment.`,
   rateLimited: 'The review service’s request limit was reached. Wait a moment and try again.',
+  notFound: 'The review service does not offer this (HTTP 404).',
   keyRefused:
     'The review service refused the server’s API key (missing, revoked or expired). An administrator must check the API key the dashboard server uses.',
   keyLacksScope: (scope: string) =>

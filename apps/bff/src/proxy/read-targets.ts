@@ -4,9 +4,15 @@ import {
   analyticsSearchParams,
   ENDPOINTS,
   queryRecord,
+  REQUEST_ENDPOINTS,
+  REQUEST_ID_PATTERN,
+  requestPath,
+  requestsQuerySchema,
+  requestsSearchParams,
   reviewsQuerySchema,
   reviewsSearchParams,
 } from '@review-desk/shared';
+import { z } from 'zod';
 
 // The upstream target of a read: the path and a query rebuilt from the parsed values, never the
 // browser's text. A dashboard asks the same few queries again and again, so each valid query
@@ -17,31 +23,56 @@ import {
 export const TARGETS_MAX = 1_000;
 
 const readSchemas = {
-  reviews: { schema: reviewsQuerySchema, canonical: reviewsSearchParams },
-  analytics: { schema: analyticsQuerySchema, canonical: analyticsSearchParams },
+  reviews: { schema: reviewsQuerySchema, canonical: reviewsSearchParams, path: ENDPOINTS.reviews.path },
+  analytics: {
+    schema: analyticsQuerySchema,
+    canonical: analyticsSearchParams,
+    path: ENDPOINTS.analytics.path,
+  },
+  requests: {
+    schema: requestsQuerySchema,
+    canonical: requestsSearchParams,
+    path: REQUEST_ENDPOINTS.list.path,
+  },
 } as const;
-export type ReadEndpoint = keyof typeof readSchemas;
+export type ReadEndpoint = keyof typeof readSchemas | 'request';
+
+/** One request takes no query parameters. */
+const noQuerySchema = z.strictObject({});
 
 export function createReadTargets() {
-  const caches: Record<ReadEndpoint, Map<string, string>> = { reviews: new Map(), analytics: new Map() };
+  const caches: Record<keyof typeof readSchemas, Map<string, string>> = {
+    reviews: new Map(),
+    analytics: new Map(),
+    requests: new Map(),
+  };
   return {
-    /** The upstream target for this query string: validated (400 on a bad query) and remembered. */
-    resolve(endpoint: ReadEndpoint, search: string): string {
+    /**
+     * The upstream target for this query string (and, for one request, its path's id): validated
+     * (400 on a bad query) and, for lists, remembered. One request's target is rebuilt each time:
+     * ids are endless, so remembering them would be a map a client could grow.
+     */
+    resolve(endpoint: ReadEndpoint, search: string, id?: string): string {
+      if (endpoint === 'request') {
+        const parsed = noQuerySchema.safeParse(queryRecord(search));
+        if (!parsed.success) throw AppError.validation(parsed.error);
+        if (id === undefined || !REQUEST_ID_PATTERN.test(id)) throw new AppError('not_found');
+        return requestPath(id);
+      }
       const cache = caches[endpoint];
       const known = cache.get(search);
       if (known !== undefined) return known;
-      const { schema, canonical } = readSchemas[endpoint];
+      const { schema, canonical, path } = readSchemas[endpoint];
       const parsed = schema.safeParse(queryRecord(search));
       if (!parsed.success) throw AppError.validation(parsed.error);
       const query = canonical(parsed.data as never).toString();
-      const path = ENDPOINTS[endpoint].path;
       const target = query ? `${path}?${query}` : path;
       if (cache.size >= TARGETS_MAX) cache.clear();
       cache.set(search, target);
       return target;
     },
     /** How many targets are remembered (for the bound's test). */
-    size: () => caches.reviews.size + caches.analytics.size,
+    size: () => caches.reviews.size + caches.analytics.size + caches.requests.size,
   };
 }
 export type ReadTargets = ReturnType<typeof createReadTargets>;

@@ -5,7 +5,7 @@ import http, {
   type ServerResponse,
 } from 'node:http';
 import https from 'node:https';
-import { ENDPOINTS, ERROR_CODES, fail } from '@review-desk/shared';
+import { ERROR_CODES, fail, PROXIED_ENDPOINTS } from '@review-desk/shared';
 import type { NextFunction } from 'express';
 import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
@@ -17,7 +17,7 @@ import { passedResponseHeaders, type UpstreamHeaders } from './headers.ts';
 import { PROXY_MESSAGES } from './messages.ts';
 import type { ReadEndpoint } from './read-targets.ts';
 
-// GET /api/v1/reviews and /api/v1/analytics, forwarded with http-proxy-middleware over a
+// The reads (GET /api/v1/reviews, /api/v1/analytics, /api/v1/requests[/{id}]), forwarded with http-proxy-middleware over a
 // keep-alive agent. The request is validated and its query rebuilt before it gets here; this
 // module owns the exchange: constructed headers, a total deadline, and an answer the browser can
 // always read (the upstream's bytes when they are sound, a plain envelope when not).
@@ -133,7 +133,11 @@ export function createReadForwarder(deps: {
         metrics.observeUpstream(ex.endpoint, status, seconds);
         const contentType = proxyRes.headers['content-type'];
         const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-        const answer = interpretReply({ status, contentType, body }, ENDPOINTS[ex.endpoint].scope, keyBytes);
+        const answer = interpretReply(
+          { status, contentType, body },
+          PROXIED_ENDPOINTS[ex.endpoint].scope,
+          keyBytes,
+        );
         const headers = passedResponseHeaders(proxyRes.headers, config.upstream.key);
         if (answer.kind === 'replace') {
           metrics.upstreamErrors.inc({ endpoint: ex.endpoint, kind: 'unreadable' });

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { AppError, sendError } from '@review-desk/server/errors';
-import { ENDPOINTS, MESSAGES, PROXY_ROUTES } from '@review-desk/shared';
+import { MESSAGES, PROXIED_ENDPOINTS, PROXY_ROUTES } from '@review-desk/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Gates } from '../gates.ts';
 import { type Gate, type GateRequest, throughGates } from '../http/gate.ts';
@@ -27,6 +27,15 @@ type Route = {
 const API = '/api';
 const NOT_FOUND = new AppError('not_found');
 
+/** The last path segment, percent-decoded (undefined when it does not decode). */
+function lastSegment(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
+  } catch {
+    return undefined;
+  }
+}
+
 const pathOf = (url: string) => {
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
@@ -39,25 +48,40 @@ export function createProxy(deps: {
   send: SendHandler;
 }): RequestHandler {
   const routes = new Map<string, Route>();
+  /** Routes with one `:id` segment last (one request of the list): matched on their prefix. */
+  const byPrefix: { prefix: string; route: Route }[] = [];
   for (const { endpoint } of PROXY_ROUTES) {
-    const { path, method } = ENDPOINTS[endpoint];
+    const { path, method } = PROXIED_ENDPOINTS[endpoint];
     const handle: Route['handle'] =
       endpoint === 'send'
         ? (req, res) => deps.send.handle(req, res)
         : (req, res) => {
             const url = req.url ?? '';
             const q = url.indexOf('?');
-            deps.reads(req, res, endpoint, deps.targets.resolve(endpoint, q === -1 ? '' : url.slice(q + 1)));
+            const search = q === -1 ? '' : url.slice(q + 1);
+            const id = endpoint === 'request' ? lastSegment(pathOf(url)) : undefined;
+            deps.reads(req, res, endpoint, deps.targets.resolve(endpoint, search, id));
           };
     const wrongMethod = new AppError('method_not_allowed', MESSAGES.methodNotAllowed(method), {
       headers: { allow: method },
     });
-    routes.set(path, { endpoint, method, gates: deps.gates.routes[endpoint], handle, wrongMethod });
+    const route = { endpoint, method, gates: deps.gates.routes[endpoint], handle, wrongMethod };
+    if (path.endsWith('/:id')) byPrefix.push({ prefix: path.slice(0, -':id'.length), route });
+    else routes.set(path, route);
   }
+  const find = (path: string): Route | undefined => {
+    const exact = routes.get(path);
+    if (exact) return exact;
+    for (const { prefix, route } of byPrefix) {
+      if (path.startsWith(prefix) && path.length > prefix.length && !path.includes('/', prefix.length))
+        return route;
+    }
+    return undefined;
+  };
 
   /** Gate: the allow-list. Names the route (or `api-unknown`) and refuses what it does not list. */
   const allowList: Gate = (req) => {
-    const route = routes.get(pathOf(req.url ?? ''));
+    const route = find(pathOf(req.url ?? ''));
     if (route === undefined) {
       req.ctx.route = 'api-unknown';
       return NOT_FOUND;
@@ -73,7 +97,7 @@ export function createProxy(deps: {
       sendError(res, refusal);
       return;
     }
-    const route = routes.get(pathOf(req.url ?? '')) as Route;
+    const route = find(pathOf(req.url ?? '')) as Route;
     throughGates(route.gates, req, res, () => route.handle(req, res), fail);
   }
 

@@ -7,8 +7,10 @@ import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { paths } from '../../../config/paths.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+import { isNotOffered, useRequestsDelivery } from '../api/get-requests.ts';
 import { useSends } from '../api/get-sends.ts';
 import { channelLabel } from '../channel-labels.ts';
+import { LegStateLegend, LegStates } from './leg-state.tsx';
 import { OUTCOME_LEGEND, OutcomeBadge } from './outcome-badge.tsx';
 
 function readQuery(params: URLSearchParams) {
@@ -25,6 +27,10 @@ export default function RecentRequestsPage({ title }: { title: string }) {
   const [params, setParams] = useSearchParams();
   const query = readQuery(params);
   const sends = useSends(query);
+  const delivery = useRequestsDelivery();
+  const records = new Map((delivery.data?.requests ?? []).map((r) => [r.id, r]));
+  const notOffered = isNotOffered(delivery.error);
+  const now = Date.now();
   const [contactInput, setContactInput] = useState(query.contact ?? '');
   useEffect(() => setContactInput(query.contact ?? ''), [query.contact]);
 
@@ -90,6 +96,19 @@ export default function RecentRequestsPage({ title }: { title: string }) {
           ))}
         </dl>
       </details>
+      {notOffered ? (
+        <Text size="sm" c="dimmed" data-testid="delivery-not-available">
+          Delivery state is not available from this API: the outcomes below are this dashboard’s own record of
+          what the service answered.
+        </Text>
+      ) : (
+        <LegStateLegend />
+      )}
+      {delivery.error && !notOffered && (
+        <Text size="sm" c="dimmed" data-testid="delivery-error">
+          Delivery state could not be read: {delivery.error.message}
+        </Text>
+      )}
       {sends.error && <ErrorState error={sends.error} onRetry={() => sends.refetch()} />}
       {!data && !sends.error && <Skeleton height={200} aria-label="Loading recent requests" />}
       {data && data.sends.length === 0 && (
@@ -110,6 +129,7 @@ export default function RecentRequestsPage({ title }: { title: string }) {
               <th>Customer</th>
               <th>Channel</th>
               <th>Outcome</th>
+              {!notOffered && <th>Delivery</th>}
               <th>Sent by</th>
               <th>Review link</th>
             </tr>
@@ -140,6 +160,15 @@ export default function RecentRequestsPage({ title }: { title: string }) {
                     </Text>
                   )}
                 </td>
+                {!notOffered && (
+                  <td data-label="Delivery">
+                    {entry.requestId && records.has(entry.requestId) ? (
+                      <LegStates record={records.get(entry.requestId)!} now={now} />
+                    ) : (
+                      <span className="muted">{delivery.isPending ? '…' : '—'}</span>
+                    )}
+                  </td>
+                )}
                 <td data-label="Sent by" className="cell-break">
                   {entry.sentBy}
                 </td>

@@ -12,11 +12,13 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { SEND_STATUS_MEANINGS, type SendResult } from '@review-desk/shared/send';
+import { describeSendTime } from '@review-desk/shared/quiet-hours';
+import { SEND_STATUS_MEANINGS, SEND_STATUS_SCHEDULED, type SendResult } from '@review-desk/shared/send';
 import { QRCodeSVG } from 'qrcode.react';
 import { Link } from 'react-router';
 import { requestsHref } from '../../../config/paths.ts';
 import { channelLabel } from '../channel-labels.ts';
+import { localZone } from './leg-state.tsx';
 
 /**
  * The honest result of a send (seed §2): "sent" means accepted for delivery — not delivered and
@@ -37,6 +39,8 @@ export function SendResultPanel({
     SEND_STATUS_MEANINGS[result.status] ??
     'This is the status the service reported; its exact meaning is not documented. It is not proof of delivery or of a review.';
   const isLink = result.channel === 'link';
+  const scheduledFor =
+    result.status === SEND_STATUS_SCHEDULED && result.scheduledFor ? Date.parse(result.scheduledFor) : null;
   return (
     <Paper withBorder p="lg" radius="md" data-testid="send-result">
       <Stack gap="md">
@@ -57,7 +61,9 @@ export function SendResultPanel({
               ? 'Review link created'
               : result.warning
                 ? 'Request accepted, with a problem'
-                : 'Request accepted for delivery'}
+                : scheduledFor !== null
+                  ? `Request scheduled for ${describeSendTime(scheduledFor, Date.now(), localZone())}`
+                  : 'Request accepted for delivery'}
           </Title>
           {replayed && (
             <Text size="sm" c="dimmed">
@@ -81,6 +87,15 @@ export function SendResultPanel({
             <dt>Channel</dt>
             <dd>{channelLabel(result.channel)}</dd>
           </div>
+          {scheduledFor !== null && (
+            <div className="field-list__row">
+              <dt>Goes out</dt>
+              <dd data-testid="scheduled-for">
+                {describeSendTime(scheduledFor, Date.now(), localZone())}: it was asked for outside the
+                business’s sending hours, so it is held and sent when they open.
+              </dd>
+            </div>
+          )}
           <div className="field-list__row">
             <dt>Request ID</dt>
             <dd>
