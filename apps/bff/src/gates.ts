@@ -7,6 +7,8 @@ import { beginRequest } from './http/context.ts';
 import type { Gate } from './http/gate.ts';
 import { crossOrigin, csrf, type OriginPolicy, publicHost } from './http/origin.ts';
 import { safeTarget, securityHeaders } from './http/security.ts';
+import type { LocationDirectory } from './locations/directory.ts';
+import { locationGate } from './locations/gate.ts';
 import type { AccessLog } from './log.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -16,7 +18,8 @@ import type { Metrics } from './metrics.ts';
 // location check) is a gate added here, once, for every route that needs it.
 //
 //   entry:  request id → security headers → safe target → public Host → cross-origin
-//   route:  [allow-list, under /api: proxy/routes.ts] → CSRF → session → role → body rules
+//   route:  [allow-list, under /api: proxy/routes.ts] → CSRF → session → role → location → body rules
+//   (the `/l/<slug>` prefix is taken off before any route: locations/gate.ts)
 
 export type RouteGates = Record<
   | 'reviews'
@@ -30,7 +33,8 @@ export type RouteGates = Record<
   | 'sends'
   | 'users.read'
   | 'users.write'
-  | 'users.remove',
+  | 'users.remove'
+  | 'locations',
   readonly Gate[]
 >;
 
@@ -47,11 +51,14 @@ export function createGates(deps: {
   policy: OriginPolicy;
   sessions: SessionStore;
   cookies: CookieSettings;
+  locations: LocationDirectory;
 }): Gates {
   const signedIn = session(deps.sessions, deps.cookies);
   const sameSite = csrf(deps.policy);
   const json = jsonBody();
   const may = (needed: Permission) => [signedIn, permission(needed)];
+  /** An upstream call: the permission, then the location (403 before anything goes upstream). */
+  const at = locationGate(deps.locations);
   /** The first gate: the request's context and id, and its access line (it never refuses). */
   const requestId: Gate = (req, res) => {
     beginRequest(req, res, deps.access, deps.metrics);
@@ -60,11 +67,11 @@ export function createGates(deps: {
   return {
     entry: [requestId, securityHeaders(), safeTarget, publicHost(deps.policy), crossOrigin(deps.policy)],
     routes: {
-      reviews: [...may('reviews:read'), noBody],
-      analytics: [...may('analytics:read'), noBody],
-      send: [sameSite, ...may('requests:send'), json],
-      requests: [...may('sends:read'), noBody],
-      request: [...may('sends:read'), noBody],
+      reviews: [...may('reviews:read'), at, noBody],
+      analytics: [...may('analytics:read'), at, noBody],
+      send: [sameSite, ...may('requests:send'), at, json],
+      requests: [...may('sends:read'), at, noBody],
+      request: [...may('sends:read'), at, noBody],
       login: [sameSite, json],
       logout: [sameSite],
       me: [signedIn],
@@ -72,6 +79,7 @@ export function createGates(deps: {
       'users.read': may('users:manage'),
       'users.write': [sameSite, ...may('users:manage'), json],
       'users.remove': [sameSite, ...may('users:manage')],
+      locations: [signedIn],
     },
   };
 }

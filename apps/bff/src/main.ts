@@ -74,6 +74,8 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
   const bff = createBff(config, sink, metrics, stores);
   let listening: Served;
   try {
+    // The locations' table and keys read once before serving: a key that does not open stops the start.
+    await bff.locations.directory.all();
     listening = await listen(bff, config, sink);
   } catch (error) {
     stores.db.close();
@@ -87,6 +89,7 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     logger.info({ signal }, 'shutting down');
     clearInterval(maintenance);
     await shutdown(listening, bff, config.upstream.timeoutMs + 2_000);
+    await bff.locations.close();
     stores.db.close();
     logger.info('stopped');
     await sink.end();

@@ -16,21 +16,24 @@ import { answerPreflight, type OriginPolicy } from './http/origin.ts';
 import { createContactHasher } from './journal/contact.ts';
 import { createJournal, type Journal } from './journal/journal.ts';
 import { sendHistoryRoutes } from './journal/routes.ts';
+import { createLocationDirectory, type LocationDirectory } from './locations/directory.ts';
+import { locationPrefix } from './locations/gate.ts';
+import { createHandlerSet, type HandlerSet } from './locations/handlers.ts';
+import { type OpenedLocations, openLocations } from './locations/open.ts';
+import { locationRoutes } from './locations/routes.ts';
 import type { LogSink } from './log.ts';
 import { type Metrics, metricsText } from './metrics.ts';
-import { createUpstreamHeaders } from './proxy/headers.ts';
 import { createReadTargets } from './proxy/read-targets.ts';
-import { createReadForwarder } from './proxy/reads.ts';
 import { createProxy } from './proxy/routes.ts';
-import { createSendHandler, type SendHandler } from './proxy/send.ts';
 import { staticSite } from './static.ts';
 import { type Db, metaValue, openDatabase } from './store/db.ts';
 import { userRoutes } from './users/routes.ts';
 
 // Composition: the stores, the proxy, and the middleware in the order a request meets them —
 // the entry gates (request id, security headers, safe target, public Host, cross-origin; see
-// gates.ts) → an allowed origin's preflight → the allow-listed proxy (allow-list → the route's
-// gates → forward) → health → auth → the BFF's own API → the dashboard → 404 → error envelope.
+// gates.ts) → an allowed origin's preflight → the `/l/<slug>` prefix taken off (locations/gate.ts)
+// → the allow-listed proxy (allow-list → the route's gates → the location's forwarder) → health →
+// auth → the BFF's own API → the dashboard → 404 → error envelope.
 
 export type Stores = {
   db: Db;
@@ -85,7 +88,9 @@ export type Bff = {
   /** The server's request listener. */
   app: Express;
   stores: Stores;
-  send: SendHandler;
+  /** Every location's forwarders (sends in flight are drained on shutdown). */
+  handlers: HandlerSet;
+  locations: OpenedLocations & { directory: LocationDirectory };
 };
 
 export function createBff(
@@ -98,13 +103,13 @@ export function createBff(
   const secret = metaValue(stores.db, 'contact_hash_secret');
   if (!secret) throw new Error('database has no contact hash secret');
   const hasher = createContactHasher(secret);
-  const upstreamHeaders = createUpstreamHeaders(config.upstream);
-  const reads = createReadForwarder({ config, upstreamHeaders, logger, metrics });
-  const send = createSendHandler({
+  const opened = openLocations(config);
+  const directory = createLocationDirectory({ config, store: opened.store });
+  const handlers = createHandlerSet({
     config,
     journal: stores.journal,
     hasher,
-    upstreamHeaders,
+    logger,
     log: logs.access,
     metrics,
   });
@@ -136,11 +141,17 @@ export function createBff(
     policy,
     sessions: stores.sessions,
     cookies,
+    locations: directory,
   });
-  const proxy = createProxy({ gates, reads, targets: createReadTargets(), send });
+  const proxy = createProxy({
+    gates,
+    handlers: (req) => handlers.forLocation(req.ctx.location!),
+    targets: createReadTargets(),
+  });
 
   app.use(gateway(gates.entry));
   app.use(answerPreflight(policy));
+  app.use(locationPrefix());
   // The allow-listed proxy first: it is the hot path, and nothing below answers under /api.
   app.use(proxy);
 
@@ -183,13 +194,22 @@ export function createBff(
     }),
   );
   app.use(userRoutes({ users: stores.users, sessions: stores.sessions, gates: gates.routes, logger }));
+  app.use(
+    locationRoutes({
+      directory,
+      store: opened.store,
+      userExists: (id) => stores.users.get(id) !== null,
+      gates: gates.routes,
+      logger,
+    }),
+  );
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';
     sendError(res, new AppError('not_found'));
   });
   app.use(errorHandler(logger));
-  return { app, stores, send };
+  return { app, stores, handlers, locations: { ...opened, directory } };
 }
 
 /** Listens on the configured port (packages/server/serve.ts); refusals before Express are logged too. */
@@ -221,5 +241,5 @@ export function listen(
 
 /** Stops accepting, lets in-flight requests (and sends) finish, then closes idle connections. */
 export function shutdown(served: Served, bff: Bff, graceMs: number): Promise<void> {
-  return served.close({ graceMs, drain: () => bff.send.drain() });
+  return served.close({ graceMs, drain: () => bff.handlers.drain() });
 }

@@ -74,6 +74,7 @@ export const BFF_PATHS = {
   me: '/auth/me',
   sends: '/bff/sends',
   users: '/bff/users',
+  locations: '/bff/locations',
   healthz: '/healthz',
   readyz: '/readyz',
   metrics: '/metrics',

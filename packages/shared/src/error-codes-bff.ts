@@ -85,6 +85,13 @@ export const BFF_ERROR_CODES = {
     retry: false,
     action: 'Choose a location from the list; an owner can add it with the command line.',
   },
+  location_forbidden: {
+    from: 'bff',
+    status: 403,
+    message: 'You do not have access to this location.',
+    retry: false,
+    action: 'Choose one of your locations, or ask an owner for access to this one.',
+  },
   location_exists: {
     from: 'bff',
     status: 409,

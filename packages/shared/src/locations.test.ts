@@ -8,7 +8,8 @@ describe('location paths', () => {
       rest: '/api/v1/reviews',
     });
     expect(splitLocationPath('/api/v1/reviews')).toBeNull();
-    expect(splitLocationPath('/l/downtown')).toBeNull();
+    expect(splitLocationPath('/l/downtown')).toEqual({ slug: 'downtown', rest: '/' });
+    expect(splitLocationPath('/lx/downtown/api')).toBeNull();
   });
 
   it('accepts slugs of lower-case letters, digits and inner hyphens only', () => {

@@ -36,9 +36,14 @@ export function locationPrefix(slug: string): string {
   return `/l/${encodeURIComponent(slug)}`;
 }
 
-/** Splits `/l/<slug>/rest` into the slug and `/rest`; null when the path names no location. */
+/** Splits `/l/<slug>/rest` into the slug and `/rest` (`/l/<slug>` alone: `/`); null for other paths. */
 export function splitLocationPath(path: string): { slug: string; rest: string } | null {
-  const match = /^\/l\/([^/]+)(\/.*)$/.exec(path);
+  const match = /^\/l\/([^/]+)(\/.*)?$/.exec(path);
   if (!match) return null;
-  return { slug: match[1] as string, rest: match[2] as string };
+  return { slug: match[1] as string, rest: match[2] ?? '/' };
+}
+
+/** The location-less path under a prefix (`/l/x/reviews` → `/reviews`); other paths unchanged. */
+export function withoutLocation(path: string): string {
+  return splitLocationPath(path)?.rest ?? path;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Session } from '../auth/sessions.ts';
+import type { RoutedLocation } from '../locations/directory.ts';
 import type { AccessLog } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 
@@ -15,6 +16,10 @@ export type RequestContext = {
   session: Session | null;
   /** The session token from the cookie, when one was presented. */
   token: string | null;
+  /** The slug a `/l/<slug>/…` path named (null: none, the user's first location). */
+  locationSlug: string | null;
+  /** The location the call goes to, once the location gate passed. */
+  location: RoutedLocation | null;
 };
 
 declare module 'express-serve-static-core' {
@@ -43,6 +48,8 @@ export function beginRequest(
     route: 'other',
     session: null,
     token: null,
+    locationSlug: null,
+    location: null,
   };
   req.ctx = ctx;
   // Before any rewrite of req.url (the proxy replaces it with the canonical target).

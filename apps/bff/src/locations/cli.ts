@@ -6,7 +6,7 @@ import { AUTH_SCHEMES, type AuthScheme, locationNameSchema, locationSlugSchema }
 import type { z } from 'zod';
 import { readSecretLine, required, UsageError } from '../cli-input.ts';
 import { keyFromText, loadCliConfig, readKeyFile } from '../env.ts';
-import { createSecretBox, loadSecretsKey, type SecretBox } from './secrets.ts';
+import { createSecretBox, loadSecretsKey, refusingBox } from './secrets.ts';
 import { createLocationStore, LOCATION_MIGRATIONS } from './store.ts';
 
 // Locations from the command line. A key comes from --key-file or stdin (prompted without echo
@@ -19,16 +19,6 @@ export const LOCATION_USAGE = `  location add --slug S --name N [--upstream URL]
   location list [--json]                List locations (never their keys).
   location rotate-key --slug S [--key-file F]   Replace a location's key (from the file or stdin).
   location remove --slug S              Remove a location and everyone's access to it.`;
-
-/** A box that refuses: commands that never touch a key run without the secrets key. */
-const NO_KEY: SecretBox = {
-  seal() {
-    throw new Error('no secrets key');
-  },
-  open() {
-    throw new Error('no secrets key');
-  },
-};
 
 function parsed<T extends z.ZodType>(schema: T, value: string, flag: string): z.output<T> {
   const result = schema.safeParse(value);
@@ -67,7 +57,10 @@ export async function runLocationCommand(argv: string[]): Promise<number> {
   const db = await openDatabase({ url: config.databasePath, variable: 'BFF_DATABASE_PATH' });
   try {
     await migrate(db, [LOCATION_MIGRATIONS], { variable: 'BFF_DATABASE_PATH' });
-    const locations = createLocationStore(db, secretsKey ? createSecretBox(secretsKey) : NO_KEY);
+    const locations = createLocationStore(
+      db,
+      secretsKey ? createSecretBox(secretsKey) : refusingBox('no secrets key'),
+    );
     const out = (line: string) => process.stdout.write(`${line}\n`);
     switch (command) {
       case 'add': {

@@ -98,3 +98,11 @@ export function loadSecretsKey(source: SecretsKeySource, options: { create: bool
     );
   return key;
 }
+
+/** A box that refuses with `message`: for commands that touch no key, or a missing secrets key. */
+export function refusingBox(message: string): SecretBox {
+  const refuse = (): never => {
+    throw new Error(message);
+  };
+  return { seal: refuse, open: refuse };
+}

@@ -4,9 +4,8 @@ import { MESSAGES, PROXIED_ENDPOINTS, PROXY_ROUTES } from '@review-desk/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Gates } from '../gates.ts';
 import { type Gate, type GateRequest, throughGates } from '../http/gate.ts';
+import type { LocationHandlers } from '../locations/handlers.ts';
 import type { ReadTargets } from './read-targets.ts';
-import type { ReadForwarder } from './reads.ts';
-import type { SendHandler } from './send.ts';
 
 // The allow-listed proxy, under /api after the entry gates: exactly the shared PROXY_ROUTES, at
 // the upstream's own paths and methods (case-sensitive, no trailing slash). Every other method →
@@ -43,9 +42,9 @@ const pathOf = (url: string) => {
 
 export function createProxy(deps: {
   gates: Gates;
-  reads: ReadForwarder;
+  /** The forwarders of the location the request's gates chose. */
+  handlers: (req: GateRequest) => LocationHandlers;
   targets: ReadTargets;
-  send: SendHandler;
 }): RequestHandler {
   const routes = new Map<string, Route>();
   /** Routes with one `:id` segment last (one request of the list): matched on their prefix. */
@@ -54,13 +53,13 @@ export function createProxy(deps: {
     const { path, method } = PROXIED_ENDPOINTS[endpoint];
     const handle: Route['handle'] =
       endpoint === 'send'
-        ? (req, res) => deps.send.handle(req, res)
+        ? (req, res) => deps.handlers(req).send.handle(req, res)
         : (req, res) => {
             const url = req.url ?? '';
             const q = url.indexOf('?');
             const search = q === -1 ? '' : url.slice(q + 1);
             const id = endpoint === 'request' ? lastSegment(pathOf(url)) : undefined;
-            deps.reads(req, res, endpoint, deps.targets.resolve(endpoint, search, id));
+            deps.handlers(req).reads(req, res, endpoint, deps.targets.resolve(endpoint, search, id));
           };
     const wrongMethod = new AppError('method_not_allowed', MESSAGES.methodNotAllowed(method), {
       headers: { allow: method },

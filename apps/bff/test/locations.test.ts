@@ -1,0 +1,203 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { API_KEY_HEADER } from '@review-desk/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeUpstream, type Recorded, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
+import { runCli, tempDir } from '../../../test/support/processes.ts';
+import { newApiKey } from '../../../test/support/stack.ts';
+import { startBff, type TestBff } from './support/bff.ts';
+import type { DashboardClient } from './support/client.ts';
+
+// Three locations on two upstreams, each with its own key, auth scheme and Origin: every call
+// goes to its own location's upstream with that location's key and Origin only; a user limited
+// to one location gets 403 for another before anything goes upstream; one upstream down leaves
+// the others working.
+
+const SECRETS = randomBytes(32).toString('hex');
+const SMS = { customerName: 'Ann Lee', customerPhone: '+14155552671', channel: 'sms' };
+const STAFF = { email: 'airport-staff@example.com', password: 'airport-staff-pw-1', role: 'staff' };
+
+let a: FakeUpstream;
+let b: FakeUpstream;
+let bff: TestBff;
+let owner: DashboardClient;
+let staff: DashboardClient;
+let staffId: string;
+const temp = tempDir('bff-locations-');
+const keys = { downtown: newApiKey(), airport: newApiKey(), uptown: newApiKey() };
+const ORIGIN_B = 'https://airport-reviews.example';
+const ORIGIN_C = 'https://uptown.example';
+
+async function addLocation(args: string[], key: string) {
+  const file = path.join(temp.dir, `${args[1]}.key`);
+  writeFileSync(file, key);
+  await runCli('bff', ['location', 'add', ...args, '--key-file', file], {
+    env: { BFF_DATABASE_PATH: path.join(temp.dir, 'bff.db'), BFF_SECRETS_KEY: SECRETS },
+  });
+}
+
+/** Every key a recorded call carried, in either header. */
+function keysIn(calls: Recorded[]): string[] {
+  return calls.map((c) => String(c.headers[API_KEY_HEADER] ?? c.headers.authorization ?? ''));
+}
+
+beforeAll(async () => {
+  [a, b] = await Promise.all([startFakeUpstream(), startFakeUpstream()]);
+  await addLocation(['--slug', 'downtown', '--name', 'Downtown'], keys.downtown);
+  await addLocation(
+    [
+      '--slug',
+      'airport',
+      '--name',
+      'Airport',
+      '--upstream',
+      b.url,
+      '--auth-scheme',
+      'bearer',
+      '--origin',
+      ORIGIN_B,
+    ],
+    keys.airport,
+  );
+  await addLocation(['--slug', 'uptown', '--name', 'Uptown', '--origin', ORIGIN_C], keys.uptown);
+  bff = await startBff(a.url, { BFF_SECRETS_KEY: SECRETS }, { dir: temp.dir, key: newApiKey() });
+  owner = await bff.owner();
+  const created = await owner.post('/bff/users', STAFF);
+  staffId = created.json.data.user.id;
+  expect(
+    (
+      await owner.request('PUT', `/bff/users/${staffId}/locations`, {
+        body: { all: false, slugs: ['airport'] },
+      })
+    ).status,
+  ).toBe(200);
+  staff = bff.client();
+  await staff.login(STAFF.email, STAFF.password);
+});
+
+afterAll(async () => {
+  await bff?.stop();
+  await Promise.all([a?.close(), b?.close()]);
+  temp.cleanup();
+});
+
+describe('locations through the BFF', () => {
+  it('lists the user’s locations by slug and name only', async () => {
+    const reply = await owner.get('/bff/locations');
+    expect(reply.status).toBe(200);
+    expect(reply.json.data.locations).toEqual([
+      { slug: 'downtown', name: 'Downtown' },
+      { slug: 'airport', name: 'Airport' },
+      { slug: 'uptown', name: 'Uptown' },
+    ]);
+    expect((await staff.get('/bff/locations')).json.data.locations).toEqual([
+      { slug: 'airport', name: 'Airport' },
+    ]);
+    for (const key of Object.values(keys)) expect(reply.text).not.toContain(key);
+    expect(reply.text).not.toContain(b.url);
+  });
+
+  it("sends each location's key and Origin only to its own upstream", async () => {
+    a.reset();
+    b.reset();
+    expect((await owner.get('/l/airport/api/v1/reviews?page=1&limit=5')).status).toBe(200);
+    expect(
+      (await owner.post('/l/airport/api/v1/requests/send', SMS, { 'idempotency-key': crypto.randomUUID() }))
+        .status,
+    ).toBe(200);
+    expect((await owner.get('/l/uptown/api/v1/analytics?days=30')).status).toBe(200);
+    expect(
+      (await owner.post('/l/uptown/api/v1/requests/send', SMS, { 'idempotency-key': crypto.randomUUID() }))
+        .status,
+    ).toBe(200);
+    // No prefix: the owner's first location.
+    expect((await owner.get('/api/v1/reviews')).status).toBe(200);
+    expect(
+      (await owner.post('/l/downtown/api/v1/requests/send', SMS, { 'idempotency-key': crypto.randomUUID() }))
+        .status,
+    ).toBe(200);
+
+    expect(b.calls.map((c) => c.url.split('?')[0])).toEqual(['/api/v1/reviews', '/api/v1/requests/send']);
+    expect(keysIn(b.calls)).toEqual([`Bearer ${keys.airport}`, `Bearer ${keys.airport}`]);
+    expect(b.calls[1]?.headers.origin).toBe(ORIGIN_B);
+    expect(keysIn(a.calls)).toEqual([keys.uptown, keys.uptown, keys.downtown, keys.downtown]);
+    expect(a.calls[1]?.headers.origin).toBe(ORIGIN_C);
+    // Downtown has no Origin of its own: the upstream's.
+    expect(a.calls[3]?.headers.origin).toBe(new URL(a.url).origin);
+    const everything = JSON.stringify([...a.calls, ...b.calls].map((c) => c.rawHeaders));
+    expect(JSON.stringify(a.calls.map((c) => c.rawHeaders))).not.toContain(keys.airport);
+    expect(JSON.stringify(b.calls.map((c) => c.rawHeaders))).not.toContain(keys.downtown);
+    expect(JSON.stringify(b.calls.map((c) => c.rawHeaders))).not.toContain(keys.uptown);
+    expect(everything).not.toContain(bff.key);
+  });
+
+  it('refuses a location the user lacks with 403 before anything goes upstream', async () => {
+    a.reset();
+    b.reset();
+    const other = await staff.get('/l/downtown/api/v1/reviews');
+    expect(other.status).toBe(403);
+    expect(other.json).toMatchObject({ success: false, code: 'location_forbidden' });
+    const send = await staff.post('/l/uptown/api/v1/requests/send', SMS, {
+      'idempotency-key': crypto.randomUUID(),
+    });
+    expect(send.status).toBe(403);
+    expect(send.json.code).toBe('location_forbidden');
+    expect(a.calls).toHaveLength(0);
+    // Their own location, with and without the prefix.
+    expect((await staff.get('/l/airport/api/v1/reviews')).status).toBe(200);
+    expect((await staff.get('/api/v1/reviews')).status).toBe(200);
+    expect(b.calls).toHaveLength(2);
+    expect(a.calls).toHaveLength(0);
+  });
+
+  it('answers an unknown or malformed location with 404, and keeps its other rules', async () => {
+    const unknown = await owner.get('/l/ghost/api/v1/reviews');
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.code).toBe('location_not_found');
+    expect((await owner.get('/l/Bad..Slug/api/v1/reviews')).json.code).toBe('not_found');
+    // Staff still may not read analytics anywhere: the role is checked before the location.
+    expect((await staff.get('/l/airport/api/v1/analytics')).json.code).toBe('role_forbidden');
+    expect((await bff.client().get('/l/airport/api/v1/reviews')).status).toBe(401);
+  });
+
+  it('lets owners set a user’s reach, refusing unknown slugs and malformed bodies', async () => {
+    const path = `/bff/users/${staffId}/locations`;
+    expect((await owner.get(path)).json.data.access).toEqual({ all: false, slugs: ['airport'] });
+    expect((await owner.request('PUT', path, { body: { all: false, slugs: ['ghost'] } })).json.code).toBe(
+      'location_not_found',
+    );
+    expect((await owner.request('PUT', path, { body: { all: 'yes' } })).status).toBe(400);
+    expect((await owner.request('PUT', '/bff/users/nobody/locations', { body: { all: true } })).status).toBe(
+      404,
+    );
+    expect((await staff.request('PUT', path, { body: { all: true } })).json.code).toBe('role_forbidden');
+    expect((await owner.get(path)).json.data.access).toEqual({ all: false, slugs: ['airport'] });
+  });
+
+  it("one location's upstream down fails only that location", async () => {
+    await b.close();
+    const down = await owner.get('/l/airport/api/v1/reviews');
+    expect(down.status).toBe(502);
+    expect(down.json.code).toBe('upstream_unreachable');
+    expect((await owner.get('/l/uptown/api/v1/reviews')).status).toBe(200);
+  });
+});
+
+describe('no location stored', () => {
+  it('serves UPSTREAM_URL and its key as the one implicit location', async () => {
+    const upstream = await startFakeUpstream();
+    const plain = await startBff(upstream.url);
+    try {
+      const client = await plain.owner();
+      const list = await client.get('/bff/locations');
+      expect(list.json.data.locations).toEqual([{ slug: 'main', name: 'Main location' }]);
+      expect((await client.get('/api/v1/reviews')).status).toBe(200);
+      expect((await client.get('/l/main/api/v1/reviews')).status).toBe(200);
+      expect(keysIn(upstream.calls)).toEqual([plain.key, plain.key]);
+    } finally {
+      await plain.stop();
+      await upstream.close();
+    }
+  });
+});
