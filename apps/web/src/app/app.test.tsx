@@ -18,7 +18,8 @@ function me(role: Role) {
   };
 }
 
-const emptyReviews = ok({ page: 1, limit: 20, total: 0, reviews: [] });
+/** A fresh answer per call: a Response's body can be read once. */
+const emptyReviews = () => ok({ page: 1, limit: 20, total: 0, reviews: [] });
 
 function startAt(url: string) {
   window.history.replaceState(null, '', url);
@@ -44,7 +45,7 @@ describe('the shell', () => {
       }
       if (!signedIn) return fail('session_missing', undefined, {}, { [AUTH_REQUIRED_HEADER]: 'session' });
       if (path === '/auth/me') return ok(me('owner'));
-      return emptyReviews;
+      return emptyReviews();
     });
     startAt('/reviews?status=pending');
     await waitFor(() => expect(here()).toBe('/login?next=%2Freviews%3Fstatus%3Dpending'));
@@ -70,7 +71,7 @@ describe('the shell', () => {
       const path = new URL(request.url).pathname;
       if (path === '/auth/me') return ok(me('manager'));
       if (expired) return fail('session_expired', undefined, {}, { [AUTH_REQUIRED_HEADER]: 'session' });
-      return emptyReviews;
+      return emptyReviews();
     });
     startAt('/reviews');
     await screen.findByTestId('reviews-empty');
@@ -92,7 +93,7 @@ describe('the shell', () => {
   });
 
   it('mirrors roles: staff see no Analytics or Users, and a direct URL says not allowed', async () => {
-    stubFetch((request) => (new URL(request.url).pathname === '/auth/me' ? ok(me('staff')) : emptyReviews));
+    stubFetch((request) => (new URL(request.url).pathname === '/auth/me' ? ok(me('staff')) : emptyReviews()));
     startAt('/analytics');
     expect(await screen.findByTestId('not-allowed')).toHaveTextContent(
       'Your role (staff) does not give access to Analytics',
@@ -105,7 +106,7 @@ describe('the shell', () => {
   });
 
   it('shows owners every page', async () => {
-    stubFetch((request) => (new URL(request.url).pathname === '/auth/me' ? ok(me('owner')) : emptyReviews));
+    stubFetch((request) => (new URL(request.url).pathname === '/auth/me' ? ok(me('owner')) : emptyReviews()));
     startAt('/reviews');
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     expect(

@@ -1,12 +1,15 @@
 import { NavLink } from 'react-router';
+import { useLocations } from '../features/locations/api/get-locations.ts';
 import { useSession } from '../lib/session.ts';
 import { pages } from './pages.ts';
 
 /** The pages this role may open, from the table of pages: the UI mirrors the BFF's rules (which enforce them). */
 export function NavItems({ onNavigate }: { onNavigate?: () => void }) {
   const me = useSession();
+  const several = (useLocations().data?.locations.length ?? 0) > 1;
   return pages.map((page) => {
     if (!page.nav || page.access === 'public' || !me.permissions.includes(page.access)) return null;
+    if (page.multiLocation && !several) return null;
     const Icon = page.nav.icon;
     return (
       <NavLink

@@ -36,7 +36,19 @@ function startAt(url: string, role: Role) {
   stubFetch((request) =>
     new URL(request.url).pathname === '/auth/me'
       ? ok(me(role))
-      : ok({ page: 1, limit: 20, total: 0, reviews: [], users: [], sends: [] }),
+      : ok({
+          page: 1,
+          limit: 20,
+          total: 0,
+          reviews: [],
+          users: [],
+          sends: [],
+          // Two locations: the pages that compare or merge locations are in the navigation.
+          locations: [
+            { slug: 'downtown', name: 'Downtown' },
+            { slug: 'airport', name: 'Airport' },
+          ],
+        }),
   );
   window.history.replaceState(null, '', url);
   render(
@@ -75,8 +87,15 @@ describe('the table of pages', () => {
         (page) => page.nav && page.access !== 'public' && me(role).permissions.includes(page.access),
       );
       expect(expected.length).toBeGreaterThan(1);
+      // The pages that compare locations join once the user's locations have answered.
+      await waitFor(() =>
+        expect(
+          within(nav)
+            .getAllByRole('link')
+            .map((a) => a.textContent),
+        ).toEqual(expected.map((page) => page.nav!.label)),
+      );
       const links = within(nav).getAllByRole('link');
-      expect(links.map((a) => a.textContent)).toEqual(expected.map((page) => page.nav!.label));
       expect(links.map((a) => a.getAttribute('href'))).toEqual(expected.map((page) => page.path));
     },
   );

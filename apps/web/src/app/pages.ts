@@ -26,6 +26,8 @@ export type PageRow = {
    * role may open: a page some role cannot use is not fetched before the role is known).
    */
   firstRead?: (client: QueryClient, search: URLSearchParams) => Promise<void>;
+  /** Only in the navigation of a user with more than one location (it compares or merges them). */
+  multiLocation?: true;
 };
 
 export const PAGES = {
@@ -63,6 +65,22 @@ export const PAGES = {
     access: 'analytics:read',
     load: () => import('../features/analytics/components/analytics-page.tsx'),
     nav: { label: 'Analytics' },
+  },
+  locations: {
+    path: paths.locations,
+    title: 'Locations',
+    access: 'analytics:read',
+    load: () => import('../features/locations/components/locations-overview-page.tsx'),
+    nav: { label: 'Locations' },
+    multiLocation: true,
+  },
+  attention: {
+    path: paths.attention,
+    title: 'Needs attention',
+    access: 'reviews:read',
+    load: () => import('../features/locations/components/needs-attention-page.tsx'),
+    nav: { label: 'Needs attention' },
+    multiLocation: true,
   },
   users: {
     path: paths.users,

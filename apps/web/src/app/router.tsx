@@ -1,6 +1,7 @@
 import { Center, Loader } from '@mantine/core';
 import { Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { ROUTER_BASENAME } from '../lib/location.ts';
 import { AuthRedirect } from './auth-redirect.tsx';
 import { NotFound } from './not-found.tsx';
 import { LANDING, PAGES, pages } from './pages.ts';
@@ -14,7 +15,7 @@ export function AppRouter() {
   return (
     // Location updates are urgent, not transitions: a list page's state is its URL, and a second
     // filter change made before a deferred render committed would build on the stale URL.
-    <BrowserRouter useTransitions={false}>
+    <BrowserRouter useTransitions={false} basename={ROUTER_BASENAME}>
       <AuthRedirect />
       <Suspense
         fallback={

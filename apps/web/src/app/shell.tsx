@@ -1,6 +1,7 @@
 import { Burger } from '@mantine/core';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { LocationSwitcher } from '../features/locations/components/location-switcher.tsx';
 import { useSession } from '../lib/session.ts';
 import { NavItems } from './nav-items.tsx';
 import { PageSkeleton } from './page-skeleton.tsx';
@@ -75,6 +76,7 @@ export function Shell() {
               </span>
             )}
           </div>
+          <LocationSwitcher />
           <nav className="shell-nav" aria-label="Main">
             <NavItems />
           </nav>

@@ -25,8 +25,12 @@ describe('startPage', () => {
     const { calls } = bff();
     const client = createQueryClient();
     startPage({ pathname: '/reviews', search: '?limit=50&page=2&status=pending' }, client);
-    await vi.waitFor(() => expect(calls).toHaveLength(2));
-    expect(paths(calls).sort()).toEqual(['/api/v1/reviews?page=2&limit=50&status=pending', '/auth/me']);
+    await vi.waitFor(() => expect(calls).toHaveLength(3));
+    expect(paths(calls).sort()).toEqual([
+      '/api/v1/reviews?page=2&limit=50&status=pending',
+      '/auth/me',
+      '/bff/locations',
+    ]);
     const options = reviewsQueryOptionsForUrl(new URLSearchParams('status=pending&page=2&limit=50'));
     await vi.waitFor(() => expect(client.getQueryData(options.queryKey)).toEqual(list));
   });
@@ -34,8 +38,8 @@ describe('startPage', () => {
   it('at / asks for the landing page’s read too (the address it redirects to)', async () => {
     const { calls } = bff();
     startPage({ pathname: '/', search: '' }, createQueryClient());
-    await vi.waitFor(() => expect(calls).toHaveLength(2));
-    expect(paths(calls).sort()).toEqual(['/api/v1/reviews?page=1&limit=20', '/auth/me']);
+    await vi.waitFor(() => expect(calls).toHaveLength(3));
+    expect(paths(calls).sort()).toEqual(['/api/v1/reviews?page=1&limit=20', '/auth/me', '/bff/locations']);
   });
 
   it('resolves once the session and the first read have answered, so the first render can draw the page with its data', async () => {
@@ -53,12 +57,12 @@ describe('startPage', () => {
     expect(client.getQueryState(['auth', 'me'])?.status).toBe('error');
   });
 
-  it('asks only for the session on a page some roles may not open (its data and code wait for the role)', async () => {
+  it('asks only for the session and the locations on a page some roles may not open (its data and code wait for the role)', async () => {
     const { calls } = bff();
     startPage({ pathname: '/analytics', search: '?days=30' }, createQueryClient());
-    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(paths(calls)).toEqual(['/auth/me']);
+    expect(paths(calls).sort()).toEqual(['/auth/me', '/bff/locations']);
   });
 
   it('asks for nothing on the sign-in page', async () => {

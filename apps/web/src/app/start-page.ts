@@ -1,7 +1,9 @@
 import { can, ROLES } from '@review-desk/shared/bff';
+import { withoutLocation } from '@review-desk/shared/locations';
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { meQueryOptions } from '../features/auth/api/get-me.ts';
+import { locationsQueryOptions } from '../features/locations/api/get-locations.ts';
 import { pageAt } from './pages.ts';
 
 /**
@@ -15,14 +17,17 @@ export function startPage(
   location: { pathname: string; search: string },
   client: QueryClient,
 ): Promise<void> {
-  const page = pageAt(location.pathname);
+  const page = pageAt(withoutLocation(location.pathname));
   if (page?.access === 'public') {
     return page.Component.preload().then(
       () => undefined,
       () => undefined,
     );
   }
-  const started: Promise<unknown>[] = [client.prefetchQuery(meQueryOptions())];
+  const started: Promise<unknown>[] = [
+    client.prefetchQuery(meQueryOptions()),
+    client.prefetchQuery(locationsQueryOptions()),
+  ];
   const access = page?.access;
   if (page && access !== undefined && ROLES.every((role) => can(role, access))) {
     startPageCode = page.Component.preload().then(

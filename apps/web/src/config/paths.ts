@@ -8,6 +8,8 @@ export const paths = {
   requests: '/requests',
   analytics: '/analytics',
   users: '/users',
+  locations: '/locations',
+  attention: '/attention',
 } as const;
 
 /** Where to come back to after signing in: only a path of this dashboard, never another site. */

@@ -8,10 +8,12 @@ import { readEnvelope } from '@review-desk/shared/client';
 import type { z } from 'zod';
 import { ApiError, isAbortError, NetworkError } from './api-error.ts';
 import { notifyAuthRequired } from './auth-events.ts';
+import { inLocation } from './location.ts';
 
 // The one fetch wrapper: same-origin credentials, the BFF's CSRF header on every call, envelopes
 // read with the shared schemas (a malformed answer becomes an ApiError, never a crash), and the
-// BFF's "session required" 401 turned into a sign-in redirect.
+// BFF's "session required" 401 turned into a sign-in redirect. Calls that belong to a location
+// go to the page load's location (lib/location.ts).
 
 export type RequestOptions = {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -39,7 +41,7 @@ export async function request<S extends z.ZodType>(
 
   let response: Response;
   try {
-    response = await fetch(path, {
+    response = await fetch(inLocation(path), {
       method: options.method ?? 'GET',
       headers,
       credentials: 'same-origin',

@@ -2,9 +2,9 @@ import '../../../components/overlays.css';
 import { Drawer, Stack, Text } from '@mantine/core';
 import { type ReviewItem, reviewStatusOf } from '@review-desk/shared/reviews';
 import type { ReactNode } from 'react';
+import { Stars } from '../../../components/stars.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { PlatformBadge, StatusBadge } from './badges.tsx';
-import { Stars } from './stars.tsx';
 
 // Seed §2: "Fields of a review record: not shown beyond its status and rating". The fields our
 // service writes get labels; every other field a deployment sends is shown as it came.

@@ -1,9 +1,9 @@
 import { type ReviewItem, reviewStatusOf } from '@review-desk/shared/reviews';
 import { memo, useLayoutEffect } from 'react';
+import { Stars } from '../../../components/stars.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { MARKS, markAfterPaint } from '../../../lib/perf-marks.ts';
 import { PlatformBadge, StatusBadge } from './badges.tsx';
-import { Stars } from './stars.tsx';
 
 /**
  * One row per review. Below 720 px the rows become cards (CSS); explicit roles keep the table

@@ -1,0 +1,89 @@
+import { Alert, NativeSelect, Skeleton, Stack, Text } from '@mantine/core';
+import { analyticsQuerySchema, METRIC_DEFINITIONS } from '@review-desk/shared/analytics';
+import { DAYS_DEFAULT } from '@review-desk/shared/limits';
+import {
+  OVERVIEW_SORT_KEYS,
+  type OverviewSortKey,
+  overviewTotals,
+  sortOverview,
+} from '@review-desk/shared/location-overview';
+import { useSearchParams } from 'react-router';
+import { ErrorState } from '../../../components/error-state.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useOverview } from '../api/get-overview.ts';
+import { OverviewTable, type Sort } from './overview-table.tsx';
+
+const WINDOWS = [7, 30, 90, 365];
+
+function readSort(params: URLSearchParams): Sort {
+  const key = params.get('sort');
+  const dir = params.get('dir') === 'asc' ? 'asc' : 'desc';
+  return (OVERVIEW_SORT_KEYS as readonly string[]).includes(key ?? '')
+    ? { key: key as OverviewSortKey, dir }
+    : { key: 'name', dir: 'asc' };
+}
+
+/** Every location side by side for a window: owners and managers (analytics:read). */
+export default function LocationsOverviewPage({ title }: { title: string }) {
+  const [params, setParams] = useSearchParams();
+  const parsed = analyticsQuerySchema.safeParse({ days: params.get('days') ?? String(DAYS_DEFAULT) });
+  const days = parsed.success ? parsed.data.days : DAYS_DEFAULT;
+  const sort = readSort(params);
+  const overview = useOverview(days);
+  const rows = overview.data ? sortOverview(overview.data, sort.key, sort.dir) : null;
+
+  const update = (next: Record<string, string>) => {
+    const merged = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(next)) merged.set(k, v);
+    setParams(merged);
+  };
+
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title={title}
+        lead="Each location for the same window. Totals are computed from the counts (the completion rate is all completions over all requests sent; the rating is weighted by each location's reviews)."
+      />
+      <NativeSelect
+        label="Window"
+        w={180}
+        value={String(days)}
+        data={[...new Set([...WINDOWS, days])].map((d) => ({ value: String(d), label: `Last ${d} days` }))}
+        onChange={(event) => update({ days: event.currentTarget.value })}
+      />
+      {overview.error && <ErrorState error={overview.error} onRetry={() => overview.refetch()} />}
+      {!rows && !overview.error && <Skeleton height={180} aria-label="Loading the locations" />}
+      {rows && (
+        <div aria-busy={overview.isFetching}>
+          <OverviewTable
+            rows={rows}
+            totals={overviewTotals(rows)}
+            sort={sort}
+            onSort={(key) =>
+              update({
+                sort: key,
+                dir:
+                  sort.key === key && sort.dir === (key === 'name' ? 'asc' : 'desc')
+                    ? key === 'name'
+                      ? 'desc'
+                      : 'asc'
+                    : key === 'name'
+                      ? 'asc'
+                      : 'desc',
+              })
+            }
+          />
+        </div>
+      )}
+      {rows?.some((r) => !r.ok) && (
+        <Alert color="yellow" title="Some locations could not be read">
+          Their rows show why; the totals leave them out.
+        </Alert>
+      )}
+      <Text size="xs" c="dimmed">
+        {METRIC_DEFINITIONS.completed} Low ratings waiting: pending reviews rated 1–2★ now, whatever their
+        date.
+      </Text>
+    </Stack>
+  );
+}
