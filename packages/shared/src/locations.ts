@@ -31,6 +31,13 @@ export const locationAccessSchema = z.discriminatedUnion('all', [
 ]);
 export type LocationAccess = z.infer<typeof locationAccessSchema>;
 
+/** GET/PUT /bff/users/:id/locations: a user's reach, and (GET) every location to choose from. */
+export const userLocationsSchema = z.object({
+  access: locationAccessSchema,
+  locations: z.array(locationSummarySchema).optional(),
+});
+export type UserLocations = z.infer<typeof userLocationsSchema>;
+
 /** The path prefix that names a location: `/l/<slug>`. */
 export function locationPrefix(slug: string): string {
   return `/l/${encodeURIComponent(slug)}`;

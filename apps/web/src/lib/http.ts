@@ -16,7 +16,7 @@ import { inLocation } from './location.ts';
 // go to the page load's location (lib/location.ts).
 
 export type RequestOptions = {
-  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Serialised as JSON. */
   body?: unknown;
   headers?: Record<string, string>;

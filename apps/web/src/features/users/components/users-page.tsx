@@ -6,6 +6,7 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { useUsers } from '../api/get-users.ts';
 import { AddUserDialog } from './add-user-dialog.tsx';
+import { LocationsDialog } from './locations-dialog.tsx';
 import { RemoveUserDialog } from './remove-user-dialog.tsx';
 import { ResetPasswordDialog } from './reset-password-dialog.tsx';
 import { UsersTable } from './users-table.tsx';
@@ -17,6 +18,7 @@ export default function UsersPage({ title }: { title: string }) {
   const [adding, setAdding] = useState(false);
   const [resetting, setResetting] = useState<User | null>(null);
   const [removing, setRemoving] = useState<User | null>(null);
+  const [placing, setPlacing] = useState<User | null>(null);
 
   return (
     <Stack gap="md">
@@ -33,11 +35,13 @@ export default function UsersPage({ title }: { title: string }) {
           selfId={me.user.id}
           onResetPassword={setResetting}
           onRemove={setRemoving}
+          onLocations={setPlacing}
         />
       )}
       <AddUserDialog opened={adding} onClose={() => setAdding(false)} />
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
       <RemoveUserDialog user={removing} onClose={() => setRemoving(null)} />
+      <LocationsDialog user={placing} onClose={() => setPlacing(null)} />
     </Stack>
   );
 }

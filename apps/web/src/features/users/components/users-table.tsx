@@ -10,11 +10,13 @@ export function UsersTable({
   selfId,
   onResetPassword,
   onRemove,
+  onLocations,
 }: {
   users: User[];
   selfId: string;
   onResetPassword: (user: User) => void;
   onRemove: (user: User) => void;
+  onLocations: (user: User) => void;
 }) {
   return (
     <table className="data-table users-table">
@@ -51,6 +53,14 @@ export function UsersTable({
               </td>
               <td className="cell-action cell-wide">
                 <Group gap={4} wrap="nowrap">
+                  <Button
+                    size="compact-sm"
+                    variant="subtle"
+                    onClick={() => onLocations(user)}
+                    aria-label={`Locations of ${user.email}`}
+                  >
+                    Locations
+                  </Button>
                   <Button
                     size="compact-sm"
                     variant="subtle"
