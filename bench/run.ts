@@ -6,15 +6,16 @@ import { exportSection } from './export.ts';
 import { tempDir } from './lib/processes.ts';
 import { printTable, printTargets, type Section, writeResults } from './lib/report.ts';
 import { buildDashboard, launchBrowser, startStack } from './lib/stack.ts';
+import { locationsSection } from './locations.ts';
 import { proxyBenchmark } from './proxy.ts';
 import { serviceBenchmark } from './service.ts';
 
-// npm run bench [-- --quick] [--only proxy,service,dashboard,export] [--workers N[,N…]] [--cpu-prof DIR]
+// npm run bench [-- --quick] [--only proxy,service,dashboard,export,locations] [--workers N[,N…]] [--cpu-prof DIR]
 //
 // Runs the four benchmarks one after another (never two at once: they share the machine), prints
 // each table as it finishes and writes bench/results/latest.{json,md} (--quick: latest-quick.*).
 
-const BENCHMARKS = ['proxy', 'service', 'dashboard', 'export'] as const;
+const BENCHMARKS = ['proxy', 'service', 'dashboard', 'export', 'locations'] as const;
 type Name = (typeof BENCHMARKS)[number];
 
 const { values } = parseArgs({
@@ -28,7 +29,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    'npm run bench [-- --quick] [--only proxy,service,dashboard,export] [--workers N[,N…]] [--cpu-prof DIR]',
+    'npm run bench [-- --quick] [--only proxy,service,dashboard,export,locations] [--workers N[,N…]] [--cpu-prof DIR]',
   );
   process.exit(0);
 }
@@ -68,24 +69,34 @@ if (only.includes('proxy')) {
   );
 }
 if (only.includes('service')) report(await serviceBenchmark({ quick }));
-if (only.includes('dashboard') || only.includes('export')) {
+if (only.includes('dashboard') || only.includes('export') || only.includes('locations')) {
   const temp = tempDir('rd-bench-web-');
   const dist = path.join(temp.dir, 'dist');
   try {
     const buildMs = await buildDashboard(dist);
     if (only.includes('dashboard')) report(bundleSection(dist, buildMs));
-    const stack = await startStack({
-      dataDir: path.join(temp.dir, 'data'),
-      distDir: dist,
-      password: 'bench-demo-password-2024',
-    });
-    const browser = await launchBrowser();
-    try {
-      if (only.includes('dashboard')) report(await browserSection(browser, stack, quick));
-      if (only.includes('export')) report(await exportSection(browser, stack, quick));
-    } finally {
-      await browser.close();
-      await stack.stop();
+    if (only.includes('locations')) {
+      const browser = await launchBrowser();
+      try {
+        report(await locationsSection(browser, dist, quick));
+      } finally {
+        await browser.close();
+      }
+    }
+    if (only.includes('dashboard') || only.includes('export')) {
+      const stack = await startStack({
+        dataDir: path.join(temp.dir, 'data'),
+        distDir: dist,
+        password: 'bench-demo-password-2024',
+      });
+      const browser = await launchBrowser();
+      try {
+        if (only.includes('dashboard')) report(await browserSection(browser, stack, quick));
+        if (only.includes('export')) report(await exportSection(browser, stack, quick));
+      } finally {
+        await browser.close();
+        await stack.stop();
+      }
     }
   } finally {
     temp.cleanup();
