@@ -193,7 +193,18 @@ export function createBff(
       staleAfterMs: config.upstream.timeoutMs + 5_000,
     }),
   );
-  app.use(userRoutes({ users: stores.users, sessions: stores.sessions, gates: gates.routes, logger }));
+  app.use(
+    userRoutes({
+      users: stores.users,
+      sessions: stores.sessions,
+      gates: gates.routes,
+      logger,
+      onRemoved: async (id) => {
+        await (await opened.store()).forgetUser(id);
+        directory.forget(id);
+      },
+    }),
+  );
   app.use(
     locationRoutes({
       directory,

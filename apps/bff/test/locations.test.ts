@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { openSqlite } from '@review-desk/server/db/sqlite';
 import { API_KEY_HEADER } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, type Recorded, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
@@ -173,6 +174,20 @@ describe('locations through the BFF', () => {
     );
     expect((await staff.request('PUT', path, { body: { all: true } })).json.code).toBe('role_forbidden');
     expect((await owner.get(path)).json.data.access).toEqual({ all: false, slugs: ['airport'] });
+  });
+
+  it("a removed user's reach goes with them", async () => {
+    const other = await owner.post('/bff/users', { ...STAFF, email: 'gone@example.com' });
+    const id = other.json.data.user.id;
+    await owner.request('PUT', `/bff/users/${id}/locations`, { body: { all: false, slugs: ['uptown'] } });
+    expect((await owner.request('DELETE', `/bff/users/${id}`)).status).toBe(200);
+    const db = openSqlite({ file: bff.databasePath });
+    try {
+      expect(await db.get('SELECT 1 AS there FROM location_scopes WHERE user_id = $1', id)).toBeUndefined();
+      expect(await db.get('SELECT 1 AS there FROM user_locations WHERE user_id = $1', id)).toBeUndefined();
+    } finally {
+      await db.close();
+    }
   });
 
   it("one location's upstream down fails only that location", async () => {

@@ -17,6 +17,8 @@ export function userRoutes(deps: {
   sessions: SessionStore;
   gates: RouteGates;
   logger: Logger;
+  /** What else goes with a removed user (their locations). */
+  onRemoved?: (id: string) => Promise<void>;
 }): Router {
   const { users, sessions, logger } = deps;
   const router = Router();
@@ -66,9 +68,10 @@ export function userRoutes(deps: {
     res.json(ok({ user }));
   });
 
-  router.delete(item, guard, remove, (req, res) => {
+  router.delete(item, guard, remove, async (req, res) => {
     const user = users.remove(String(req.params.id));
     sessions.userChanged(user.id);
+    await deps.onRemoved?.(user.id);
     logger.info({ reqId: req.ctx.id, by: req.ctx.session!.user.id, user: user.id }, 'user removed');
     res.json(ok({ user }));
   });
