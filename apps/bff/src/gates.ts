@@ -34,7 +34,8 @@ export type RouteGates = Record<
   | 'users.read'
   | 'users.write'
   | 'users.remove'
-  | 'locations',
+  | 'locations'
+  | 'overview',
   readonly Gate[]
 >;
 
@@ -80,6 +81,7 @@ export function createGates(deps: {
       'users.write': [sameSite, ...may('users:manage'), json],
       'users.remove': [sameSite, ...may('users:manage')],
       locations: [signedIn],
+      overview: [...may('analytics:read'), noBody],
     },
   };
 }

@@ -20,6 +20,7 @@ import { createLocationDirectory, type LocationDirectory } from './locations/dir
 import { locationPrefix } from './locations/gate.ts';
 import { createHandlerSet, type HandlerSet } from './locations/handlers.ts';
 import { type OpenedLocations, openLocations } from './locations/open.ts';
+import { overviewRoutes } from './locations/overview.ts';
 import { locationRoutes } from './locations/routes.ts';
 import type { LogSink } from './log.ts';
 import { type Metrics, metricsText } from './metrics.ts';
@@ -214,6 +215,7 @@ export function createBff(
       logger,
     }),
   );
+  app.use(overviewRoutes({ directory, gates: gates.routes }));
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';

@@ -176,6 +176,36 @@ describe('locations through the BFF', () => {
     expect((await owner.get(path)).json.data.access).toEqual({ all: false, slugs: ['airport'] });
   });
 
+  it('answers the overview from every location, each call with its own key, in one request', async () => {
+    a.reset();
+    b.reset();
+    const reply = await owner.get('/bff/overview?days=30');
+    expect(reply.status).toBe(200);
+    // The stand-in reports completions only, and one pending review rated 5★.
+    const figures = {
+      sent: null,
+      completed: 3,
+      completionRate: null,
+      reviews: null,
+      avgRating: null,
+      lowWaiting: 0,
+    };
+    expect(reply.json.data.rows).toEqual([
+      { slug: 'downtown', name: 'Downtown', ok: true, ...figures },
+      { slug: 'airport', name: 'Airport', ok: true, ...figures },
+      { slug: 'uptown', name: 'Uptown', ok: true, ...figures },
+    ]);
+    expect(keysIn(b.calls)).toEqual(Array(3).fill(`Bearer ${keys.airport}`));
+    expect(keysIn(a.calls).sort()).toEqual(
+      [...Array(3).fill(keys.downtown), ...Array(3).fill(keys.uptown)].sort(),
+    );
+    for (const key of Object.values(keys)) expect(reply.text).not.toContain(key);
+    // Only the user's locations; staff may not read analytics at all; the window is checked.
+    expect((await staff.get('/bff/overview?days=30')).json.code).toBe('role_forbidden');
+    expect((await owner.get('/bff/overview?days=0')).status).toBe(400);
+    expect((await owner.get('/bff/overview?days=7&extra=1')).status).toBe(400);
+  });
+
   it("a removed user's reach goes with them", async () => {
     const other = await owner.post('/bff/users', { ...STAFF, email: 'gone@example.com' });
     const id = other.json.data.user.id;
@@ -196,6 +226,11 @@ describe('locations through the BFF', () => {
     expect(down.status).toBe(502);
     expect(down.json.code).toBe('upstream_unreachable');
     expect((await owner.get('/l/uptown/api/v1/reviews')).status).toBe(200);
+    const overview = await owner.get('/bff/overview?days=7');
+    expect(overview.status).toBe(200);
+    const rows = overview.json.data.rows;
+    expect(rows.map((r: { ok: boolean }) => r.ok)).toEqual([true, false, true]);
+    expect(rows[1]).toMatchObject({ slug: 'airport', ok: false, code: 'upstream_unreachable' });
   });
 });
 

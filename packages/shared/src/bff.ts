@@ -75,6 +75,7 @@ export const BFF_PATHS = {
   sends: '/bff/sends',
   users: '/bff/users',
   locations: '/bff/locations',
+  overview: '/bff/overview',
   healthz: '/healthz',
   readyz: '/readyz',
   metrics: '/metrics',

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { type AnalyticsResult, completionFigures } from './analytics.ts';
 import { type ReviewItem, reviewStatusOf } from './reviews.ts';
 
@@ -22,8 +23,35 @@ export type OverviewFigures = {
 
 export type OverviewRow = { slug: string; name: string } & (
   | ({ ok: true } & OverviewFigures)
-  | { ok: false; error: string; code: string | undefined }
+  | { ok: false; error: string; code?: string | undefined }
 );
+
+const figure = z.number().nullable();
+/** GET /bff/overview?days=N: the user's locations' rows, in their order. */
+export const overviewRowsSchema = z.object({
+  rows: z.array(
+    z.union([
+      z.object({
+        slug: z.string(),
+        name: z.string(),
+        ok: z.literal(true),
+        sent: figure,
+        completed: figure,
+        completionRate: figure,
+        reviews: figure,
+        avgRating: figure,
+        lowWaiting: figure,
+      }),
+      z.object({
+        slug: z.string(),
+        name: z.string(),
+        ok: z.literal(false),
+        error: z.string(),
+        code: z.string().optional(),
+      }),
+    ]),
+  ),
+});
 
 /** A location's figures from its analytics and its pending-review counts (null: not provided). */
 export function overviewFigures(

@@ -13,29 +13,48 @@ const LOCATIONS = [
   { slug: 'airport', name: 'Airport' },
   { slug: 'harbour', name: 'Harbour' },
 ];
-const ANALYTICS: Record<string, unknown> = {
-  downtown: { requests: { sent: 300, completed: 30, reviewLeft: 30 }, reviews: { total: 300, avgRating: 4 } },
-  harbour: { requests: { sent: 10, completed: 9, reviewLeft: 9 }, reviews: { total: 3, avgRating: 1 } },
-};
-const PENDING: Record<string, [number, number]> = { downtown: [10, 8], harbour: [2, 0] };
+// What the BFF answers for the overview: the figures of each location (it fans out itself).
+const OVERVIEW = [
+  {
+    slug: 'downtown',
+    name: 'Downtown',
+    ok: true,
+    sent: 300,
+    completed: 30,
+    completionRate: 0.1,
+    reviews: 300,
+    avgRating: 4,
+    lowWaiting: 2,
+  },
+  {
+    slug: 'airport',
+    name: 'Airport',
+    ok: false,
+    error: 'The review service could not be reached.',
+    code: 'upstream_unreachable',
+  },
+  {
+    slug: 'harbour',
+    name: 'Harbour',
+    ok: true,
+    sent: 10,
+    completed: 9,
+    completionRate: 0.9,
+    reviews: 3,
+    avgRating: 1,
+    lowWaiting: 2,
+  },
+];
 
 function bff() {
   return stubFetch((request) => {
     const url = new URL(request.url);
     if (url.pathname === '/bff/locations') return ok({ locations: LOCATIONS });
+    if (url.pathname === '/bff/overview') return ok({ rows: OVERVIEW });
     const [, , slug, ...rest] = url.pathname.split('/');
     const path = `/${rest.join('/')}`;
     if (slug === 'airport') return fail('upstream_unreachable');
-    if (path === '/api/v1/analytics') return ok(ANALYTICS[slug as string]);
     if (path === '/api/v1/reviews') {
-      const [pending, above] = PENDING[slug as string] as [number, number];
-      if (url.searchParams.get('limit') === '1')
-        return ok({
-          page: 1,
-          limit: 1,
-          total: url.searchParams.has('minRating') ? above : pending,
-          reviews: [],
-        });
       return ok({
         page: 1,
         limit: 100,
@@ -80,8 +99,9 @@ describe('Locations overview', () => {
     // (300 × 4 + 3 × 1) / 303, not the mean of 4 and 1.
     expect(figure(totals, 'avgRating')).toBe('3.97 ★');
     expect(figure(totals, 'lowWaiting')).toBe('4');
-    // Every call named its location; none went to the unprefixed API.
-    expect(calls.filter((c) => new URL(c.url).pathname.startsWith('/api/'))).toEqual([]);
+    expect(calls.map((c) => `${new URL(c.url).pathname}${new URL(c.url).search}`)).toEqual([
+      '/bff/overview?days=30',
+    ]);
     expect(within(rows[1] as HTMLElement).getByRole('link', { name: 'Downtown' })).toHaveAttribute(
       'href',
       '/l/downtown/analytics',
