@@ -2,6 +2,7 @@ import type { Permission } from '@review-desk/shared/bff';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType, SVGProps } from 'react';
 import { paths } from '../config/paths.ts';
+import { overviewDays, overviewQueryOptions } from '../features/locations/api/get-overview.ts';
 import { reviewsQueryOptionsForUrl } from '../features/reviews/api/get-reviews.ts';
 import { type LazyPage, lazyPage, type PageModule } from './lazy-page.tsx';
 
@@ -22,8 +23,8 @@ export type PageRow = {
   /** In the main navigation, in table order, for the roles that may open it. */
   nav?: { label: string; icon?: ComponentType<SVGProps<SVGSVGElement>> };
   /**
-   * What the page reads first, asked for at start together with its code (only for a page every
-   * role may open: a page some role cannot use is not fetched before the role is known).
+   * What the page reads first, asked for at start together with its code (for a page some role
+   * cannot use, once the session has said this user's role may).
    */
   firstRead?: (client: QueryClient, search: URLSearchParams) => Promise<void>;
   /** Only in the navigation of a user with more than one location (it compares or merges them). */
@@ -72,6 +73,7 @@ export const PAGES = {
     access: 'analytics:read',
     load: () => import('../features/locations/components/locations-overview-page.tsx'),
     nav: { label: 'Locations' },
+    firstRead: (client, search) => client.prefetchQuery(overviewQueryOptions(overviewDays(search))),
     multiLocation: true,
   },
   attention: {

@@ -65,6 +65,19 @@ describe('startPage', () => {
     expect(paths(calls).sort()).toEqual(['/auth/me', '/bff/locations']);
   });
 
+  it('asks for the overview as soon as the session says the role may open the Locations page', async () => {
+    const manager = {
+      ...me,
+      user: { ...me.user, role: 'manager' },
+      permissions: [...ROLE_PERMISSIONS.manager],
+    };
+    const { calls } = stubFetch((request) =>
+      new URL(request.url).pathname === '/auth/me' ? ok(manager) : ok({ rows: [], locations: [] }),
+    );
+    await startPage({ pathname: '/locations', search: '?days=7' }, createQueryClient());
+    expect(paths(calls).sort()).toEqual(['/auth/me', '/bff/locations', '/bff/overview?days=7']);
+  });
+
   it('asks for nothing on the sign-in page', async () => {
     const { calls } = bff();
     startPage({ pathname: '/login', search: '' }, createQueryClient());

@@ -40,6 +40,21 @@ export function startPage(
     );
     started.push(startPageCode);
     if (page.firstRead) started.push(page.firstRead(client, new URLSearchParams(location.search)));
+  } else if (page && access !== undefined) {
+    // A page some roles may not open: its code and first read as soon as the session says this
+    // user's role may, rather than after the shell has drawn.
+    started.push(
+      client.fetchQuery(meQueryOptions()).then(
+        (me) =>
+          me.permissions.includes(access)
+            ? Promise.all([
+                page.Component.preload().catch(() => undefined),
+                page.firstRead?.(client, new URLSearchParams(location.search)),
+              ])
+            : undefined,
+        () => undefined,
+      ),
+    );
   }
   return Promise.all(started).then(() => undefined);
 }

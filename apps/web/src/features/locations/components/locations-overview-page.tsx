@@ -1,6 +1,5 @@
 import { Alert, NativeSelect, Skeleton, Stack, Text } from '@mantine/core';
-import { analyticsQuerySchema, METRIC_DEFINITIONS } from '@review-desk/shared/analytics';
-import { DAYS_DEFAULT } from '@review-desk/shared/limits';
+import { METRIC_DEFINITIONS } from '@review-desk/shared/analytics';
 import {
   OVERVIEW_SORT_KEYS,
   type OverviewSortKey,
@@ -10,7 +9,7 @@ import {
 import { useSearchParams } from 'react-router';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { useOverview } from '../api/get-overview.ts';
+import { overviewDays, useOverview } from '../api/get-overview.ts';
 import { OverviewTable, type Sort } from './overview-table.tsx';
 
 const WINDOWS = [7, 30, 90, 365];
@@ -26,8 +25,7 @@ function readSort(params: URLSearchParams): Sort {
 /** Every location side by side for a window: owners and managers (analytics:read). */
 export default function LocationsOverviewPage({ title }: { title: string }) {
   const [params, setParams] = useSearchParams();
-  const parsed = analyticsQuerySchema.safeParse({ days: params.get('days') ?? String(DAYS_DEFAULT) });
-  const days = parsed.success ? parsed.data.days : DAYS_DEFAULT;
+  const days = overviewDays(params);
   const sort = readSort(params);
   const overview = useOverview(days);
   const rows = overview.data ? sortOverview(overview.data, sort.key, sort.dir) : null;
