@@ -2,7 +2,6 @@ import type { Permission } from '@review-desk/shared/bff';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType, SVGProps } from 'react';
 import { paths } from '../config/paths.ts';
-import { overviewDays, overviewQueryOptions } from '../features/locations/api/get-overview.ts';
 import { reviewsQueryOptionsForUrl } from '../features/reviews/api/get-reviews.ts';
 import { type LazyPage, lazyPage, type PageModule } from './lazy-page.tsx';
 
@@ -73,7 +72,13 @@ export const PAGES = {
     access: 'analytics:read',
     load: () => import('../features/locations/components/locations-overview-page.tsx'),
     nav: { label: 'Locations' },
-    firstRead: (client, search) => client.prefetchQuery(overviewQueryOptions(overviewDays(search))),
+    // Its read's module is fetched with the page's code: the first load stays as it was.
+    firstRead: async (client, search) => {
+      const { overviewDays, overviewQueryOptions } = await import(
+        '../features/locations/api/get-overview.ts'
+      );
+      await client.prefetchQuery(overviewQueryOptions(overviewDays(search)));
+    },
     multiLocation: true,
   },
   attention: {
