@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { LOCATION_SLUG_PATTERN } from './location-paths.ts';
+
+export * from './location-paths.ts';
 
 // Locations: one business with several locations (or an agency with several clients), one API key
 // each. The BFF stores them (docs/locations.md); the dashboard addresses a location by its slug in
 // the path, `/l/<slug>/api/v1/…`, and `GET /bff/locations` lists the ones a user may see.
-
-export const LOCATION_SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 
 export const locationSlugSchema = z.string().regex(LOCATION_SLUG_PATTERN, {
   error: 'slug must be 1–40 lower-case letters, digits or hyphens, not starting or ending with a hyphen',
@@ -37,20 +38,3 @@ export const userLocationsSchema = z.object({
   locations: z.array(locationSummarySchema).optional(),
 });
 export type UserLocations = z.infer<typeof userLocationsSchema>;
-
-/** The path prefix that names a location: `/l/<slug>`. */
-export function locationPrefix(slug: string): string {
-  return `/l/${encodeURIComponent(slug)}`;
-}
-
-/** Splits `/l/<slug>/rest` into the slug and `/rest` (`/l/<slug>` alone: `/`); null for other paths. */
-export function splitLocationPath(path: string): { slug: string; rest: string } | null {
-  const match = /^\/l\/([^/]+)(\/.*)?$/.exec(path);
-  if (!match) return null;
-  return { slug: match[1] as string, rest: match[2] ?? '/' };
-}
-
-/** The location-less path under a prefix (`/l/x/reviews` → `/reviews`); other paths unchanged. */
-export function withoutLocation(path: string): string {
-  return splitLocationPath(path)?.rest ?? path;
-}

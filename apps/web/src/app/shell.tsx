@@ -1,7 +1,7 @@
 import { Burger } from '@mantine/core';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { LocationSwitcher } from '../features/locations/components/location-switcher.tsx';
+import { useLocations } from '../features/locations/api/get-locations.ts';
 import { useSession } from '../lib/session.ts';
 import { NavItems } from './nav-items.tsx';
 import { PageSkeleton } from './page-skeleton.tsx';
@@ -11,6 +11,18 @@ import { UserButton } from './user-button.tsx';
 const loadUserMenu = () => import('./user-menu.tsx');
 const UserMenu = lazy(loadUserMenu);
 const loadMobileNav = () => import('./mobile-nav.tsx');
+// Only users with several locations see it: its code is not part of everyone's first load.
+const LocationSwitcher = lazy(() => import('../features/locations/components/location-switcher.tsx'));
+
+function Switcher() {
+  const several = (useLocations().data?.locations.length ?? 0) > 1;
+  if (!several) return null;
+  return (
+    <Suspense fallback={null}>
+      <LocationSwitcher />
+    </Suspense>
+  );
+}
 const MobileNav = lazy(loadMobileNav);
 
 /** The account button; the menu's code arrives on first hover, focus or click. */
@@ -76,7 +88,7 @@ export function Shell() {
               </span>
             )}
           </div>
-          <LocationSwitcher />
+          <Switcher />
           <nav className="shell-nav" aria-label="Main">
             <NavItems />
           </nav>

@@ -1,5 +1,5 @@
 import { can, ROLES } from '@review-desk/shared/bff';
-import { withoutLocation } from '@review-desk/shared/locations';
+import { withoutLocation } from '@review-desk/shared/location-paths';
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { meQueryOptions } from '../features/auth/api/get-me.ts';

@@ -1,4 +1,4 @@
-import { locationPrefix, splitLocationPath } from '@review-desk/shared/locations';
+import { locationPrefix, splitLocationPath } from '@review-desk/shared/location-paths';
 
 // The location this page load works in. It is part of the address, `/l/<slug>/reviews`, so a
 // link names its location; the router runs under that prefix and the calls to the API and the

@@ -15,7 +15,7 @@ import { useLocations } from '../api/get-locations.ts';
  * page in it (the address carries the location, so it can be shared); the choice is remembered
  * per user on this browser and taken again when an address names no location.
  */
-export function LocationSwitcher() {
+export default function LocationSwitcher() {
   const me = useSession();
   const { data } = useLocations();
   const { pathname, search } = useLocation();

@@ -7,7 +7,7 @@ import { useSetUserLocations, useUserLocations } from '../api/user-locations.ts'
 import { failureText } from '../model.ts';
 
 /** Which locations a user's role applies to: all of them (now and later), or the chosen ones. */
-export function LocationsDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
+export default function LocationsDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
   const current = useUserLocations(user?.id ?? null);
   const save = useSetUserLocations();
   const [all, setAll] = useState(true);

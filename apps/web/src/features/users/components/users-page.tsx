@@ -1,15 +1,17 @@
 import { Button, Skeleton, Stack } from '@mantine/core';
 import type { User } from '@review-desk/shared/bff';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { useUsers } from '../api/get-users.ts';
 import { AddUserDialog } from './add-user-dialog.tsx';
-import { LocationsDialog } from './locations-dialog.tsx';
 import { RemoveUserDialog } from './remove-user-dialog.tsx';
 import { ResetPasswordDialog } from './reset-password-dialog.tsx';
 import { UsersTable } from './users-table.tsx';
+
+// Its code (checkboxes, radios) arrives when an owner opens it: the page's first load stays as it was.
+const LocationsDialog = lazy(() => import('./locations-dialog.tsx'));
 
 /** Owners manage who can sign in: the list, and a dialog for adding, a new password, removing. */
 export default function UsersPage({ title }: { title: string }) {
@@ -41,7 +43,11 @@ export default function UsersPage({ title }: { title: string }) {
       <AddUserDialog opened={adding} onClose={() => setAdding(false)} />
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
       <RemoveUserDialog user={removing} onClose={() => setRemoving(null)} />
-      <LocationsDialog user={placing} onClose={() => setPlacing(null)} />
+      {placing && (
+        <Suspense fallback={null}>
+          <LocationsDialog user={placing} onClose={() => setPlacing(null)} />
+        </Suspense>
+      )}
     </Stack>
   );
 }
