@@ -206,6 +206,28 @@ describe('locations through the BFF', () => {
     expect((await owner.get('/bff/overview?days=7&extra=1')).status).toBe(400);
   });
 
+  it('a key rotated with the CLI is in use by the running BFF within seconds, the old one no longer sent', async () => {
+    const rotated = newApiKey();
+    await runCli('bff', ['location', 'rotate-key', '--slug', 'uptown'], {
+      env: { BFF_DATABASE_PATH: path.join(temp.dir, 'bff.db'), BFF_SECRETS_KEY: SECRETS },
+      stdin: `${rotated}\n`,
+    });
+    const deadline = Date.now() + 8_000;
+    let seen = '';
+    while (Date.now() < deadline) {
+      a.reset();
+      expect((await owner.get('/l/uptown/api/v1/reviews')).status).toBe(200);
+      seen = keysIn(a.calls)[0] ?? '';
+      if (seen === rotated) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(seen).toBe(rotated);
+    a.reset();
+    await owner.post('/l/uptown/api/v1/requests/send', SMS, { 'idempotency-key': crypto.randomUUID() });
+    expect(keysIn(a.calls)).toEqual([rotated]);
+    keys.uptown = rotated;
+  });
+
   it("a removed user's reach goes with them", async () => {
     const other = await owner.post('/bff/users', { ...STAFF, email: 'gone@example.com' });
     const id = other.json.data.user.id;
