@@ -1,5 +1,10 @@
 // Seed §5.3: each endpoint enforces one scope.
-export const SCOPES = ['review_requests:write', 'reviews:read', 'analytics:read'] as const;
+export const SCOPES = [
+  'review_requests:write',
+  'reviews:read',
+  'analytics:read',
+  'review_requests:read',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** The three operations of the API (seed §4), their exact paths, methods and scopes. */

@@ -72,20 +72,42 @@ export function migrationFiles(): { version: number; name: string; sql: string }
     }));
 }
 
+/** This store's name in schema_migrations, beside the components of the async layer (delivery, scheduling). */
+const COMPONENT = 'api';
+
 function migrate(db: Db): void {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
+  // The table is shared with packages/server's migration runner (the delivery and scheduling
+  // tables live in the same file), which numbers each component on its own.
+  db.transaction(() => {
+    const columns = db.prepare(`SELECT name FROM pragma_table_info('schema_migrations')`).all() as {
+      name: string;
+    }[];
+    if (columns.length > 0 && !columns.some((c) => c.name === 'component')) {
+      // An older installation's table (version, name, applied_at): its rows are this store's.
+      db.exec('ALTER TABLE schema_migrations RENAME TO schema_migrations_old');
+    }
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      component TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, applied_at TEXT NOT NULL,
+      PRIMARY KEY (component, version))`);
+    if (columns.length > 0 && !columns.some((c) => c.name === 'component')) {
+      db.prepare(
+        `INSERT INTO schema_migrations (component, version, name, applied_at)
+         SELECT ?, version, name, applied_at FROM schema_migrations_old`,
+      ).run(COMPONENT);
+      db.exec('DROP TABLE schema_migrations_old');
+    }
+  });
   for (const migration of migrationFiles()) {
     // Checked inside the write lock: the server and a CLI started together apply each file once.
     db.transaction(() => {
-      const done = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version);
+      const done = db
+        .prepare('SELECT 1 FROM schema_migrations WHERE component = ? AND version = ?')
+        .get(COMPONENT, migration.version);
       if (done) return;
       db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        migration.version,
-        migration.name,
-        new Date().toISOString(),
-      );
+      db.prepare(
+        'INSERT INTO schema_migrations (component, version, name, applied_at) VALUES (?, ?, ?, ?)',
+      ).run(COMPONENT, migration.version, migration.name, new Date().toISOString());
     });
   }
 }
