@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 // The documentation a newcomer reads — README.md, docs/**/*.md and the workspaces' READMEs — only
 // points at things that exist: every relative link reaches a file or folder of the repository,
 // every #anchor a heading of the document it names (as GitHub renders it), and every repository
-// path written as code (`apps/bff/src/gates.ts`) is a file or folder that is there.
+// path written as code (`apps/bff/src/gates.ts`) is a file or folder that is there. The API is
+// explained in the project's own words (docs/api.md), never by section numbers of another text.
 
 const root = path.join(import.meta.dirname, '..');
 
@@ -128,6 +129,16 @@ function broken(): string[] {
   return problems;
 }
 
+/** Lines that cite a document outside the repository instead of saying it in the project's words. */
+function outsideReferences(): string[] {
+  const cited = /\bthe seed\b|\bseed(?:'s)? §|§\s?\d|review-collection-developer-api/i;
+  return documents().flatMap((file) =>
+    readFileSync(path.join(root, file), 'utf8')
+      .split('\n')
+      .flatMap((text, index) => (cited.test(text) ? [`${file}:${index + 1}: ${text.trim()}`] : [])),
+  );
+}
+
 describe('the documentation', () => {
   it('GitHub’s anchors are computed as GitHub does', () => {
     expect(slug('Choices where the API is silent')).toBe('choices-where-the-api-is-silent');
@@ -139,5 +150,9 @@ describe('the documentation', () => {
   it('links only to files, folders and headings that exist', () => {
     expect(documents().length).toBeGreaterThan(10);
     expect(broken()).toEqual([]);
+  });
+
+  it('explains the API in its own words (docs/api.md), citing no section of an outside document', () => {
+    expect(outsideReferences()).toEqual([]);
   });
 });
