@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { ensurePrivateDir, makePrivate, sqliteFiles } from '@review-desk/server/files';
+import { emailContactKey } from '@review-desk/shared/contact';
 
 // SQLite through node:sqlite: one connection per process, WAL so the CLI can write while the
 // server reads and writes the same file, numbered SQL migrations applied at open.
@@ -34,6 +35,10 @@ export function openDatabase(file: string): Db {
   // Checkpoint every ~40 MB of WAL rather than 4 MB: hot pages (roll-ups, table tails) are
   // written back once per checkpoint instead of ten times, about a fifth less work per send.
   if (file !== ':memory:') db.exec('PRAGMA wal_autocheckpoint = 10000');
+  // For the migration that keys stored addresses (002); the running code computes keys itself.
+  db.function('email_contact_key', { deterministic: true }, (email) =>
+    typeof email === 'string' ? emailContactKey(email) : null,
+  );
   const wrapped = Object.assign(db, { transaction: makeTransaction(db) });
   migrate(wrapped);
   return wrapped;
@@ -62,7 +67,7 @@ function makeTransaction(db: DatabaseSync) {
 }
 
 export function migrationFiles(): { version: number; name: string; sql: string }[] {
-  return readdirSync(MIGRATIONS_DIR)
+  const files = readdirSync(MIGRATIONS_DIR)
     .filter((f) => /^\d{3}-[a-z0-9-]+\.sql$/.test(f))
     .sort()
     .map((f) => ({
@@ -70,6 +75,14 @@ export function migrationFiles(): { version: number; name: string; sql: string }
       name: f,
       sql: readFileSync(path.join(MIGRATIONS_DIR, f), 'utf8'),
     }));
+  // A version is applied once: a second file with the same number would be skipped silently.
+  const seen = new Set<number>();
+  for (const file of files) {
+    if (seen.has(file.version))
+      throw new Error(`two migrations numbered ${file.version}: renumber ${file.name}`);
+    seen.add(file.version);
+  }
+  return files;
 }
 
 // The service's tables are component `api` of schema_migrations, the table every component on
