@@ -5,7 +5,7 @@ import type { Db } from '../store/db.ts';
 // settles only once that transaction is committed — the same guarantee as one commit per write,
 // while concurrent sends share the commit's cost: the hot pages (the table's last leaf, the
 // in-flight and date indexes) are written to the WAL once per batch instead of once per statement.
-// See docs/decisions/bff-journal-group-commit.md.
+// See docs/decisions/0011-bff-journal-group-commit.md.
 
 type QueuedWrite = { run: () => unknown; resolve: (value: never) => void; reject: (error: unknown) => void };
 

@@ -69,6 +69,12 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX sends_email ON sends(email_hash, created_at DESC) WHERE email_hash IS NOT NULL;
   CREATE INDEX sends_in_flight ON sends(outcome) WHERE outcome = 'in_flight';
   `,
+  `
+  -- The login throttle counts failures; \`pending\` holds the password checks in flight (taken
+  -- before the check, given back or turned into a failure after it), \`pending_at\` the last one.
+  ALTER TABLE login_failures ADD COLUMN pending INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE login_failures ADD COLUMN pending_at INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 export type Db = DatabaseSync;
