@@ -3,12 +3,10 @@ import { fileURLToPath } from 'node:url';
 import type { Clock } from '@review-desk/server/db/clock';
 import type { MigrationSource } from '@review-desk/server/db/migrate';
 import type { Database, Queryable, SqlValue } from '@review-desk/server/db/types';
-import {
-  ALERT_LIST_MAX,
-  type AlertChannel,
-  type AlertPreferences,
-  DEFAULT_ALERT_PREFERENCES,
-} from '@review-desk/shared/alerts';
+import { ALERT_LIST_MAX, type AlertChannel } from '@review-desk/shared/alerts';
+import { createPreferenceStore, type Subscriber } from './preferences.ts';
+
+export type { Subscriber } from './preferences.ts';
 
 // The alerts' tables (component `alerts`, own migrations): each user's preferences, what each
 // location's polls have seen, and the alerts raised. A review is new to a location once (the seen
@@ -18,14 +16,6 @@ import {
 export const ALERT_MIGRATIONS: MigrationSource = {
   component: 'alerts',
   dir: path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'),
-};
-
-export type Subscriber = {
-  userId: string;
-  threshold: number;
-  channel: AlertChannel;
-  /** When alerts were turned on (service clock). */
-  enabledAt: number;
 };
 
 /** A review as a poll found it, reduced to what an alert keeps (never a contact). */
@@ -40,16 +30,6 @@ export type SeenReview = {
 export type RaisedAlert = SeenReview & { alertId: number; userId: string; channel: AlertChannel };
 
 export type EmailState = 'none' | 'pending' | 'sent' | 'failed';
-
-type PreferenceRow = {
-  user_id: string;
-  enabled: number;
-  threshold: number;
-  channel: AlertChannel;
-  time_zone: string;
-  digest: number;
-  enabled_at: number | null;
-};
 
 type AlertRow = {
   id: number;
@@ -75,17 +55,6 @@ export type StoredAlert = {
   read: boolean;
 };
 
-function toPreferences(row: PreferenceRow | undefined): AlertPreferences {
-  if (!row) return { ...DEFAULT_ALERT_PREFERENCES };
-  return {
-    enabled: Number(row.enabled) === 1,
-    threshold: Number(row.threshold),
-    channel: row.channel,
-    timeZone: row.time_zone,
-    digest: Number(row.digest) === 1,
-  };
-}
-
 /** `AND location IN (…)` for a user's reach, numbered from `first`; all locations: nothing. */
 function reachFilter(slugs: readonly string[] | 'all', first: number): { sql: string; params: string[] } {
   if (slugs === 'all') return { sql: '', params: [] };
@@ -97,13 +66,6 @@ function reachFilter(slugs: readonly string[] | 'all', first: number): { sql: st
 export type AlertStore = ReturnType<typeof createAlertStore>;
 
 export function createAlertStore(db: Database, clock: Clock) {
-  const preferenceOf = db.prepare(
-    'SELECT user_id, enabled, threshold, channel, time_zone, digest, enabled_at FROM alert_preferences WHERE user_id = $1',
-  );
-  const enabled = db.prepare(
-    'SELECT user_id, threshold, channel, enabled_at FROM alert_preferences WHERE enabled = 1 ORDER BY user_id',
-  );
-
   /** Marks these ids seen; returns those no poll had seen before. */
   async function markSeen(tx: Queryable, location: string, ids: readonly string[], at: number) {
     const fresh = new Set<string>();
@@ -121,54 +83,7 @@ export function createAlertStore(db: Database, clock: Clock) {
   }
 
   return {
-    async preferences(userId: string): Promise<AlertPreferences> {
-      return toPreferences(await preferenceOf.get<PreferenceRow>(userId));
-    },
-
-    /** Saves a user's choice; turning alerts on (again) starts their baseline now. */
-    async setPreferences(userId: string, next: AlertPreferences): Promise<AlertPreferences> {
-      const now = clock.now();
-      return db.transaction(async (tx) => {
-        const before = await tx.get<PreferenceRow>(
-          'SELECT user_id, enabled, threshold, channel, time_zone, digest, enabled_at FROM alert_preferences WHERE user_id = $1',
-          userId,
-        );
-        const wasOn = before !== undefined && Number(before.enabled) === 1;
-        const enabledAt = next.enabled ? (wasOn ? Number(before.enabled_at ?? now) : now) : null;
-        await tx.run(
-          `INSERT INTO alert_preferences (user_id, enabled, threshold, channel, time_zone, digest, enabled_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-           ON CONFLICT (user_id) DO UPDATE SET enabled = excluded.enabled, threshold = excluded.threshold,
-             channel = excluded.channel, time_zone = excluded.time_zone, digest = excluded.digest,
-             enabled_at = excluded.enabled_at, updated_at = excluded.updated_at`,
-          userId,
-          next.enabled ? 1 : 0,
-          next.threshold,
-          next.channel,
-          next.timeZone,
-          next.digest ? 1 : 0,
-          enabledAt,
-          now,
-        );
-        return { ...next };
-      });
-    },
-
-    /** Users with alerts on. */
-    async subscribers(): Promise<Subscriber[]> {
-      const rows = await enabled.all<{
-        user_id: string;
-        threshold: number;
-        channel: AlertChannel;
-        enabled_at: number | null;
-      }>();
-      return rows.map((r) => ({
-        userId: r.user_id,
-        threshold: Number(r.threshold),
-        channel: r.channel,
-        enabledAt: Number(r.enabled_at ?? 0),
-      }));
-    },
+    ...createPreferenceStore(db, clock),
 
     /**
      * Records one successful poll of a location in one transaction: the reviews it found are
