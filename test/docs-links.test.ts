@@ -173,6 +173,22 @@ describe('the documentation', () => {
     expect(broken()).toEqual([]);
   });
 
+  it('gives every decision record its title, then its status and date', () => {
+    const records = readdirSync(path.join(root, 'docs/decisions')).filter((name) => name !== 'README.md');
+    expect(records.length).toBeGreaterThan(10);
+    const unmarked = records.filter((name) => {
+      const [title, blank, status] = readFileSync(path.join(root, 'docs/decisions', name), 'utf8').split(
+        '\n',
+      );
+      return !(
+        title?.startsWith('# ') &&
+        blank === '' &&
+        /^Status: (accepted|superseded by \d{4}) · \d{4}-\d{2}-\d{2}$/.test(status ?? '')
+      );
+    });
+    expect(unmarked).toEqual([]);
+  });
+
   it('explains the API in its own words (docs/api.md), citing no section of an outside document', () => {
     expect(outsideReferences()).toEqual([]);
   });

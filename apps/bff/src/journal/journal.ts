@@ -123,10 +123,12 @@ export function createJournal(db: Db) {
     `SELECT ${listColumns} FROM sends WHERE phone_hash = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
   );
   const countPhone = db.prepare('SELECT COUNT(*) AS n FROM sends WHERE phone_hash = ?');
+  // An address is looked up under its contact key's hash and, for rows journaled before it, the
+  // lower-cased address's (contact.ts): the same hash twice for most addresses.
   const listEmail = db.prepare(
-    `SELECT ${listColumns} FROM sends WHERE email_hash = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+    `SELECT ${listColumns} FROM sends WHERE email_hash IN (?, ?) ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
   );
-  const countEmail = db.prepare('SELECT COUNT(*) AS n FROM sends WHERE email_hash = ?');
+  const countEmail = db.prepare('SELECT COUNT(*) AS n FROM sends WHERE email_hash IN (?, ?)');
 
   const toEntry = (row: Row): SendHistoryEntry => ({
     id: row.id,
@@ -235,16 +237,17 @@ export function createJournal(db: Db) {
       dropOld.run(now - historyMs);
     },
 
-    list(query: { page: number; limit: number; phoneHash?: string; emailHash?: string }) {
+    list(query: { page: number; limit: number; phoneHash?: string; emailHashes?: readonly string[] }) {
       const offset = (query.page - 1) * query.limit;
       let rows: Row[];
       let total: number;
       if (query.phoneHash !== undefined) {
         rows = listPhone.all(query.phoneHash, query.limit, offset) as Row[];
         total = Number((countPhone.get(query.phoneHash) as { n: number }).n);
-      } else if (query.emailHash !== undefined) {
-        rows = listEmail.all(query.emailHash, query.limit, offset) as Row[];
-        total = Number((countEmail.get(query.emailHash) as { n: number }).n);
+      } else if (query.emailHashes !== undefined && query.emailHashes.length > 0) {
+        const [current, legacy = current] = query.emailHashes as [string, string?];
+        rows = listEmail.all(current, legacy, query.limit, offset) as Row[];
+        total = Number((countEmail.get(current, legacy) as { n: number }).n);
       } else {
         rows = listAll.all(query.limit, offset) as Row[];
         total = Number((countAll.get() as { n: number }).n);
