@@ -6,7 +6,7 @@ export default defineConfig({
     // Position in the root run (see /vitest.config.ts).
     sequence: { groupOrder: 1 },
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // The delivery tables' store runs against PostgreSQL too (embedded, started once).
+    // One PostgreSQL server for the run: the settings store's tests run on both engines.
     globalSetup: ['../../packages/server/test-support/postgres-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -2,10 +2,11 @@ import * as setting from '@review-desk/server/config';
 import { REPO_ROOT, resolveFrom } from '@review-desk/server/files';
 import {
   FREQUENCY_CAP_DAYS_DEFAULT,
-  isValidTimeZone,
-  parseSendWindow,
   QUIET_HOURS_DEFAULT,
+  REMINDER_AFTER_DAYS_MAX,
+  sendWindowTextSchema,
   TIME_ZONE_DEFAULT,
+  timeZoneSchema,
 } from '@review-desk/shared';
 import { z } from 'zod';
 import type { TwilioConfig } from './delivery/twilio.ts';
@@ -62,6 +63,24 @@ export const API_CONFIG = setting.defineConfig({
     default: '1000',
     description:
       'Requests with a message (SMS, email, both) a business may send per calendar month (UTC); `0` is unlimited.',
+  },
+  QUIET_HOURS: {
+    type: sendWindowTextSchema,
+    default: QUIET_HOURS_DEFAULT,
+    description:
+      'Sending window on the business’s wall clock, `HH:MM-HH:MM`, or `off`: an SMS or email asked for outside it is held until it opens. A business’s own settings (`PUT /api/v1/settings`) override it.',
+  },
+  BUSINESS_TIME_ZONE: {
+    type: timeZoneSchema,
+    default: TIME_ZONE_DEFAULT,
+    description:
+      'IANA time zone of the sending window (e.g. `Europe/London`), for businesses that have not set their own.',
+  },
+  REMINDER_AFTER_DAYS: {
+    type: setting.wholeNumber(0, REMINDER_AFTER_DAYS_MAX),
+    default: '0',
+    description:
+      'Days after a request with no click before the one automatic reminder, for businesses that have not set their own; `0`: no reminder.',
   },
   SMS_PROVIDER: {
     type: setting.oneOf(['outbox', 'twilio']),
@@ -124,24 +143,6 @@ export const API_CONFIG = setting.defineConfig({
     default: '10000',
     description:
       'How long a send waits for Twilio’s answer. After a timeout the text’s outcome is `unknown` and it is never resent automatically.',
-  },
-  QUIET_HOURS: {
-    type: z.string().transform((text, ctx) => {
-      try {
-        return parseSendWindow(text);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
-      }
-    }),
-    default: QUIET_HOURS_DEFAULT,
-    description:
-      'Sending hours on the business’s wall clock: an SMS or email asked for outside them is scheduled for their opening. `off` sends at any hour.',
-  },
-  BUSINESS_TIME_ZONE: {
-    type: z.string().refine(isValidTimeZone, { error: 'must be an IANA time zone such as Europe/London' }),
-    default: TIME_ZONE_DEFAULT,
-    description: 'The businesses’ time zone for sending hours (IANA).',
   },
   SMTP_URL: {
     type: z.string().regex(/^smtps?:\/\//, { error: 'must start with smtp:// or smtps://' }),
@@ -251,14 +252,15 @@ function toConfig(env: Record<string, string | undefined>) {
     frequencyCapDays: e.FREQUENCY_CAP_DAYS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     monthlySendAllowance: e.MONTHLY_SEND_ALLOWANCE,
+    /** The sending window (null: any hour) and its zone, for businesses without their own settings. */
+    quietHours: e.QUIET_HOURS,
+    businessTimeZone: e.BUSINESS_TIME_ZONE,
+    reminderAfterDays: e.REMINDER_AFTER_DAYS,
     /** The email provider (EMAIL_PROVIDER, or its old spelling DELIVERY_PROVIDER). */
     deliveryProvider: emailProvider,
     smsProvider: smsProvider as 'outbox' | 'twilio',
     /** Twilio's settings when SMS_PROVIDER=twilio. */
     twilio,
-    /** Default sending hours (null: off) and time zone of businesses without their own. */
-    quietHours: e.QUIET_HOURS,
-    businessTimeZone: e.BUSINESS_TIME_ZONE,
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
     devOutbox: e.DEV_OUTBOX,

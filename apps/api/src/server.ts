@@ -29,7 +29,9 @@ import { devOutboxRoutes } from './routes/dev-outbox.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { requestsRoutes } from './routes/requests.ts';
 import { reviewPageRoutes } from './routes/review-page.ts';
+import { settingsRoutes } from './routes/settings.ts';
 import { TWILIO_WEBHOOKS, twilioWebhookRoutes } from './routes/twilio-webhooks.ts';
+import { createSettingsService, openSettings } from './settings/index.ts';
 import { openStore, type Store } from './store/index.ts';
 
 // Composition: configuration → store, delivery, logger → the Express app, mounted in the order
@@ -48,6 +50,9 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
   const store = options.store ?? openStore(config.databasePath);
   const sink = options.sink ?? createLogSink({ service: 'api', level: config.logLevel });
   const metrics = createHttpMetrics('api');
+  const settingsTable = openSettings(config.databasePath);
+  const site = { publicOrigin: config.publicOrigin ?? `http://${config.host}:${config.port}` };
+  const now = options.now ?? Date.now;
   const ctx: AppContext = {
     config,
     store,
@@ -65,8 +70,19 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
     metrics,
     rateLimiter: createRateLimiter(),
     keyUsage: createKeyUsage(store),
-    now: options.now ?? Date.now,
-    site: { publicOrigin: config.publicOrigin ?? `http://${config.host}:${config.port}` },
+    settings: createSettingsService({
+      settings: settingsTable.store,
+      store,
+      defaults: {
+        quietHours: config.quietHours,
+        timeZone: config.businessTimeZone,
+        reminderAfterDays: config.reminderAfterDays,
+      },
+      publicOrigin: () => site.publicOrigin,
+      now,
+    }),
+    now,
+    site,
   };
 
   const app = express();
@@ -82,6 +98,7 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
   app.use(apiRoutes(ctx));
   app.use(requestsRoutes(ctx));
   app.use(twilioWebhookRoutes(ctx));
+  app.use(settingsRoutes(ctx));
   app.use(docsRoutes(ctx));
   app.use(reviewPageRoutes(ctx));
   app.use(
@@ -100,7 +117,7 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
   if (config.devOutbox) app.use(devOutboxRoutes(ctx));
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
-  return { app, ctx, sink };
+  return { app, ctx, sink, settingsTable };
 }
 
 export type RunningApi = {
@@ -112,9 +129,10 @@ export type RunningApi = {
 
 /** Opens the store, seeds the demo if asked, listens, and writes the `listening` line. */
 export async function startApi(config: Config, options: ApiOptions = {}): Promise<RunningApi> {
-  const { app, ctx, sink } = buildApp(config, options);
-  // The delivery tables are opened (and migrated) before anything is served.
+  const { app, ctx, sink, settingsTable } = buildApp(config, options);
+  // The settings and delivery tables open (and migrate) before the ready line: a refusal stops the start.
   try {
+    await settingsTable.store();
     await ctx.tracker.store();
   } catch (error) {
     if (!options.store) ctx.store.close();
@@ -151,6 +169,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
       timeouts: { keepAliveTimeout: 5_000 },
     });
   } catch (error) {
+    await settingsTable.close();
     if (!options.store) ctx.store.close();
     throw error;
   }
@@ -175,6 +194,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
         ctx.keyUsage.flush();
         await ctx.delivery.close();
         await ctx.tracker.close();
+        await settingsTable.close();
         if (!options.store) ctx.store.close({ checkpoint: true });
       })();
       return closing;

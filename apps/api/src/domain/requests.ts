@@ -3,6 +3,7 @@ import {
   ERROR_CODES,
   type LegState,
   MESSAGES,
+  type MessageTemplates,
   SEND_STATUS_SENT,
   SEND_STATUS_UNKNOWN,
   type SendRequest,
@@ -31,6 +32,8 @@ export type SendContext = {
   frequencyCapDays: number;
   monthlySendAllowance: number;
   now: () => number;
+  /** The business's words (its settings); the built-in words when absent. */
+  templates?: MessageTemplates;
 };
 
 export type SendOutcome = { result: SendResult; request: RequestRow; legs: LegOutcome[] };
@@ -141,6 +144,7 @@ export async function sendReviewRequest(
         phone,
         email,
         reviewLink,
+        ...(ctx.templates ? { templates: ctx.templates } : {}),
       })
     : [];
 

@@ -85,29 +85,28 @@ export function migrationFiles(): { version: number; name: string; sql: string }
   return files;
 }
 
-/** This store's name in schema_migrations, beside the components of the async layer (delivery, scheduling). */
+// The service's tables are component `api` of schema_migrations, the table every component on
+// this file shares (packages/server/src/db/migrate.ts: the settings and scheduling tables are
+// opened through the async database layer on the same file).
 const COMPONENT = 'api';
 
 function migrate(db: Db): void {
-  // The table is shared with packages/server's migration runner (the delivery and scheduling
-  // tables live in the same file), which numbers each component on its own.
   db.transaction(() => {
-    const columns = db.prepare(`SELECT name FROM pragma_table_info('schema_migrations')`).all() as {
-      name: string;
-    }[];
-    if (columns.length > 0 && !columns.some((c) => c.name === 'component')) {
-      // An older installation's table (version, name, applied_at): its rows are this store's.
-      db.exec('ALTER TABLE schema_migrations RENAME TO schema_migrations_old');
-    }
     db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       component TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, applied_at TEXT NOT NULL,
       PRIMARY KEY (component, version))`);
-    if (columns.length > 0 && !columns.some((c) => c.name === 'component')) {
-      db.prepare(
-        `INSERT INTO schema_migrations (component, version, name, applied_at)
-         SELECT ?, version, name, applied_at FROM schema_migrations_old`,
-      ).run(COMPONENT);
-      db.exec('DROP TABLE schema_migrations_old');
+    const columns = db.prepare(`SELECT name FROM pragma_table_info('schema_migrations')`).all() as {
+      name: string;
+    }[];
+    if (!columns.some((c) => c.name === 'component')) {
+      // An older version kept (version, name, applied_at), all of them this service's.
+      db.exec(`ALTER TABLE schema_migrations RENAME TO schema_migrations_old;
+        CREATE TABLE schema_migrations (
+          component TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, applied_at TEXT NOT NULL,
+          PRIMARY KEY (component, version));
+        INSERT INTO schema_migrations (component, version, name, applied_at)
+          SELECT '${COMPONENT}', version, name, applied_at FROM schema_migrations_old;
+        DROP TABLE schema_migrations_old;`);
     }
   });
   for (const migration of migrationFiles()) {
