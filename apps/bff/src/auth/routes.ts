@@ -51,7 +51,7 @@ export function authRoutes(deps: AuthDeps): Router {
     const { email, password } = parsed.data;
     const ip = req.ip ?? 'unknown';
 
-    const waitSeconds = throttle.attempt(email, ip);
+    const waitSeconds = await throttle.attempt(email, ip);
     if (waitSeconds !== null) {
       metrics.logins.inc({ result: 'throttled' });
       logger.warn({ reqId: req.ctx.id, ip }, 'login throttled');
@@ -62,7 +62,7 @@ export function authRoutes(deps: AuthDeps): Router {
       );
     }
 
-    const user = users.findByEmail(email);
+    const user = await users.findByEmail(email);
     // Unknown emails still pay for a hash check, so timing does not reveal which accounts exist.
     const valid = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
     if (!user || !valid) {
@@ -71,21 +71,21 @@ export function authRoutes(deps: AuthDeps): Router {
       throw new AppError('login_failed');
     }
 
-    throttle.succeeded(email, ip);
+    await throttle.succeeded(email, ip);
     // Rotation: whatever session this browser had is ended; the login gets a fresh id.
     const previous = readSessionToken(req);
-    if (previous !== null) sessions.destroy(previous);
-    const token = sessions.create(user.id);
-    users.recordLogin(user.id);
+    if (previous !== null) await sessions.destroy(previous);
+    const token = await sessions.create(user.id);
+    await users.recordLogin(user.id);
     setSessionCookie(req, res, token, cookies);
     metrics.logins.inc({ result: 'ok' });
     logger.info({ reqId: req.ctx.id, user: user.id }, 'login');
     res.json(ok(meFor(user, deps)));
   });
 
-  router.post(BFF_PATHS.logout, named('logout'), gateway(deps.gates.logout), (req: Request, res) => {
+  router.post(BFF_PATHS.logout, named('logout'), gateway(deps.gates.logout), async (req: Request, res) => {
     const token = readSessionToken(req);
-    if (token !== null) sessions.destroy(token);
+    if (token !== null) await sessions.destroy(token);
     clearSessionCookies(req, res, cookies);
     res.json(ok({}));
   });

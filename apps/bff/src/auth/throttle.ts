@@ -1,7 +1,7 @@
-import type { Db } from '../store/db.ts';
+import type { Database } from '@review-desk/server/db/types';
 
-// Brute-force protection for /auth/login, per account and per client IP, kept in SQLite so every
-// worker process counts together. An attempt is counted *before* the password is checked (one
+// Brute-force protection for /auth/login, per account and per client IP, kept in the BFF's
+// database so every worker process and every replica counts together. An attempt is counted *before* the password is checked (one
 // atomic upsert), so parallel guesses cannot slip through while the slow hash runs; a successful
 // login clears the account's count and gives the IP its attempt back.
 //
@@ -27,50 +27,52 @@ type Limits = { windowMs: number; perAccount: number; perIp: number; maxBuckets:
 /** How often the row count is read again (each new bucket counts one meanwhile). */
 const RECOUNT_EVERY_MS = 1_000;
 
-export function createLoginThrottle(db: Db, limits: Limits = LOGIN_LIMITS) {
+export function createLoginThrottle(db: Database, limits: Limits = LOGIN_LIMITS) {
+  // One atomic upsert: a window that has ended starts again at 1.
   const count = db.prepare(
-    `INSERT INTO login_failures (bucket, failures, window_start) VALUES (?, 1, ?)
+    `INSERT INTO login_failures (bucket, failures, window_start) VALUES ($1, 1, $2)
      ON CONFLICT (bucket) DO UPDATE SET
-       failures = CASE WHEN window_start <= excluded.window_start - ? THEN 1 ELSE failures + 1 END,
-       window_start = CASE WHEN window_start <= excluded.window_start - ? THEN excluded.window_start ELSE window_start END
+       failures = CASE WHEN login_failures.window_start <= excluded.window_start - $3 THEN 1 ELSE login_failures.failures + 1 END,
+       window_start = CASE WHEN login_failures.window_start <= excluded.window_start - $3 THEN excluded.window_start ELSE login_failures.window_start END
      RETURNING failures, window_start`,
   );
-  const exists = db.prepare('SELECT 1 AS one FROM login_failures WHERE bucket = ?');
+  const exists = db.prepare('SELECT 1 AS one FROM login_failures WHERE bucket = $1');
   const rowCount = db.prepare('SELECT COUNT(*) AS n FROM login_failures');
   const oldest = db.prepare('SELECT MIN(window_start) AS start FROM login_failures');
-  const clear = db.prepare('DELETE FROM login_failures WHERE bucket = ?');
+  const clear = db.prepare('DELETE FROM login_failures WHERE bucket = $1');
   const giveBack = db.prepare(
-    'UPDATE login_failures SET failures = MAX(failures - 1, 0) WHERE bucket = ? AND window_start > ?',
+    `UPDATE login_failures SET failures = CASE WHEN failures > 0 THEN failures - 1 ELSE 0 END
+      WHERE bucket = $1 AND window_start > $2`,
   );
-  const sweep = db.prepare('DELETE FROM login_failures WHERE window_start <= ?');
+  const sweep = db.prepare('DELETE FROM login_failures WHERE window_start <= $1');
 
   let rows = 0;
   let countedAt = Number.NEGATIVE_INFINITY;
-  const recount = (now: number) => {
-    rows = Number((rowCount.get() as { n: number }).n);
+  const recount = async (now: number) => {
+    rows = Number((await rowCount.get<{ n: number }>())?.n ?? 0);
     countedAt = now;
   };
 
   /** Whether the table may take this bucket (it exists, or there is room for it). */
-  function roomFor(bucket: string, now: number): boolean {
-    if (now - countedAt >= RECOUNT_EVERY_MS) recount(now);
-    if (rows < limits.maxBuckets || exists.get(bucket) !== undefined) return true;
-    sweep.run(now - limits.windowMs);
-    recount(now);
+  async function roomFor(bucket: string, now: number): Promise<boolean> {
+    if (now - countedAt >= RECOUNT_EVERY_MS) await recount(now);
+    if (rows < limits.maxBuckets || (await exists.get(bucket)) !== undefined) return true;
+    await sweep.run(now - limits.windowMs);
+    await recount(now);
     return rows < limits.maxBuckets;
   }
 
   /** Counts one attempt on the bucket; null when the table is full and the bucket is new. */
-  function countAttempt(bucket: string, now: number): Counted | null {
-    if (!roomFor(bucket, now)) return null;
-    const counted = count.get(bucket, now, limits.windowMs, limits.windowMs) as Counted;
+  async function countAttempt(bucket: string, now: number): Promise<Counted | null> {
+    if (!(await roomFor(bucket, now))) return null;
+    const counted = (await count.get<Counted>(bucket, now, limits.windowMs)) as Counted;
     if (counted.failures === 1) rows++;
     return counted;
   }
 
   const waitSeconds = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 1000));
-  const whenFull = (now: number) => {
-    const start = Number((oldest.get() as { start: number | null }).start ?? now);
+  const whenFull = async (now: number) => {
+    const start = Number((await oldest.get<{ start: number | null }>())?.start ?? now);
     return waitSeconds(start + limits.windowMs, now);
   };
 
@@ -80,24 +82,24 @@ export function createLoginThrottle(db: Db, limits: Limits = LOGIN_LIMITS) {
      * seconds to wait when either is over its limit (the attempt must then be refused without
      * checking the password), else null.
      */
-    attempt(email: string, ip: string, now = Date.now()): number | null {
-      const byIp = countAttempt(`ip:${ip}`, now);
+    async attempt(email: string, ip: string, now = Date.now()): Promise<number | null> {
+      const byIp = await countAttempt(`ip:${ip}`, now);
       if (byIp === null) return whenFull(now);
       if (byIp.failures > limits.perIp) return waitSeconds(byIp.window_start + limits.windowMs, now);
-      const account = countAttempt(`account:${email}`, now);
+      const account = await countAttempt(`account:${email}`, now);
       if (account === null) return whenFull(now);
       if (account.failures > limits.perAccount)
         return waitSeconds(account.window_start + limits.windowMs, now);
       return null;
     },
 
-    succeeded(email: string, ip: string, now = Date.now()): void {
-      clear.run(`account:${email}`);
-      giveBack.run(`ip:${ip}`, now - limits.windowMs);
+    async succeeded(email: string, ip: string, now = Date.now()): Promise<void> {
+      await clear.run(`account:${email}`);
+      await giveBack.run(`ip:${ip}`, now - limits.windowMs);
     },
 
-    sweep(now = Date.now()): void {
-      sweep.run(now - limits.windowMs);
+    async sweep(now = Date.now()): Promise<void> {
+      await sweep.run(now - limits.windowMs);
     },
   };
 }
