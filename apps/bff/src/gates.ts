@@ -13,7 +13,7 @@ import type { AccessLog } from './log.ts';
 import type { Metrics } from './metrics.ts';
 
 // The BFF's security gates and the one order they run in. Express, the only way into the server
-// (docs/decisions/bff-fast-path.md), runs `entry` as its first layer, then, for a route, its own
+// (docs/decisions/0010-bff-fast-path.md), runs `entry` as its first layer, then, for a route, its own
 // list below; a route's handler runs only when all passed. A new rule (a per-user limit, a
 // location check) is a gate added here, once, for every route that needs it.
 //

@@ -29,7 +29,7 @@ export function apiRoutes(ctx: AppContext): Router {
   router.post(
     ENDPOINTS.send.path,
     // Seed §5.7 before the key: like browser-style CSRF middleware, a POST without an accepted
-    // Origin is refused whatever it carries (docs/decisions/api-origin-rule-before-auth.md).
+    // Origin is refused whatever it carries (docs/decisions/0001-api-origin-rule-before-auth.md).
     originRule(ctx),
     requireScope(ctx, ENDPOINTS.send.scope),
     ...jsonBody(),

@@ -25,12 +25,12 @@ describeEngines('sessions', (dialect) => {
   describe('the session cache under a flood', () => {
     it('keeps nothing for tokens that name no session, however many', async () => {
       const sessions = createSessionStore(database().db, LIMITS);
-      for (let i = 0; i < 5_000; i++) {
+      for (let i = 0; i < 2_000; i++) {
         expect(await sessions.lookup(randomBytes(32).toString('base64url'))).toBeNull();
         await sessions.lookup(`not a token ${i}`);
       }
       expect(sessions.cacheSize()).toBe(0);
-    });
+    }, 60_000);
 
     it('holds at most CACHE_MAX sessions, and a session pushed out is still found in the database', async () => {
       const sessions = createSessionStore(database().db, LIMITS);
