@@ -77,16 +77,33 @@ function links(lines: string[]): Link[] {
   return found;
 }
 
-/** Repository paths written as code: `apps/…`, `docs/…`, with no placeholder or wildcard in them. */
-function codePaths(lines: string[]): Link[] {
-  const found: Link[] = [];
+/** The app an app's own document (docs/api.md, docs/bff.md, docs/web.md) names its files from. */
+const APP_OF: Record<string, string> = {
+  'docs/api.md': 'apps/api',
+  'docs/bff.md': 'apps/bff',
+  'docs/web.md': 'apps/web',
+};
+
+/**
+ * Paths written as code, with no placeholder or wildcard in them: from the repository's root
+ * (`apps/…`, `docs/…`) anywhere, and within an app's own document also from the app or its src/
+ * (`proxy/send-outcome.ts`), each as the places it may be in.
+ */
+function codePaths(file: string, lines: string[]): (Link & { places: string[] })[] {
+  const found: (Link & { places: string[] })[] = [];
   const top = /^(apps|packages|docs|test|e2e|bench|scripts)\/[\w./-]+$/;
+  const app = APP_OF[file];
   lines.forEach((text, index) => {
     for (const match of text.matchAll(/`([^`\s]+)`/g)) {
       const candidate = (match[1] as string).replace(/[.,:;]$/, '');
-      if (!top.test(candidate) || candidate.includes('..')) continue;
-      if (/\/dist\b|\/results\/latest\.(md|json)$/.test(candidate)) continue; // made by a build or a benchmark
-      found.push({ line: index + 1, target: candidate });
+      if (candidate.includes('..') || /\/dist\b|\/results\/latest\.(md|json)$/.test(candidate)) continue; // built or measured
+      if (top.test(candidate)) found.push({ line: index + 1, target: candidate, places: [candidate] });
+      else if (app && /^[\w-]+(\/[\w.-]+)+\.(ts|tsx|css|sql)$/.test(candidate))
+        found.push({
+          line: index + 1,
+          target: candidate,
+          places: [candidate, path.join(app, candidate), path.join(app, 'src', candidate)],
+        });
     }
   });
   return found;
@@ -122,8 +139,8 @@ function broken(): string[] {
       if (!destination.endsWith('.md') || statSync(path.join(root, destination)).isDirectory()) continue;
       if (!headingsOf(destination).has(anchor)) problems.push(`${where}: no such heading in ${destination}`);
     }
-    for (const { line, target } of codePaths(lines))
-      if (!existsSync(path.join(root, target)))
+    for (const { line, target, places } of codePaths(file, lines))
+      if (!places.some((place) => existsSync(path.join(root, place))))
         problems.push(`${file}:${line} → \`${target}\`: no such file`);
   }
   return problems;
@@ -140,16 +157,36 @@ function outsideReferences(): string[] {
 }
 
 describe('the documentation', () => {
-  it('GitHub’s anchors are computed as GitHub does', () => {
-    expect(slug('Choices where the API is silent')).toBe('choices-where-the-api-is-silent');
-    expect(slug('8. Bounded memory and one set of gates')).toBe('8-bounded-memory-and-one-set-of-gates');
-    expect(slug('`npm start` — what it runs')).toBe('npm-start--what-it-runs');
-    expect(slug('The [BFF](docs/bff.md) (apps/bff)')).toBe('the-bff-appsbff');
+  it('computes a heading’s anchor as GitHub does', () => {
+    const headings: Record<string, string> = {
+      'Choices where the API is silent': 'choices-where-the-api-is-silent',
+      '8. Bounded memory and one set of gates': '8-bounded-memory-and-one-set-of-gates',
+      '`npm start` — what it runs': 'npm-start--what-it-runs',
+      'The [BFF](docs/bff.md) (apps/bff)': 'the-bff-appsbff',
+      "The send's answer": 'the-sends-answer',
+    };
+    expect(Object.keys(headings).map(slug)).toEqual(Object.values(headings));
   });
 
   it('links only to files, folders and headings that exist', () => {
     expect(documents().length).toBeGreaterThan(10);
     expect(broken()).toEqual([]);
+  });
+
+  it('gives every decision record its title, then its status and date', () => {
+    const records = readdirSync(path.join(root, 'docs/decisions')).filter((name) => name !== 'README.md');
+    expect(records.length).toBeGreaterThan(10);
+    const unmarked = records.filter((name) => {
+      const [title, blank, status] = readFileSync(path.join(root, 'docs/decisions', name), 'utf8').split(
+        '\n',
+      );
+      return !(
+        title?.startsWith('# ') &&
+        blank === '' &&
+        /^Status: (accepted|superseded by \d{4}) · \d{4}-\d{2}-\d{2}$/.test(status ?? '')
+      );
+    });
+    expect(unmarked).toEqual([]);
   });
 
   it('explains the API in its own words (docs/api.md), citing no section of an outside document', () => {

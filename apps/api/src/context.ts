@@ -4,6 +4,7 @@ import type { DeliveryProvider } from './delivery/provider.ts';
 import type { AuthenticatedKey, KeyLookup, KeyUsage } from './domain/keys.ts';
 import type { RateLimiter } from './domain/rate-limiter.ts';
 import type { Config } from './env.ts';
+import type { SettingsService } from './settings/index.ts';
 import type { Store } from './store/index.ts';
 
 /** Everything a request handler may use, built once by server.ts. */
@@ -15,6 +16,8 @@ export type AppContext = {
   metrics: HttpMetrics;
   rateLimiter: RateLimiter;
   keyUsage: KeyUsage;
+  /** Each business's settings: its messages' words, sending window and reminder. */
+  settings: SettingsService;
   now: () => number;
   /** Filled in once the server is bound (PUBLIC_ORIGIN defaults to the bound address). */
   site: { publicOrigin: string };

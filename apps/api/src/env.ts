@@ -1,6 +1,13 @@
 import * as setting from '@review-desk/server/config';
 import { REPO_ROOT, resolveFrom } from '@review-desk/server/files';
-import { FREQUENCY_CAP_DAYS_DEFAULT } from '@review-desk/shared';
+import {
+  FREQUENCY_CAP_DAYS_DEFAULT,
+  QUIET_HOURS_DEFAULT,
+  REMINDER_AFTER_DAYS_MAX,
+  sendWindowTextSchema,
+  TIME_ZONE_DEFAULT,
+  timeZoneSchema,
+} from '@review-desk/shared';
 import { z } from 'zod';
 
 // The only reader of process.env: the service's configuration table. Every variable has a
@@ -55,6 +62,24 @@ export const API_CONFIG = setting.defineConfig({
     default: '1000',
     description:
       'Requests with a message (SMS, email, both) a business may send per calendar month (UTC); `0` is unlimited.',
+  },
+  QUIET_HOURS: {
+    type: sendWindowTextSchema,
+    default: QUIET_HOURS_DEFAULT,
+    description:
+      'Sending window on the business’s wall clock, `HH:MM-HH:MM`, or `off`: an SMS or email asked for outside it is held until it opens. A business’s own settings (`PUT /api/v1/settings`) override it.',
+  },
+  BUSINESS_TIME_ZONE: {
+    type: timeZoneSchema,
+    default: TIME_ZONE_DEFAULT,
+    description:
+      'IANA time zone of the sending window (e.g. `Europe/London`), for businesses that have not set their own.',
+  },
+  REMINDER_AFTER_DAYS: {
+    type: setting.wholeNumber(0, REMINDER_AFTER_DAYS_MAX),
+    default: '0',
+    description:
+      'Days after a request with no click before the one automatic reminder, for businesses that have not set their own; `0`: no reminder.',
   },
   DELIVERY_PROVIDER: {
     type: setting.oneOf(['outbox', 'smtp']),
@@ -134,6 +159,10 @@ function toConfig(env: Record<string, string | undefined>) {
     frequencyCapDays: e.FREQUENCY_CAP_DAYS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     monthlySendAllowance: e.MONTHLY_SEND_ALLOWANCE,
+    /** The sending window (null: any hour) and its zone, for businesses without their own settings. */
+    quietHours: e.QUIET_HOURS,
+    businessTimeZone: e.BUSINESS_TIME_ZONE,
+    reminderAfterDays: e.REMINDER_AFTER_DAYS,
     deliveryProvider: e.DELIVERY_PROVIDER,
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,

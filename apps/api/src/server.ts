@@ -27,6 +27,8 @@ import { apiRoutes } from './routes/api.ts';
 import { devOutboxRoutes } from './routes/dev-outbox.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { reviewPageRoutes } from './routes/review-page.ts';
+import { settingsRoutes } from './routes/settings.ts';
+import { createSettingsService, openSettings } from './settings/index.ts';
 import { openStore, type Store } from './store/index.ts';
 
 // Composition: configuration → store, delivery, logger → the Express app, mounted in the order
@@ -45,6 +47,9 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
   const store = options.store ?? openStore(config.databasePath);
   const sink = options.sink ?? createLogSink({ service: 'api', level: config.logLevel });
   const metrics = createHttpMetrics('api');
+  const settingsTable = openSettings(config.databasePath);
+  const site = { publicOrigin: config.publicOrigin ?? `http://${config.host}:${config.port}` };
+  const now = options.now ?? Date.now;
   const ctx: AppContext = {
     config,
     store,
@@ -53,8 +58,19 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
     metrics,
     rateLimiter: createRateLimiter(),
     keyUsage: createKeyUsage(store),
-    now: options.now ?? Date.now,
-    site: { publicOrigin: config.publicOrigin ?? `http://${config.host}:${config.port}` },
+    settings: createSettingsService({
+      settings: settingsTable.store,
+      store,
+      defaults: {
+        quietHours: config.quietHours,
+        timeZone: config.businessTimeZone,
+        reminderAfterDays: config.reminderAfterDays,
+      },
+      publicOrigin: () => site.publicOrigin,
+      now,
+    }),
+    now,
+    site,
   };
 
   const app = express();
@@ -68,6 +84,7 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
   app.use(securityHeaders(ctx));
   app.use(API_PREFIX, cors(ctx), credentials(ctx), rateLimit(ctx));
   app.use(apiRoutes(ctx));
+  app.use(settingsRoutes(ctx));
   app.use(docsRoutes(ctx));
   app.use(reviewPageRoutes(ctx));
   app.use(
@@ -86,7 +103,7 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
   if (config.devOutbox) app.use(devOutboxRoutes(ctx));
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
-  return { app, ctx, sink };
+  return { app, ctx, sink, settingsTable };
 }
 
 export type RunningApi = {
@@ -98,7 +115,14 @@ export type RunningApi = {
 
 /** Opens the store, seeds the demo if asked, listens, and writes the `listening` line. */
 export async function startApi(config: Config, options: ApiOptions = {}): Promise<RunningApi> {
-  const { app, ctx, sink } = buildApp(config, options);
+  const { app, ctx, sink, settingsTable } = buildApp(config, options);
+  // The settings table opens (and migrates) before the ready line: a refusal stops the start.
+  try {
+    await settingsTable.store();
+  } catch (error) {
+    if (!options.store) ctx.store.close();
+    throw error;
+  }
   const recovered = recoverInterruptedSends(ctx.store, ctx.now());
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
 
@@ -130,6 +154,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
       timeouts: { keepAliveTimeout: 5_000 },
     });
   } catch (error) {
+    await settingsTable.close();
     if (!options.store) ctx.store.close();
     throw error;
   }
@@ -153,6 +178,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
         clearInterval(usageTimer);
         ctx.keyUsage.flush();
         await ctx.delivery.close();
+        await settingsTable.close();
         if (!options.store) ctx.store.close({ checkpoint: true });
       })();
       return closing;

@@ -35,7 +35,9 @@ export type RouteGates = Record<
   | 'users.write'
   | 'users.remove'
   | 'locations'
-  | 'overview',
+  | 'overview'
+  | 'alerts'
+  | 'alerts.write',
   readonly Gate[]
 >;
 
@@ -82,6 +84,8 @@ export function createGates(deps: {
       'users.remove': [sameSite, ...may('users:manage')],
       locations: [signedIn],
       overview: [...may('analytics:read'), noBody],
+      alerts: [...may('reviews:read'), noBody],
+      'alerts.write': [sameSite, ...may('reviews:read'), json],
     },
   };
 }

@@ -135,6 +135,8 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     // The locations' table and keys read once before serving: a key that does not open stops the start.
     await bff.locations.directory.all();
     listening = await listen(bff, config, sink);
+    bff.alerts.setDashboardOrigin(listening.url);
+    await bff.alerts.start();
   } catch (error) {
     await lease?.stop();
     await stores.db.close();
@@ -148,6 +150,7 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     logger.info({ signal }, 'shutting down');
     stopTimers();
     await shutdown(listening, bff, config.upstream.timeoutMs + 2_000);
+    await bff.alerts.stop();
     // Every send of this instance has its outcome now: ending the lease leaves nothing to settle.
     await lease?.stop();
     await stores.db.close();

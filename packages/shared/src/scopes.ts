@@ -1,5 +1,12 @@
-// Seed §5.3: each endpoint enforces one scope.
-export const SCOPES = ['review_requests:write', 'reviews:read', 'analytics:read'] as const;
+// Seed §5.3: each endpoint enforces one scope. `settings:read` and `settings:write` are the
+// extension's (GET/PUT /api/v1/settings, settings.ts).
+export const SCOPES = [
+  'review_requests:write',
+  'reviews:read',
+  'analytics:read',
+  'settings:read',
+  'settings:write',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** The three operations of the API (seed §4), their exact paths, methods and scopes. */

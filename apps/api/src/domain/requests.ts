@@ -2,6 +2,7 @@ import { AppError } from '@review-desk/server/errors';
 import {
   ERROR_CODES,
   MESSAGES,
+  type MessageTemplates,
   SEND_STATUS_SENT,
   type SendRequest,
   type SendResult,
@@ -26,6 +27,8 @@ export type SendContext = {
   frequencyCapDays: number;
   monthlySendAllowance: number;
   now: () => number;
+  /** The business's words (its settings); the built-in words when absent. */
+  templates?: MessageTemplates;
 };
 
 export type SendOutcome = { result: SendResult; request: RequestRow; legs: LegOutcome[] };
@@ -61,6 +64,7 @@ export async function sendReviewRequest(
         phone,
         email,
         reviewLink,
+        ...(ctx.templates ? { templates: ctx.templates } : {}),
       })
     : [];
 

@@ -45,6 +45,7 @@ export function apiRoutes(ctx: AppContext): Router {
           frequencyCapDays: ctx.config.frequencyCapDays,
           monthlySendAllowance: ctx.config.monthlySendAllowance,
           now: ctx.now,
+          templates: await ctx.settings.templatesFor(key.businessId),
         },
         key,
         parsed.data,

@@ -129,10 +129,12 @@ export function createJournal(db: Database, instanceId: string) {
     `SELECT ${listColumns} FROM sends WHERE phone_hash = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
   );
   const countPhone = db.prepare('SELECT COUNT(*) AS n FROM sends WHERE phone_hash = $1');
+  // An address is looked up under its contact key's hash and, for rows journaled before it, the
+  // lower-cased address's (contact.ts): the same hash twice for most addresses.
   const listEmail = db.prepare(
-    `SELECT ${listColumns} FROM sends WHERE email_hash = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+    `SELECT ${listColumns} FROM sends WHERE email_hash IN ($1, $2) ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
   );
-  const countEmail = db.prepare('SELECT COUNT(*) AS n FROM sends WHERE email_hash = $1');
+  const countEmail = db.prepare('SELECT COUNT(*) AS n FROM sends WHERE email_hash IN ($1, $2)');
   const countOf = async (
     statement: { get<T>(...p: (string | number)[]): Promise<T | undefined> },
     ...params: string[]
@@ -259,16 +261,17 @@ export function createJournal(db: Database, instanceId: string) {
       await dropOld.run(now - historyMs);
     },
 
-    async list(query: { page: number; limit: number; phoneHash?: string; emailHash?: string }) {
+    async list(query: { page: number; limit: number; phoneHash?: string; emailHashes?: readonly string[] }) {
       const offset = (query.page - 1) * query.limit;
       let rows: Row[];
       let total: number;
       if (query.phoneHash !== undefined) {
         rows = await listPhone.all<Row>(query.phoneHash, query.limit, offset);
         total = await countOf(countPhone, query.phoneHash);
-      } else if (query.emailHash !== undefined) {
-        rows = await listEmail.all<Row>(query.emailHash, query.limit, offset);
-        total = await countOf(countEmail, query.emailHash);
+      } else if (query.emailHashes !== undefined && query.emailHashes.length > 0) {
+        const [current, legacy = current] = query.emailHashes as [string, string?];
+        rows = await listEmail.all<Row>(current, legacy, query.limit, offset);
+        total = await countOf(countEmail, current, legacy);
       } else {
         rows = await listAll.all<Row>(query.limit, offset);
         total = await countOf(countAll);

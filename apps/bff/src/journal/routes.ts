@@ -30,7 +30,7 @@ export function sendHistoryRoutes(deps: {
       const parsed = sendHistoryQuerySchema.safeParse(queryRecord(q === -1 ? '' : req.url.slice(q + 1)));
       if (!parsed.success) throw AppError.validation(parsed.error);
       const { page, limit, contact } = parsed.data;
-      let filter: { phoneHash?: string; emailHash?: string } = {};
+      let filter: { phoneHash?: string; emailHashes?: string[] } = {};
       if (contact !== undefined) {
         const normalised = normaliseContactFilter(contact);
         if ('error' in normalised)
@@ -40,7 +40,7 @@ export function sendHistoryRoutes(deps: {
         filter =
           normalised.kind === 'phone'
             ? { phoneHash: deps.hasher.phone(normalised.value) }
-            : { emailHash: deps.hasher.email(normalised.value) };
+            : { emailHashes: deps.hasher.emailLookups(normalised.value) };
       }
       await deps.journal.orphanStale(deps.staleAfterMs);
       const { total, sends } = await deps.journal.list({ page, limit, ...filter });
