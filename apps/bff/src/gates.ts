@@ -35,7 +35,9 @@ export type RouteGates = Record<
   | 'users.write'
   | 'users.remove'
   | 'locations'
-  | 'overview',
+  | 'overview'
+  | 'settings.read'
+  | 'settings.write',
   readonly Gate[]
 >;
 
@@ -82,6 +84,8 @@ export function createGates(deps: {
       'users.remove': [sameSite, ...may('users:manage')],
       locations: [signedIn],
       overview: [...may('analytics:read'), noBody],
+      'settings.read': [...may('settings:manage'), at, noBody],
+      'settings.write': [sameSite, ...may('settings:manage'), at, json],
     },
   };
 }

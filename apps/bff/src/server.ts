@@ -26,6 +26,7 @@ import type { LogSink } from './log.ts';
 import { type Metrics, metricsText } from './metrics.ts';
 import { createReadTargets } from './proxy/read-targets.ts';
 import { createProxy } from './proxy/routes.ts';
+import { settingsRoutes } from './settings/routes.ts';
 import { staticSite } from './static.ts';
 import { type Db, metaValue, openDatabase } from './store/db.ts';
 import { userRoutes } from './users/routes.ts';
@@ -216,6 +217,7 @@ export function createBff(
     }),
   );
   app.use(overviewRoutes({ directory, gates: gates.routes }));
+  app.use(settingsRoutes({ gates: gates.routes }));
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';
