@@ -139,6 +139,33 @@ export const BFF_CONFIG = setting.defineConfig({
     default: '1',
     description: '`node:cluster` workers on one port (`auto`: one per core, at most 8).',
   },
+  ALERT_POLL_SECONDS: {
+    type: setting.wholeNumber(1, 86_400),
+    default: '120',
+    description:
+      'How often each location’s newest reviews are read for low-rating alerts (1–86400); 429s and errors back off from this.',
+  },
+  BFF_SMTP_URL: {
+    type: z.string().regex(/^smtps?:\/\//, { error: 'must start with smtp:// or smtps://' }),
+    description:
+      '`smtp://user:pass@host:587` or `smtps://…:465`: alerts and digests by email. Unset: alerts stay in the dashboard’s bell.',
+  },
+  BFF_SMTP_FROM: {
+    type: z.string().min(3, { error: 'must be a sender such as Review Desk <alerts@example.com>' }),
+    default: 'Review Desk <alerts@example.com>',
+    description: 'Sender of alert and digest emails.',
+  },
+  BFF_DEV_HOOKS: {
+    type: setting.bool(),
+    default: '0',
+    description:
+      '`1` runs scheduled work on a clock that `POST /dev/clock` moves (tests, demos; docs/alerts.md). Refused with `NODE_ENV=production`.',
+  },
+  NODE_ENV: {
+    type: setting.text(),
+    shown: 'none',
+    description: '`production` refuses `BFF_DEV_HOOKS=1`.',
+  },
   ...setting.OPERATION_VARIABLES,
 });
 
@@ -196,6 +223,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       'SEND_HISTORY_DAYS',
       `must be at least ${retentionDays} to keep Idempotency-Keys as long as IDEMPOTENCY_RETENTION_HOURS=${env.IDEMPOTENCY_RETENTION_HOURS}`,
     );
+  if (env.BFF_DEV_HOOKS && env.NODE_ENV === 'production')
+    throw setting.configError(
+      'BFF_DEV_HOOKS',
+      'must be off when NODE_ENV=production (it lets anyone move the clock)',
+    );
   const keyFile =
     env.UPSTREAM_API_KEY_FILE === undefined ? undefined : resolveFrom(REPO_ROOT, env.UPSTREAM_API_KEY_FILE);
   const key = env.UPSTREAM_API_KEY ?? readKeyFile(keyFile as string);
@@ -233,6 +265,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL as string,
     workers: env.BFF_WORKERS,
     metricsToken: env.METRICS_TOKEN,
+    alerts: {
+      pollMs: env.ALERT_POLL_SECONDS * 1000,
+      smtp: env.BFF_SMTP_URL ? { url: env.BFF_SMTP_URL, from: env.BFF_SMTP_FROM } : null,
+    },
+    devHooks: env.BFF_DEV_HOOKS,
   };
 }
 

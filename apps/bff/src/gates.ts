@@ -37,7 +37,9 @@ export type RouteGates = Record<
   | 'locations'
   | 'overview'
   | 'settings.read'
-  | 'settings.write',
+  | 'settings.write'
+  | 'alerts'
+  | 'alerts.write',
   readonly Gate[]
 >;
 
@@ -86,6 +88,8 @@ export function createGates(deps: {
       overview: [...may('analytics:read'), noBody],
       'settings.read': [...may('settings:manage'), at, noBody],
       'settings.write': [sameSite, ...may('settings:manage'), at, json],
+      alerts: [...may('reviews:read'), noBody],
+      'alerts.write': [sameSite, ...may('reviews:read'), json],
     },
   };
 }

@@ -77,6 +77,8 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     // The locations' table and keys read once before serving: a key that does not open stops the start.
     await bff.locations.directory.all();
     listening = await listen(bff, config, sink);
+    bff.alerts.setDashboardOrigin(listening.url);
+    await bff.alerts.start();
   } catch (error) {
     stores.db.close();
     exitOnStartFailure(error, 'BFF');
@@ -89,6 +91,7 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     logger.info({ signal }, 'shutting down');
     clearInterval(maintenance);
     await shutdown(listening, bff, config.upstream.timeoutMs + 2_000);
+    await bff.alerts.stop();
     await bff.locations.close();
     stores.db.close();
     logger.info('stopped');

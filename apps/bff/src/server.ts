@@ -4,6 +4,8 @@ import { AppError, errorHandler, sendError } from '@review-desk/server/errors';
 import { healthRoutes } from '@review-desk/server/health';
 import { type Served, serve } from '@review-desk/server/serve';
 import express, { type Express } from 'express';
+import { alertRoutes } from './alerts/routes.ts';
+import { type Alerts, createAlerts } from './alerts/service.ts';
 import type { CookieSettings } from './auth/cookies.ts';
 import { authRoutes } from './auth/routes.ts';
 import { createSessionStore, type SessionEvent, type SessionStore } from './auth/sessions.ts';
@@ -93,6 +95,8 @@ export type Bff = {
   /** Every location's forwarders (sends in flight are drained on shutdown). */
   handlers: HandlerSet;
   locations: OpenedLocations & { directory: LocationDirectory };
+  /** Low-rating alerts and digests: started by main.ts after listening (docs/alerts.md). */
+  alerts: Alerts;
 };
 
 export function createBff(
@@ -115,6 +119,7 @@ export function createBff(
     log: logs.access,
     metrics,
   });
+  const alerts = createAlerts({ config, directory, users: stores.users, logger });
   const ready = upstreamProbe(config);
   const dbCheck = stores.db.prepare('SELECT 1 AS one');
 
@@ -204,6 +209,7 @@ export function createBff(
       onRemoved: async (id) => {
         await (await opened.store()).forgetUser(id);
         directory.forget(id);
+        await (await alerts.store()).forgetUser(id);
       },
     }),
   );
@@ -218,13 +224,14 @@ export function createBff(
   );
   app.use(overviewRoutes({ directory, gates: gates.routes }));
   app.use(settingsRoutes({ gates: gates.routes }));
+  app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger }));
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';
     sendError(res, new AppError('not_found'));
   });
   app.use(errorHandler(logger));
-  return { app, stores, handlers, locations: { ...opened, directory } };
+  return { app, stores, handlers, locations: { ...opened, directory }, alerts };
 }
 
 /** Listens on the configured port (packages/server/serve.ts); refusals before Express are logged too. */
