@@ -1,6 +1,7 @@
 import type { Logger } from '@review-desk/server/log';
 import type { HttpMetrics } from '@review-desk/server/metrics';
 import type { DeliveryProvider } from './delivery/provider.ts';
+import type { DeliveryTracker } from './delivery/tracker.ts';
 import type { AuthenticatedKey, KeyLookup, KeyUsage } from './domain/keys.ts';
 import type { RateLimiter } from './domain/rate-limiter.ts';
 import type { Config } from './env.ts';
@@ -12,6 +13,8 @@ export type AppContext = {
   config: Config;
   store: Store;
   delivery: DeliveryProvider;
+  /** The delivery tables (legs, receipts, STOP) through the async database layer. */
+  tracker: DeliveryTracker;
   logger: Logger;
   metrics: HttpMetrics;
   rateLimiter: RateLimiter;

@@ -36,6 +36,8 @@ export type RouteGates = Record<
   | 'users.remove'
   | 'locations'
   | 'overview'
+  | 'settings.read'
+  | 'settings.write'
   | 'alerts'
   | 'alerts.write',
   readonly Gate[]
@@ -84,6 +86,8 @@ export function createGates(deps: {
       'users.remove': [sameSite, ...may('users:manage')],
       locations: [signedIn],
       overview: [...may('analytics:read'), noBody],
+      'settings.read': [...may('settings:manage'), at, noBody],
+      'settings.write': [sameSite, ...may('settings:manage'), at, json],
       alerts: [...may('reviews:read'), noBody],
       'alerts.write': [sameSite, ...may('reviews:read'), json],
     },

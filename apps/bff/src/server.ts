@@ -29,6 +29,7 @@ import type { LogSink } from './log.ts';
 import { type Metrics, metricsText } from './metrics.ts';
 import { createReadTargets } from './proxy/read-targets.ts';
 import { createProxy } from './proxy/routes.ts';
+import { settingsRoutes } from './settings/routes.ts';
 import { staticSite } from './static.ts';
 import { type Db, metaValue, openDatabase } from './store/db.ts';
 import { userRoutes } from './users/routes.ts';
@@ -225,6 +226,7 @@ export function createBff(
     }),
   );
   app.use(overviewRoutes({ directory, gates: gates.routes }));
+  app.use(settingsRoutes({ gates: gates.routes }));
   app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger }));
   if (clock instanceof FakeClock) {
     // Dev hooks only (refused in production): GET reads, POST {advanceMs} or {set} moves the clock.
