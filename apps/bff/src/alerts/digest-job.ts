@@ -53,7 +53,7 @@ export function createDigests(deps: {
   const handler: JobHandler = async ({ job }) => {
     const { userId, week } = job.payload as { userId: string; week: string };
     const preferences = await (await deps.store()).preferences(userId);
-    const user = users.get(userId);
+    const user = await users.get(userId);
     if (!preferences.digest || !user || !can(user.role, 'analytics:read') || !mailer.configured) return;
     // The user's time zone now (it may have changed since the job was made).
     const slot = slotOf(week, preferences.timeZone);

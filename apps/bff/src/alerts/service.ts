@@ -3,7 +3,6 @@ import { type Clock, systemClock } from '@review-desk/server/db/clock';
 import { type JobHandler, JobRunner } from '@review-desk/server/db/job-runner';
 import { jobStore, schedulingMigrations } from '@review-desk/server/db/jobs';
 import { migrate } from '@review-desk/server/db/migrate';
-import { openDatabase } from '@review-desk/server/db/open';
 import type { Database } from '@review-desk/server/db/types';
 import { can } from '@review-desk/shared';
 import { reviewDetailPath } from '@review-desk/shared/alerts';
@@ -29,7 +28,9 @@ export const POLL_KIND = 'alerts.poll';
 export const pollKey = (slug: string) => `${POLL_KIND}:${slug}`;
 
 export type AlertsDeps = {
-  config: Pick<Config, 'databasePath' | 'alerts' | 'publicOrigin'>;
+  config: Pick<Config, 'alerts' | 'publicOrigin'>;
+  /** The BFF's database (its owner closes it). */
+  db: Database;
   directory: LocationDirectory;
   users: Pick<UserStore, 'get'>;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
@@ -56,8 +57,8 @@ export function createAlerts(deps: AlertsDeps) {
   let dashboardOrigin = config.publicOrigin;
 
   const open = async () => {
-    const db = await openDatabase({ url: config.databasePath, variable: 'BFF_DATABASE_PATH' });
-    await migrate(db, [schedulingMigrations, ALERT_MIGRATIONS], { variable: 'BFF_DATABASE_PATH' });
+    const { db } = deps;
+    await migrate(db, [schedulingMigrations, ALERT_MIGRATIONS]);
     return { db, store: createAlertStore(db, clock), digests: createDigestStore(db, clock) };
   };
   const handle = async () => {
@@ -81,7 +82,7 @@ export function createAlerts(deps: AlertsDeps) {
     let emailed = 0;
     for (const alert of raised) {
       if (alert.channel !== 'email' || !mailer.configured) continue;
-      const user = users.get(alert.userId);
+      const user = await users.get(alert.userId);
       if (!user) {
         await alerts.setEmailState(alert.alertId, 'failed', 'The user no longer exists');
         continue;
@@ -118,7 +119,7 @@ export function createAlerts(deps: AlertsDeps) {
     const startedAt = clock.now();
     const readers = new Set<string>();
     for (const subscriber of subscribers) {
-      const user = users.get(subscriber.userId);
+      const user = await users.get(subscriber.userId);
       if (!user || !can(user.role, 'reviews:read')) continue;
       const reach = await directory.forUser(subscriber.userId);
       if (reach.some((l) => l.slug === slug)) readers.add(subscriber.userId);
@@ -249,7 +250,6 @@ export function createAlerts(deps: AlertsDeps) {
       await runner?.stop({ timeoutMs: 5_000 });
       runner = null;
       mailer.close();
-      if (opened) await (await opened).db.close();
       opened = null;
     },
   };
