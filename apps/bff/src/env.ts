@@ -47,7 +47,18 @@ export const BFF_CONFIG = setting.defineConfig({
     type: setting.text(),
     default: 'data/bff.db',
     description:
-      'The BFF’s SQLite database (users, sessions, throttling, journal). Its folder is created readable by this user only (0700), the files 0600.',
+      'The BFF’s SQLite database (users, sessions, throttling, journal, locations) when `BFF_DATABASE_URL` is not set. Its folder is created readable by this user only (0700), the files 0600.',
+  },
+  BFF_DATABASE_URL: {
+    type: setting.postgresUrl(),
+    shown: 'none (SQLite)',
+    description:
+      'A `postgres://` URL: the BFF keeps everything in PostgreSQL instead, shared by every replica (docs/deploy.md). Never logged with its password.',
+  },
+  BFF_DATABASE_POOL_SIZE: {
+    type: setting.wholeNumber(1, 100),
+    default: '10',
+    description: 'PostgreSQL connections per BFF process (each cluster worker has its own pool).',
   },
   BFF_SECRETS_KEY: {
     type: z.string().refine((value) => parseSecretsKey(value) !== null, {
@@ -244,7 +255,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       origin: env.UPSTREAM_ORIGIN ?? env.UPSTREAM_URL.origin,
       timeoutMs: env.UPSTREAM_TIMEOUT_MS,
     },
-    databasePath: resolveFrom(REPO_ROOT, env.BFF_DATABASE_PATH),
+    ...databaseSettings(env),
     secrets: secretsSource(env),
     allowedOrigins: env.ALLOWED_ORIGINS as readonly string[],
     /** The dashboard's origin as browsers see it, when it is fixed by configuration. */
@@ -277,18 +288,38 @@ function secretsSource(env: { BFF_SECRETS_KEY?: string | undefined; BFF_SECRETS_
   return { key: env.BFF_SECRETS_KEY, file: resolveFrom(REPO_ROOT, env.BFF_SECRETS_KEY_FILE) };
 }
 
+/** Where the BFF's data lives: PostgreSQL when BFF_DATABASE_URL is set, else the SQLite file. */
+function databaseSettings(env: {
+  BFF_DATABASE_PATH: string;
+  BFF_DATABASE_URL?: string | undefined;
+  BFF_DATABASE_POOL_SIZE: number;
+}) {
+  const databasePath = resolveFrom(REPO_ROOT, env.BFF_DATABASE_PATH);
+  return {
+    /** The SQLite file (also what `migrate-to-postgres` copies from). */
+    databasePath,
+    /** What the stores open: the PostgreSQL URL, or the SQLite file's absolute path. */
+    databaseUrl: env.BFF_DATABASE_URL ?? databasePath,
+    databasePoolSize: env.BFF_DATABASE_POOL_SIZE,
+  };
+}
+
 /** The CLI needs only the database and the secrets key (and must run without an upstream configured). */
 export function loadCliConfig(source: Record<string, string | undefined> = process.env): {
   databasePath: string;
+  databaseUrl: string;
+  databasePoolSize: number;
   secrets: { key: string | undefined; file: string };
 } {
   const { values } = setting.parseEnv(
     {
       BFF_DATABASE_PATH: BFF_CONFIG.BFF_DATABASE_PATH,
+      BFF_DATABASE_URL: BFF_CONFIG.BFF_DATABASE_URL,
+      BFF_DATABASE_POOL_SIZE: BFF_CONFIG.BFF_DATABASE_POOL_SIZE,
       BFF_SECRETS_KEY: BFF_CONFIG.BFF_SECRETS_KEY,
       BFF_SECRETS_KEY_FILE: BFF_CONFIG.BFF_SECRETS_KEY_FILE,
     },
     source,
   );
-  return { databasePath: resolveFrom(REPO_ROOT, values.BFF_DATABASE_PATH), secrets: secretsSource(values) };
+  return { ...databaseSettings(values), secrets: secretsSource(values) };
 }

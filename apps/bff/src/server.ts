@@ -1,5 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
+import { clockHook, createClock, FakeClock } from '@review-desk/server/db/clock';
+import type { Database } from '@review-desk/server/db/types';
 import { AppError, errorHandler, sendError } from '@review-desk/server/errors';
 import { healthRoutes } from '@review-desk/server/health';
 import { type Served, serve } from '@review-desk/server/serve';
@@ -30,7 +32,7 @@ import { createReadTargets } from './proxy/read-targets.ts';
 import { createProxy } from './proxy/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { staticSite } from './static.ts';
-import { type Db, metaValue, openDatabase } from './store/db.ts';
+import { type DatabaseSettings, metaValue, openBffDatabase } from './store/database.ts';
 import { userRoutes } from './users/routes.ts';
 
 // Composition: the stores, the proxy, and the middleware in the order a request meets them —
@@ -40,31 +42,41 @@ import { userRoutes } from './users/routes.ts';
 // auth → the BFF's own API → the dashboard → 404 → error envelope.
 
 export type Stores = {
-  db: Db;
+  db: Database;
   users: UserStore;
   sessions: SessionStore;
   journal: Journal;
+  /** The secret contacts are hashed with, the same for every process on the database. */
+  contactSecret: string;
 };
 
-export function openStores(
-  config: Pick<Config, 'databasePath' | 'session'>,
+/**
+ * Opens the BFF's database and its stores. `instanceId` is this running BFF's lease (shared by its
+ * cluster workers): the journal's in-flight entries carry it.
+ */
+export async function openStores(
+  config: DatabaseSettings & Pick<Config, 'session'>,
+  instanceId: string,
   publish?: (event: SessionEvent) => void,
-): Stores {
-  const db = openDatabase(config.databasePath);
+): Promise<Stores> {
+  const db = await openBffDatabase(config);
+  const contactSecret = await metaValue(db, 'contact_hash_secret');
+  if (!contactSecret) throw new Error('database has no contact hash secret');
   return {
     db,
     users: createUserStore(db),
     sessions: createSessionStore(db, config.session, publish),
-    journal: createJournal(db),
+    journal: createJournal(db, instanceId),
+    contactSecret,
   };
 }
 
 /** Periodic clean-up: expired sessions, stale throttle windows, forgotten keys, old history. */
-export function runMaintenance(stores: Stores, config: Config): void {
-  stores.sessions.sweep();
-  createLoginThrottle(stores.db).sweep();
-  stores.journal.orphanStale(config.upstream.timeoutMs + 5_000);
-  stores.journal.cleanup(config.idempotencyRetentionMs, config.sendHistoryMs);
+export async function runMaintenance(stores: Stores, config: Config): Promise<void> {
+  await stores.sessions.sweep();
+  await createLoginThrottle(stores.db).sweep();
+  await stores.journal.orphanStale(config.upstream.timeoutMs + 5_000);
+  await stores.journal.cleanup(config.idempotencyRetentionMs, config.sendHistoryMs);
 }
 
 /** Whether the upstream answers HTTP at all (any status below 500), cached briefly. */
@@ -103,13 +115,11 @@ export function createBff(
   config: Config,
   logs: Pick<LogSink, 'logger' | 'access'>,
   metrics: Metrics,
-  stores = openStores(config),
+  stores: Stores,
 ): Bff {
   const { logger } = logs;
-  const secret = metaValue(stores.db, 'contact_hash_secret');
-  if (!secret) throw new Error('database has no contact hash secret');
-  const hasher = createContactHasher(secret);
-  const opened = openLocations(config);
+  const hasher = createContactHasher(stores.contactSecret);
+  const opened = openLocations(stores.db, config);
   const directory = createLocationDirectory({ config, store: opened.store });
   const handlers = createHandlerSet({
     config,
@@ -119,9 +129,12 @@ export function createBff(
     log: logs.access,
     metrics,
   });
-  const alerts = createAlerts({ config, directory, users: stores.users, logger });
+  // Scheduled work's clock: the system's, or one the dev hook moves (BFF_DEV_HOOKS=1).
+  const clock = createClock({ fake: config.devHooks });
+  const alerts = createAlerts({ config, db: stores.db, directory, users: stores.users, logger, clock });
   const ready = upstreamProbe(config);
   const dbCheck = stores.db.prepare('SELECT 1 AS one');
+  const throttle = createLoginThrottle(stores.db);
 
   const app = express();
   app.disable('x-powered-by');
@@ -165,8 +178,8 @@ export function createBff(
   app.use(
     healthRoutes({
       checks: {
-        database: () => {
-          dbCheck.get();
+        database: async () => {
+          await dbCheck.get();
           return 'ok';
         },
         upstream: async () => ((await ready()) ? 'ok' : 'unreachable'),
@@ -183,7 +196,7 @@ export function createBff(
     authRoutes({
       users: stores.users,
       sessions: stores.sessions,
-      throttle: createLoginThrottle(stores.db),
+      throttle,
       cookies,
       gates: gates.routes,
       businessName: config.businessName,
@@ -217,7 +230,7 @@ export function createBff(
     locationRoutes({
       directory,
       store: opened.store,
-      userExists: (id) => stores.users.get(id) !== null,
+      userExists: async (id) => (await stores.users.get(id)) !== null,
       gates: gates.routes,
       logger,
     }),
@@ -225,6 +238,10 @@ export function createBff(
   app.use(overviewRoutes({ directory, gates: gates.routes }));
   app.use(settingsRoutes({ gates: gates.routes }));
   app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger }));
+  if (clock instanceof FakeClock) {
+    // Dev hooks only (refused in production): GET reads, POST {advanceMs} or {set} moves the clock.
+    app.all('/dev/clock', express.json({ limit: '1kb' }), clockHook(clock));
+  }
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';
