@@ -90,6 +90,7 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     clearInterval(maintenance);
     await shutdown(listening, bff, config.upstream.timeoutMs + 2_000);
     await bff.locations.close();
+    await bff.share?.close();
     stores.db.close();
     logger.info('stopped');
     await sink.end();

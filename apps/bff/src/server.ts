@@ -10,6 +10,7 @@ import { createSessionStore, type SessionEvent, type SessionStore } from './auth
 import { createLoginThrottle } from './auth/throttle.ts';
 import { createUserStore, type UserStore } from './auth/users.ts';
 import type { Config } from './env.ts';
+import { type OpenedUserRate, openUserRate } from './fair-share/user-rate.ts';
 import { createGates } from './gates.ts';
 import { type GateRequest, gateway } from './http/gate.ts';
 import { answerPreflight, type OriginPolicy } from './http/origin.ts';
@@ -92,6 +93,8 @@ export type Bff = {
   /** Every location's forwarders (sends in flight are drained on shutdown). */
   handlers: HandlerSet;
   locations: OpenedLocations & { directory: LocationDirectory };
+  /** Each user's share of the key's rate limit (its database connection is closed on shutdown). */
+  share: OpenedUserRate | null;
 };
 
 export function createBff(
@@ -136,7 +139,9 @@ export function createBff(
     maxAgeMs: config.session.absoluteMs,
     trust: policy.trust,
   };
+  const share = config.userRatePerMinute > 0 ? openUserRate(config) : null;
   const gates = createGates({
+    share,
     access: logs.access,
     metrics,
     policy,
@@ -222,7 +227,7 @@ export function createBff(
     sendError(res, new AppError('not_found'));
   });
   app.use(errorHandler(logger));
-  return { app, stores, handlers, locations: { ...opened, directory } };
+  return { app, stores, handlers, locations: { ...opened, directory }, share };
 }
 
 /** Listens on the configured port (packages/server/serve.ts); refusals before Express are logged too. */
