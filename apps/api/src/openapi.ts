@@ -23,6 +23,7 @@ import {
   successEnvelopeSchema,
 } from '@review-desk/shared';
 import { z } from 'zod';
+import { settingsOpenApi } from './settings/openapi.ts';
 
 // OpenAPI 3.1 generated from the shared zod schemas (zod 4's toJSONSchema emits JSON Schema
 // 2020-12, which OpenAPI 3.1 uses as is). Parameters are described from the shared limits.
@@ -69,6 +70,7 @@ export function buildOpenApi(serverUrl: string) {
     .join('; ');
 
   const authFailures = { '401': errorResponse(401), '403': errorResponse(403), '429': errorResponse(429) };
+  const settings = settingsOpenApi();
   return {
     openapi: '3.1.0',
     info: {
@@ -147,6 +149,7 @@ export function buildOpenApi(serverUrl: string) {
           },
         },
       },
+      ...settings.paths,
     },
     components: {
       securitySchemes: {
@@ -157,6 +160,7 @@ export function buildOpenApi(serverUrl: string) {
         SendResult: schemaOf(sendResultSchema, 'output'),
         ReviewList: schemaOf(reviewListOutputSchema, 'output'),
         Analytics: schemaOf(analyticsOutputSchema, 'output'),
+        ...settings.schemas,
         ErrorEnvelope: schemaOf(codedErrorEnvelopeSchema, 'output'),
         SuccessEnvelope: schemaOf(successEnvelopeSchema(z.object({})), 'output'),
       },

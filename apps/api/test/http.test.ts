@@ -114,7 +114,9 @@ describe('OpenAPI and docs', () => {
       '/api/v1/analytics',
       '/api/v1/requests/send',
       '/api/v1/reviews',
+      '/api/v1/settings',
     ]);
+    expect(result.body.paths['/api/v1/settings'].put['x-extension']).toBe(true);
     const sendBody =
       result.body.paths['/api/v1/requests/send'].post.requestBody.content['application/json'].schema;
     expect(Object.keys(sendBody.properties)).toEqual([

@@ -39,7 +39,11 @@ export type RouteGates = Record<
   | 'users.write'
   | 'users.remove'
   | 'locations'
-  | 'overview',
+  | 'overview'
+  | 'settings.read'
+  | 'settings.write'
+  | 'alerts'
+  | 'alerts.write',
   readonly Gate[]
 >;
 
@@ -90,6 +94,10 @@ export function createGates(deps: {
       'users.remove': [sameSite, ...may('users:manage')],
       locations: [signedIn],
       overview: [...may('analytics:read'), noBody, share],
+      'settings.read': [...may('settings:manage'), at, noBody, share],
+      'settings.write': [sameSite, ...may('settings:manage'), at, json, share],
+      alerts: [...may('reviews:read'), noBody],
+      'alerts.write': [sameSite, ...may('reviews:read'), json],
     },
   };
 }

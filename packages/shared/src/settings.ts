@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { holdsWebAddress } from './customer-name.ts';
 import { formatClockTime, parseClockTime, type SendWindow, timeZoneSchema } from './quiet-hours.ts';
+import type { Scope } from './scopes.ts';
 import { type SmsSegmentInfo, smsSegments } from './sms-segments.ts';
 
 // A business's settings (GET/PUT /api/v1/settings, an extension of the API: docs/settings.md):
@@ -278,3 +279,9 @@ export const settingsResponseSchema = z.object({
   preview: z.object({ businessName: z.string(), reviewLink: z.string() }),
 });
 export type SettingsResponse = z.infer<typeof settingsResponseSchema>;
+
+/** The extension's two calls, at one path: read with `settings:read`, change with `settings:write`. */
+export const SETTINGS_ENDPOINTS = {
+  read: { method: 'GET', path: '/api/v1/settings', scope: 'settings:read' },
+  write: { method: 'PUT', path: '/api/v1/settings', scope: 'settings:write' },
+} as const satisfies Record<string, { method: 'GET' | 'PUT'; path: string; scope: Scope }>;

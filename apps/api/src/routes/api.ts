@@ -41,10 +41,12 @@ export function apiRoutes(ctx: AppContext): Router {
         {
           store: ctx.store,
           delivery: ctx.delivery,
+          tracker: ctx.tracker,
           publicOrigin: ctx.site.publicOrigin,
           frequencyCapDays: ctx.config.frequencyCapDays,
           monthlySendAllowance: ctx.config.monthlySendAllowance,
           now: ctx.now,
+          templates: await ctx.settings.templatesFor(key.businessId),
         },
         key,
         parsed.data,
@@ -58,6 +60,9 @@ export function apiRoutes(ctx: AppContext): Router {
             channel: l.message.channel,
             to: l.message.channel === 'sms' ? maskPhone(l.message.to) : maskEmail(l.message.to),
             status: l.outcome.status,
+            ...(l.outcome.status === 'accepted' && l.outcome.segments
+              ? { segments: l.outcome.segments }
+              : {}),
           })),
         },
         'review request sent',

@@ -85,20 +85,41 @@ export function migrationFiles(): { version: number; name: string; sql: string }
   return files;
 }
 
+// The service's tables are component `api` of schema_migrations, the table every component on
+// this file shares (packages/server/src/db/migrate.ts: the settings and scheduling tables are
+// opened through the async database layer on the same file).
+const COMPONENT = 'api';
+
 function migrate(db: Db): void {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
+  db.transaction(() => {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      component TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, applied_at TEXT NOT NULL,
+      PRIMARY KEY (component, version))`);
+    const columns = db.prepare(`SELECT name FROM pragma_table_info('schema_migrations')`).all() as {
+      name: string;
+    }[];
+    if (!columns.some((c) => c.name === 'component')) {
+      // An older version kept (version, name, applied_at), all of them this service's.
+      db.exec(`ALTER TABLE schema_migrations RENAME TO schema_migrations_old;
+        CREATE TABLE schema_migrations (
+          component TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, applied_at TEXT NOT NULL,
+          PRIMARY KEY (component, version));
+        INSERT INTO schema_migrations (component, version, name, applied_at)
+          SELECT '${COMPONENT}', version, name, applied_at FROM schema_migrations_old;
+        DROP TABLE schema_migrations_old;`);
+    }
+  });
   for (const migration of migrationFiles()) {
     // Checked inside the write lock: the server and a CLI started together apply each file once.
     db.transaction(() => {
-      const done = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version);
+      const done = db
+        .prepare('SELECT 1 FROM schema_migrations WHERE component = ? AND version = ?')
+        .get(COMPONENT, migration.version);
       if (done) return;
       db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        migration.version,
-        migration.name,
-        new Date().toISOString(),
-      );
+      db.prepare(
+        'INSERT INTO schema_migrations (component, version, name, applied_at) VALUES (?, ?, ?, ?)',
+      ).run(COMPONENT, migration.version, migration.name, new Date().toISOString());
     });
   }
 }

@@ -152,6 +152,8 @@ export function requestStore(db: Db) {
   const addUsage = db.prepare(`INSERT INTO send_usage (business_id, month, n) VALUES (?, ?, ?)
     ON CONFLICT (business_id, month) DO UPDATE SET n = n + excluded.n`);
   const stale = db.prepare("SELECT * FROM requests WHERE status = 'sending' AND created_at < ?");
+  const discardOutbox = db.prepare('DELETE FROM outbox_messages WHERE request_id = ?');
+  const discard = db.prepare("DELETE FROM requests WHERE id = ? AND status = 'sending'");
 
   function applyRollup(businessId: number, day: number, d: RequestRollupDelta): void {
     rollup.run({ business_id: businessId, day, ...d });
@@ -250,6 +252,15 @@ export function requestStore(db: Db) {
     },
     addUsage(businessId: number, month: string, delta: number): void {
       addUsage.run(businessId, month, delta);
+    },
+    /**
+     * Forgets a request still being sent whose only message the carrier refused for the contact
+     * (opted out, or a number that cannot take texts): it is answered like a refusal before
+     * sending, and counts nowhere.
+     */
+    discard(id: number): void {
+      discardOutbox.run(id);
+      discard.run(id);
     },
     /** Requests left in `sending` by a process that stopped during delivery. */
     staleSending(before: number): RequestRow[] {

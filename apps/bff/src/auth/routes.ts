@@ -66,14 +66,14 @@ export function authRoutes(deps: AuthDeps): Router {
     }
 
     let outcome: Outcome = 'abandoned';
-    let user: ReturnType<UserStore['findByEmail']>;
+    let user: Awaited<ReturnType<UserStore['findByEmail']>> = null;
     try {
-      user = users.findByEmail(email);
+      user = await users.findByEmail(email);
       // Unknown emails still pay for a hash check, so timing does not reveal which accounts exist.
       const valid = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
       outcome = user && valid ? 'succeeded' : 'failed';
     } finally {
-      attempt.settle(outcome);
+      await attempt.settle(outcome);
     }
     if (!user || outcome === 'failed') {
       metrics.logins.inc({ result: 'failed' });
@@ -83,18 +83,18 @@ export function authRoutes(deps: AuthDeps): Router {
 
     // Rotation: whatever session this browser had is ended; the login gets a fresh id.
     const previous = readSessionToken(req);
-    if (previous !== null) sessions.destroy(previous);
-    const token = sessions.create(user.id);
-    users.recordLogin(user.id);
+    if (previous !== null) await sessions.destroy(previous);
+    const token = await sessions.create(user.id);
+    await users.recordLogin(user.id);
     setSessionCookie(req, res, token, cookies);
     metrics.logins.inc({ result: 'ok' });
     logger.info({ reqId: req.ctx.id, user: user.id }, 'login');
     res.json(ok(meFor(user, deps)));
   });
 
-  router.post(BFF_PATHS.logout, named('logout'), gateway(deps.gates.logout), (req: Request, res) => {
+  router.post(BFF_PATHS.logout, named('logout'), gateway(deps.gates.logout), async (req: Request, res) => {
     const token = readSessionToken(req);
-    if (token !== null) sessions.destroy(token);
+    if (token !== null) await sessions.destroy(token);
     clearSessionCookies(req, res, cookies);
     res.json(ok({}));
   });

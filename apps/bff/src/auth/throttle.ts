@@ -1,7 +1,7 @@
-import { type Db, transaction } from '../store/db.ts';
+import type { Database, Transaction } from '@review-desk/server/db/types';
 
-// Brute-force protection for /auth/login, per account and per client IP, kept in SQLite so every
-// worker process counts together. It counts *failures*, not attempts: a correct password is never
+// Brute-force protection for /auth/login, per account and per client IP, kept in the BFF's
+// database so every worker process and every replica counts together. It counts *failures*, not attempts: a correct password is never
 // refused because other sign-ins of the same account (or office) are under way at that moment.
 //
 // Guessing stays limited even when the guesses arrive at once: besides its failures, a bucket
@@ -42,7 +42,7 @@ export type Outcome = 'succeeded' | 'failed' | 'abandoned';
 
 export type Attempt =
   /** The password may be checked; `settle` must be called once it has been. */
-  | { kind: 'check'; settle(outcome: Outcome): void }
+  | { kind: 'check'; settle(outcome: Outcome): Promise<void> }
   /** Over a limit, or the table is full: refuse for this long without checking the password. */
   | { kind: 'refused'; waitSeconds: number }
   /** Every slot is held by checks in flight: try again in a moment. */
@@ -50,53 +50,51 @@ export type Attempt =
 
 type Reserved = { kind: 'reserved' } | Exclude<Attempt, { kind: 'check' }>;
 
-export function createLoginThrottle(db: Db, limits: Limits = LOGIN_LIMITS) {
-  const read = db.prepare(
-    'SELECT failures, window_start, pending, pending_at FROM login_failures WHERE bucket = ?',
-  );
-  const insert = db.prepare(
-    'INSERT INTO login_failures (bucket, failures, window_start, pending, pending_at) VALUES (?, 0, ?, 1, ?)',
-  );
-  const reserve = db.prepare(
-    'UPDATE login_failures SET failures = ?, window_start = ?, pending = ?, pending_at = ? WHERE bucket = ?',
-  );
-  const release = db.prepare(
-    `UPDATE login_failures SET pending = MAX(pending - 1, 0),
-       failures = CASE ? WHEN 'failed' THEN failures + 1 WHEN 'cleared' THEN 0 ELSE failures END
-     WHERE bucket = ?`,
-  );
+export function createLoginThrottle(db: Database, limits: Limits = LOGIN_LIMITS) {
+  const readSql = 'SELECT failures, window_start, pending, pending_at FROM login_failures WHERE bucket = $1';
+  const insertSql =
+    'INSERT INTO login_failures (bucket, failures, window_start, pending, pending_at) VALUES ($1, 0, $2, 1, $3)';
+  const reserveSql =
+    'UPDATE login_failures SET failures = $1, window_start = $2, pending = $3, pending_at = $4 WHERE bucket = $5';
+  const releaseSql = `UPDATE login_failures SET pending = CASE WHEN pending > 0 THEN pending - 1 ELSE 0 END,
+       failures = CASE WHEN $1 = 'failed' THEN failures + 1 WHEN $1 = 'cleared' THEN 0 ELSE failures END
+     WHERE bucket = $2`;
   const rowCount = db.prepare('SELECT COUNT(*) AS n FROM login_failures');
   const oldest = db.prepare('SELECT MIN(window_start) AS start FROM login_failures');
-  const sweep = db.prepare('DELETE FROM login_failures WHERE window_start <= ?');
+  const sweep = db.prepare('DELETE FROM login_failures WHERE window_start <= $1');
 
   let rows = 0;
   let countedAt = Number.NEGATIVE_INFINITY;
-  const recount = (now: number) => {
-    rows = Number((rowCount.get() as { n: number }).n);
+  const recount = async (now: number) => {
+    rows = Number((await rowCount.get<{ n: number }>())?.n ?? 0);
     countedAt = now;
   };
 
   /** Whether the table may take a new bucket. */
-  function roomForNew(now: number): boolean {
-    if (now - countedAt >= RECOUNT_EVERY_MS) recount(now);
+  async function roomForNew(now: number): Promise<boolean> {
+    if (now - countedAt >= RECOUNT_EVERY_MS) await recount(now);
     if (rows < limits.maxBuckets) return true;
-    sweep.run(now - limits.windowMs);
-    recount(now);
+    await sweep.run(now - limits.windowMs);
+    await recount(now);
     return rows < limits.maxBuckets;
   }
 
   const waitSeconds = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 1000));
-  const whenFull = (now: number): Reserved => {
-    const start = Number((oldest.get() as { start: number | null }).start ?? now);
+  const whenFull = async (now: number): Promise<Reserved> => {
+    const start = Number((await oldest.get<{ start: number | null }>())?.start ?? now);
     return { kind: 'refused', waitSeconds: waitSeconds(start + limits.windowMs, now) };
   };
 
-  /** Takes one check slot on the bucket, or says why not. */
-  function take(bucket: string, limit: number, now: number): Reserved {
-    const row = read.get(bucket) as Row | undefined;
+  /**
+   * Takes one check slot on the bucket, or says why not. Inside the attempt's transaction, under
+   * the bucket's lock: replicas taking slots of one bucket at once take them one after another.
+   */
+  async function take(tx: Transaction, bucket: string, limit: number, now: number): Promise<Reserved> {
+    await tx.lock('login', bucket);
+    const row = await tx.get<Row>(readSql, bucket);
     if (row === undefined) {
-      if (!roomForNew(now)) return whenFull(now);
-      insert.run(bucket, now, now);
+      if (!(await roomForNew(now))) return whenFull(now);
+      await tx.run(insertSql, bucket, now, now);
       rows++;
       return { kind: 'reserved' };
     }
@@ -106,38 +104,42 @@ export function createLoginThrottle(db: Db, limits: Limits = LOGIN_LIMITS) {
     const pending = Number(row.pending_at) <= now - limits.staleMs ? 0 : Number(row.pending);
     if (failures >= limit) return { kind: 'refused', waitSeconds: waitSeconds(start + limits.windowMs, now) };
     if (failures + pending >= limit) return { kind: 'busy' };
-    reserve.run(failures, start, pending + 1, now, bucket);
+    await tx.run(reserveSql, failures, start, pending + 1, now, bucket);
     return { kind: 'reserved' };
   }
+
+  const settleBoth = (ipBucket: string, accountBucket: string, outcome: Outcome) =>
+    db.transaction(async (tx) => {
+      await tx.run(releaseSql, outcome === 'failed' ? 'failed' : 'abandoned', ipBucket);
+      await tx.run(
+        releaseSql,
+        outcome === 'succeeded' ? 'cleared' : outcome === 'failed' ? 'failed' : 'abandoned',
+        accountBucket,
+      );
+    });
 
   /**
    * Asks to check one password: a slot for the IP and, while the IP is within its limit, for the
    * account. A refusal or `busy` holds nothing; a `check` must be settled.
    */
-  function attempt(email: string, ip: string, now = Date.now()): Attempt {
+  async function attempt(email: string, ip: string, now = Date.now()): Promise<Attempt> {
     const ipBucket = `ip:${ip}`;
     const accountBucket = `account:${email}`;
-    return transaction(db, (): Attempt => {
-      const byIp = take(ipBucket, limits.perIp, now);
+    // Always the IP's lock first, then the account's: two attempts never wait on each other in a circle.
+    return db.transaction(async (tx): Promise<Attempt> => {
+      const byIp = await take(tx, ipBucket, limits.perIp, now);
       if (byIp.kind !== 'reserved') return byIp;
-      const account = take(accountBucket, limits.perAccount, now);
+      const account = await take(tx, accountBucket, limits.perAccount, now);
       if (account.kind !== 'reserved') {
-        release.run('abandoned', ipBucket);
+        await tx.run(releaseSql, 'abandoned', ipBucket);
         return account;
       }
-      let settled = false;
+      let settled: Promise<void> | null = null;
       return {
         kind: 'check',
         settle(outcome: Outcome) {
-          if (settled) return;
-          settled = true;
-          transaction(db, () => {
-            release.run(outcome === 'failed' ? 'failed' : 'abandoned', ipBucket);
-            release.run(
-              outcome === 'succeeded' ? 'cleared' : outcome === 'failed' ? 'failed' : 'abandoned',
-              accountBucket,
-            );
-          });
+          settled ??= settleBoth(ipBucket, accountBucket, outcome);
+          return settled;
         },
       };
     });
@@ -152,15 +154,15 @@ export function createLoginThrottle(db: Db, limits: Limits = LOGIN_LIMITS) {
     async admit(email: string, ip: string): Promise<Exclude<Attempt, { kind: 'busy' }>> {
       const deadline = Date.now() + limits.busyWaitMs;
       for (;;) {
-        const tried = attempt(email, ip);
+        const tried = await attempt(email, ip);
         if (tried.kind !== 'busy') return tried;
         if (Date.now() >= deadline) return { kind: 'refused', waitSeconds: 1 };
         await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20));
       }
     },
 
-    sweep(now = Date.now()): void {
-      sweep.run(now - limits.windowMs);
+    async sweep(now = Date.now()): Promise<void> {
+      await sweep.run(now - limits.windowMs);
     },
   };
 }

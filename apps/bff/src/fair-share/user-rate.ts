@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type MigrationSource, migrate } from '@review-desk/server/db/migrate';
-import { openDatabase } from '@review-desk/server/db/open';
+import type { MigrationSource } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
 
 // Each dashboard user's fair share of the upstream key's rate limit. All users send with one key,
@@ -64,33 +63,10 @@ export function createUserRate(db: Database, perMinute: number, now: () => numbe
       const wait = Math.max(tat, at) + interval - PERIOD_MS - at;
       return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
     },
-    /** Deletes the rows of users whose share is whole again. */
+    /** Deletes the rows of users whose share is whole again (also done by `take` once a minute). */
     async sweep(): Promise<void> {
       await sweep.run(now());
     },
   };
 }
 export type UserRate = ReturnType<typeof createUserRate>;
-
-/** The per-user share of a running BFF: its table opened and migrated on first use. */
-export function openUserRate(config: { databasePath: string; userRatePerMinute: number }) {
-  let opened: Promise<{ db: Database; rate: UserRate }> | null = null;
-  const start = async () => {
-    const db = await openDatabase({ url: config.databasePath, variable: 'BFF_DATABASE_PATH' });
-    await migrate(db, [USER_RATE_MIGRATIONS], { variable: 'BFF_DATABASE_PATH' });
-    return { db, rate: createUserRate(db, config.userRatePerMinute) };
-  };
-  return {
-    async take(userId: string): Promise<ShareDecision> {
-      opened ??= start().catch((error) => {
-        opened = null; // the next call tries again
-        throw error;
-      });
-      return (await opened).rate.take(userId);
-    },
-    async close(): Promise<void> {
-      if (opened) await (await opened).db.close();
-    },
-  };
-}
-export type OpenedUserRate = ReturnType<typeof openUserRate>;

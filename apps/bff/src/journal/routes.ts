@@ -25,7 +25,7 @@ export function sendHistoryRoutes(deps: {
       next();
     },
     gateway(deps.gates.sends),
-    (req, res) => {
+    async (req, res) => {
       const q = req.url.indexOf('?');
       const parsed = sendHistoryQuerySchema.safeParse(queryRecord(q === -1 ? '' : req.url.slice(q + 1)));
       if (!parsed.success) throw AppError.validation(parsed.error);
@@ -42,8 +42,8 @@ export function sendHistoryRoutes(deps: {
             ? { phoneHash: deps.hasher.phone(normalised.value) }
             : { emailHashes: deps.hasher.emailLookups(normalised.value) };
       }
-      deps.journal.orphanStale(deps.staleAfterMs);
-      const { total, sends } = deps.journal.list({ page, limit, ...filter });
+      await deps.journal.orphanStale(deps.staleAfterMs);
+      const { total, sends } = await deps.journal.list({ page, limit, ...filter });
       const history: SendHistory = { page, limit, total, sends };
       res.json(ok(history));
     },
