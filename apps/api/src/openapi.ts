@@ -23,6 +23,7 @@ import {
   successEnvelopeSchema,
 } from '@review-desk/shared';
 import { z } from 'zod';
+import { deliveryOpenApi } from './delivery/openapi.ts';
 import { settingsOpenApi } from './settings/openapi.ts';
 
 // OpenAPI 3.1 generated from the shared zod schemas (zod 4's toJSONSchema emits JSON Schema
@@ -71,6 +72,7 @@ export function buildOpenApi(serverUrl: string) {
 
   const authFailures = { '401': errorResponse(401), '403': errorResponse(403), '429': errorResponse(429) };
   const settings = settingsOpenApi();
+  const delivery = deliveryOpenApi();
   return {
     openapi: '3.1.0',
     info: {
@@ -150,6 +152,7 @@ export function buildOpenApi(serverUrl: string) {
         },
       },
       ...settings.paths,
+      ...delivery.paths,
     },
     components: {
       securitySchemes: {
@@ -161,6 +164,7 @@ export function buildOpenApi(serverUrl: string) {
         ReviewList: schemaOf(reviewListOutputSchema, 'output'),
         Analytics: schemaOf(analyticsOutputSchema, 'output'),
         ...settings.schemas,
+        ...delivery.schemas,
         ErrorEnvelope: schemaOf(codedErrorEnvelopeSchema, 'output'),
         SuccessEnvelope: schemaOf(successEnvelopeSchema(z.object({})), 'output'),
       },

@@ -137,6 +137,16 @@ describe('a text through Twilio', () => {
   });
 });
 
+it('the OpenAPI document describes the reads and the two webhooks as extensions', async () => {
+  const doc = (await getJson(api, '/api/v1/openapi.json')).body;
+  for (const path of ['/api/v1/requests', '/api/v1/requests/{id}'])
+    expect(doc.paths[path].get['x-extension']).toBe(true);
+  for (const path of ['/webhooks/twilio/status', '/webhooks/twilio/inbound'])
+    expect(doc.paths[path].post.security).toEqual([]);
+  expect(doc.components.schemas.RequestRecord.properties.legs).toBeDefined();
+  expect(doc.paths['/api/v1/requests'].get.description).toContain('Not delivered');
+});
+
 describe('Twilio’s refusals, in words the user can act on', () => {
   it.each([21211, 21614])('error %i: a 400 naming customerPhone, nothing counted', async (code) => {
     const phone = uniquePhone();

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { clockHook, createClock, FakeClock } from '@review-desk/server/db/clock';
 import type { Database } from '@review-desk/server/db/types';
 import { AppError, errorHandler, sendError } from '@review-desk/server/errors';
 import { healthRoutes } from '@review-desk/server/health';
@@ -130,7 +131,9 @@ export function createBff(
     log: logs.access,
     metrics,
   });
-  const alerts = createAlerts({ config, db: stores.db, directory, users: stores.users, logger });
+  // Scheduled work's clock: the system's, or one the dev hook moves (BFF_DEV_HOOKS=1).
+  const clock = createClock({ fake: config.devHooks });
+  const alerts = createAlerts({ config, db: stores.db, directory, users: stores.users, logger, clock });
   const ready = upstreamProbe(config);
   const dbCheck = stores.db.prepare('SELECT 1 AS one');
   const throttle = createLoginThrottle(stores.db);
@@ -239,6 +242,10 @@ export function createBff(
   app.use(overviewRoutes({ directory, gates: gates.routes }));
   app.use(settingsRoutes({ gates: gates.routes }));
   app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger }));
+  if (clock instanceof FakeClock) {
+    // Dev hooks only (refused in production): GET reads, POST {advanceMs} or {set} moves the clock.
+    app.all('/dev/clock', express.json({ limit: '1kb' }), clockHook(clock));
+  }
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';
