@@ -61,7 +61,7 @@ export function parseMail(raw: string): { subject: string; text: string; html: s
   } else parts.push({ headers: unfolded, body: rest.join('\n\n') });
   const find = (type: string) => {
     const part = parts.find((p) => new RegExp(`content-type:\\s*${type}`, 'i').test(p.headers));
-    return part ? decodePart(part.headers, part.body).trim() : '';
+    return part ? decodePart(part.headers, part.body).replace(/\r\n/g, '\n').trim() : '';
   };
   return { subject, text: find('text/plain'), html: find('text/html') };
 }

@@ -8,6 +8,7 @@ import { readSecretLine as readPassword, required, UsageError } from './cli-inpu
 import { loadCliConfig } from './env.ts';
 import { LOCATION_USAGE, runLocationCommand } from './locations/cli.ts';
 import { openBffDatabase } from './store/database.ts';
+import { moveToPostgres } from './store/migrate-to-postgres.ts';
 
 // Dashboard users from the command line (BFF_DATABASE_URL or BFF_DATABASE_PATH selects the database):
 //   user add --email E --role R      password read from stdin (prompted, hidden, on a terminal)
@@ -25,14 +26,33 @@ Commands:
   user remove --email E                 Remove a user (not the last owner).
   user list [--json]                    List users.
 ${LOCATION_USAGE}
+  migrate-to-postgres [--to URL]        Copy every row of the SQLite database (BFF_DATABASE_PATH) into
+                                        an empty PostgreSQL database (--to, or BFF_DATABASE_URL);
+                                        counts are compared before it commits. Stop the BFF first.
 
 Environment: BFF_DATABASE_URL (PostgreSQL) or BFF_DATABASE_PATH (default data/bff.db at the
 repository root); for keys
 BFF_SECRETS_KEY or BFF_SECRETS_KEY_FILE (default data/bff-secrets.key, made when missing).`;
 
+async function migrateToPostgres(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { to: { type: 'string' } } });
+  const config = loadCliConfig();
+  const to = values.to ?? (config.databaseUrl === config.databasePath ? undefined : config.databaseUrl);
+  if (to === undefined)
+    throw new UsageError('migrate-to-postgres: set BFF_DATABASE_URL or pass --to postgres://…');
+  const report = await moveToPostgres({ sqlitePath: config.databasePath, postgresUrl: to });
+  for (const { table, rows } of report.tables) process.stdout.write(`${table.padEnd(24)} ${rows} rows\n`);
+  const total = report.tables.reduce((sum, t) => sum + t.rows, 0);
+  process.stdout.write(
+    `Copied ${total} rows in ${report.tables.length} tables; every count matched. Start the BFF with BFF_DATABASE_URL set.\n`,
+  );
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'location' && !argv.includes('--help') && !argv.includes('-h'))
     return runLocationCommand(argv.slice(1));
+  if (argv[0] === 'migrate-to-postgres') return migrateToPostgres(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import { type InstanceLease, startInstanceLease } from '@review-desk/server/db/instances';
+import { AppError } from '@review-desk/server/errors';
 import { writeReadyLine } from '@review-desk/server/log';
 import { exitOnStartFailure, onShutdownSignals, type Served } from '@review-desk/server/serve';
 import { AggregatorRegistry } from 'prom-client';
@@ -80,8 +81,12 @@ async function startupDuties(
   }
   if ((await stores.users.count()) === 0) {
     if (config.admin) {
-      const owner = await stores.users.create({ ...config.admin, role: 'owner' });
-      logger.info({ user: owner.id, email: owner.email }, 'first owner created from ADMIN_EMAIL');
+      // Replicas starting together on one database may both find no users: one creates the owner.
+      const owner = await stores.users.create({ ...config.admin, role: 'owner' }).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'user_exists') return null;
+        throw error;
+      });
+      if (owner) logger.info({ user: owner.id, email: owner.email }, 'first owner created from ADMIN_EMAIL');
     } else {
       logger.warn(
         'no dashboard users yet: create one with `npm run cli -w apps/bff -- user add --email you@example.com --role owner`',

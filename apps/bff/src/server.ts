@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { clockHook, createClock, FakeClock } from '@review-desk/server/db/clock';
 import type { Database } from '@review-desk/server/db/types';
 import { AppError, errorHandler, sendError } from '@review-desk/server/errors';
 import { healthRoutes } from '@review-desk/server/health';
@@ -13,6 +14,7 @@ import { createSessionStore, type SessionEvent, type SessionStore } from './auth
 import { createLoginThrottle } from './auth/throttle.ts';
 import { createUserStore, type UserStore } from './auth/users.ts';
 import type { Config } from './env.ts';
+import { createUserRate } from './fair-share/user-rate.ts';
 import { createGates } from './gates.ts';
 import { type GateRequest, gateway } from './http/gate.ts';
 import { answerPreflight, type OriginPolicy } from './http/origin.ts';
@@ -70,10 +72,11 @@ export async function openStores(
   };
 }
 
-/** Periodic clean-up: expired sessions, stale throttle windows, forgotten keys, old history. */
+/** Periodic clean-up: expired sessions, stale throttle windows and user shares, forgotten keys, old history. */
 export async function runMaintenance(stores: Stores, config: Config): Promise<void> {
   await stores.sessions.sweep();
   await createLoginThrottle(stores.db).sweep();
+  if (config.userRatePerMinute > 0) await createUserRate(stores.db, config.userRatePerMinute).sweep();
   await stores.journal.orphanStale(config.upstream.timeoutMs + 5_000);
   await stores.journal.cleanup(config.idempotencyRetentionMs, config.sendHistoryMs);
 }
@@ -128,7 +131,9 @@ export function createBff(
     log: logs.access,
     metrics,
   });
-  const alerts = createAlerts({ config, db: stores.db, directory, users: stores.users, logger });
+  // Scheduled work's clock: the system's, or one the dev hook moves (BFF_DEV_HOOKS=1).
+  const clock = createClock({ fake: config.devHooks });
+  const alerts = createAlerts({ config, db: stores.db, directory, users: stores.users, logger, clock });
   const ready = upstreamProbe(config);
   const dbCheck = stores.db.prepare('SELECT 1 AS one');
   const throttle = createLoginThrottle(stores.db);
@@ -152,7 +157,9 @@ export function createBff(
     maxAgeMs: config.session.absoluteMs,
     trust: policy.trust,
   };
+  const share = config.userRatePerMinute > 0 ? createUserRate(stores.db, config.userRatePerMinute) : null;
   const gates = createGates({
+    share,
     access: logs.access,
     metrics,
     policy,
@@ -235,6 +242,10 @@ export function createBff(
   app.use(overviewRoutes({ directory, gates: gates.routes }));
   app.use(settingsRoutes({ gates: gates.routes }));
   app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger }));
+  if (clock instanceof FakeClock) {
+    // Dev hooks only (refused in production): GET reads, POST {advanceMs} or {set} moves the clock.
+    app.all('/dev/clock', express.json({ limit: '1kb' }), clockHook(clock));
+  }
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RATING_MAX, RATING_MIN } from './limits.ts';
 import { locationPrefix } from './location-paths.ts';
+import { isValidTimeZone } from './quiet-hours.ts';
 
 // Alerts on low ratings and the weekly digest (docs/alerts.md): the BFF's routes, each user's
 // preferences, and what the bell and the Notifications page read.
@@ -22,16 +23,6 @@ export const ALERT_EXCERPT_MAX = 300;
 export const ALERT_LIST_MAX = 50;
 export const ALERT_TIME_ZONE_DEFAULT = 'UTC';
 
-export function isTimeZone(value: string): boolean {
-  if (value.length === 0 || value.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export const alertPreferencesSchema = z.strictObject({
   enabled: z.boolean({ error: 'enabled must be true or false' }),
   threshold: z
@@ -42,7 +33,7 @@ export const alertPreferencesSchema = z.strictObject({
   channel: z.enum(ALERT_CHANNELS, { error: 'channel must be email or in_app' }),
   timeZone: z
     .string({ error: 'timeZone must be a time zone such as Europe/London' })
-    .refine(isTimeZone, { error: 'timeZone must be a time zone such as Europe/London' }),
+    .refine(isValidTimeZone, { error: 'timeZone must be a time zone such as Europe/London' }),
   digest: z.boolean({ error: 'digest must be true or false' }),
 });
 export type AlertPreferences = z.infer<typeof alertPreferencesSchema>;

@@ -79,6 +79,14 @@ export function createPreferenceStore(db: Database, clock: Clock) {
       });
     },
 
+    /** Users with the weekly digest on, and their time zones. */
+    async digestSubscribers(): Promise<{ userId: string; timeZone: string }[]> {
+      const rows = await db.all<{ user_id: string; time_zone: string }>(
+        'SELECT user_id, time_zone FROM alert_preferences WHERE digest = 1 ORDER BY user_id',
+      );
+      return rows.map((r) => ({ userId: r.user_id, timeZone: r.time_zone }));
+    },
+
     /** Users with alerts on. */
     async subscribers(): Promise<Subscriber[]> {
       const rows = await enabled.all<{

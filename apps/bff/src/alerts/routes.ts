@@ -63,6 +63,7 @@ export function alertRoutes(deps: {
       const before = await store.preferences(user.id);
       await store.setPreferences(user.id, parsed.data);
       if (parsed.data.enabled && !before.enabled) await alerts.pollSoon();
+      if (parsed.data.digest) await alerts.plan();
       deps.logger.info(
         { reqId: req.ctx.id, user: user.id, enabled: parsed.data.enabled, channel: parsed.data.channel },
         'notification preferences changed',

@@ -11,6 +11,8 @@ import type { UserStore } from '../auth/users.ts';
 import type { Config } from '../env.ts';
 import type { LocationDirectory, RoutedLocation } from '../locations/directory.ts';
 import { nextPollDelay, recipients } from './decide.ts';
+import { createDigests, DIGEST_KIND } from './digest-job.ts';
+import { createDigestStore, type DigestStore } from './digest-store.ts';
 import { renderAlertEmail } from './email.ts';
 import { createMailer, type Mailer } from './mailer.ts';
 import { ALERT_MIGRATIONS, type AlertStore, createAlertStore, type RaisedAlert } from './store.ts';
@@ -48,21 +50,32 @@ export function createAlerts(deps: AlertsDeps) {
   const clock = deps.clock ?? systemClock;
   const mailer = deps.mailer ?? createMailer(config.alerts.smtp);
   const intervalMs = config.alerts.pollMs;
-  let opened: Promise<{ db: Database; store: AlertStore }> | null = null;
+  let opened: Promise<{ db: Database; store: AlertStore; digests: DigestStore }> | null = null;
   let runner: JobRunner | null = null;
   let ensureTimer: NodeJS.Timeout | undefined;
+  let unsubscribe: (() => void) | undefined;
   let dashboardOrigin = config.publicOrigin;
 
   const open = async () => {
     const { db } = deps;
     await migrate(db, [schedulingMigrations, ALERT_MIGRATIONS]);
-    return { db, store: createAlertStore(db, clock) };
+    return { db, store: createAlertStore(db, clock), digests: createDigestStore(db, clock) };
   };
   const handle = async () => {
     opened ??= open();
     return opened;
   };
   const store = async () => (await handle()).store;
+  const digests = createDigests({
+    store,
+    digests: async () => (await handle()).digests,
+    directory,
+    users,
+    mailer,
+    clock,
+    logger,
+    origin: () => dashboardOrigin ?? '',
+  });
 
   async function deliver(raised: readonly RaisedAlert[], location: RoutedLocation): Promise<number> {
     const alerts = await store();
@@ -144,6 +157,7 @@ export function createAlerts(deps: AlertsDeps) {
   }
 
   const handlers: Record<string, JobHandler> = {
+    [DIGEST_KIND]: digests.handler,
     [POLL_KIND]: async ({ job }) => {
       const slug = String((job.payload as { slug?: unknown })?.slug ?? '');
       let delayMs = intervalMs;
@@ -172,8 +186,19 @@ export function createAlerts(deps: AlertsDeps) {
       });
       if (id !== null) created++;
     }
+    created += await digests.plan(jobs);
     if (created > 0) runner?.wake();
   }
+  /** One planning round at a time: the timer and a moved clock may both ask. */
+  let planning: Promise<void> | null = null;
+  const plan = () => {
+    planning ??= ensureJobs()
+      .catch((error) => logger.warn({ err: error }, 'alerts: adding jobs failed'))
+      .finally(() => {
+        planning = null;
+      });
+    return planning;
+  };
 
   return {
     store,
@@ -200,11 +225,13 @@ export function createAlerts(deps: AlertsDeps) {
       });
       await ensureJobs();
       runner.start();
-      ensureTimer = setInterval(() => {
-        ensureJobs().catch((error) => logger.warn({ err: error }, 'alerts: adding poll jobs failed'));
-      }, intervalMs);
+      ensureTimer = setInterval(plan, Math.min(intervalMs, 60_000));
       ensureTimer.unref();
+      // A moved clock (dev hooks) may have reached a new week: plan its digests at once.
+      unsubscribe = clock.onChange?.(() => void plan());
     },
+    /** Plans polls and digests now (after a change of preferences). */
+    plan,
     /** Forces the next poll of every location to run now (after turning alerts on). */
     async pollSoon(): Promise<void> {
       if (!runner) return;
@@ -218,6 +245,8 @@ export function createAlerts(deps: AlertsDeps) {
     },
     async stop(): Promise<void> {
       clearInterval(ensureTimer);
+      unsubscribe?.();
+      await planning;
       await runner?.stop({ timeoutMs: 5_000 });
       runner = null;
       mailer.close();

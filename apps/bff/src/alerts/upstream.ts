@@ -5,6 +5,7 @@ import {
   ENDPOINTS,
   isLastPage,
   reviewListSchema,
+  reviewsSearchParams,
 } from '@review-desk/shared';
 import { alertExcerpt } from '@review-desk/shared/alerts';
 import type { z } from 'zod';
@@ -97,6 +98,17 @@ export async function newestReviews(
     if (known.size > 0) break;
   }
   return found;
+}
+
+/** How many reviews wait for a response (at or above `minRating`): a one-row page's total. */
+export async function pendingCount(location: RoutedLocation, minRating?: number): Promise<number> {
+  const query = reviewsSearchParams({
+    page: 1,
+    limit: 1,
+    status: 'pending',
+    ...(minRating ? { minRating } : {}),
+  });
+  return (await upstreamGet(location, 'reviews', query, reviewListSchema)).total;
 }
 
 /** GET /api/v1/analytics?days=N, read as the Analytics page reads it. */

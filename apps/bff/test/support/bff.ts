@@ -23,9 +23,9 @@ export type TestBff = {
 export async function startBff(
   upstreamUrl: string,
   env: Record<string, string> = {},
-  reuse?: { dir: string; key: string },
+  reuse?: { dir?: string; key?: string },
 ): Promise<TestBff> {
-  const temp = reuse ? { dir: reuse.dir, cleanup: () => {} } : tempDir('bff-test-');
+  const temp = reuse?.dir ? { dir: reuse.dir, cleanup: () => {} } : tempDir('bff-test-');
   const key = reuse?.key ?? newApiKey();
   const databasePath = path.join(temp.dir, 'bff.db');
   const fullEnv = {
@@ -36,6 +36,9 @@ export async function startBff(
     ADMIN_PASSWORD: OWNER.password,
     WEB_DIST_DIR: path.join(temp.dir, 'no-web-build'),
     UPSTREAM_TIMEOUT_MS: '1500',
+    // Tests of other things call far faster than a person: each user's share is made too large
+    // to reach (its gate and table still run). The share's own tests set it low.
+    USER_RATE_LIMIT_PER_MINUTE: '1000000',
     ...env,
   };
   const app = await startApp('bff', { env: fullEnv });
@@ -55,7 +58,7 @@ export async function startBff(
     },
     async stop() {
       await app.stop();
-      if (!reuse) temp.cleanup();
+      if (!reuse?.dir) temp.cleanup();
     },
   };
 }
