@@ -139,6 +139,24 @@ export const BFF_CONFIG = setting.defineConfig({
     default: '1',
     description: '`node:cluster` workers on one port (`auto`: one per core, at most 8).',
   },
+  BULK_SEND_RATE_PER_MINUTE: {
+    type: setting.wholeNumber(1, 100_000),
+    default: '60',
+    description:
+      'A list send’s most sends a minute (each job; one at a time). The upstream’s `429` and `Retry-After` slow it further.',
+  },
+  BULK_UPSTREAM_DOWN_MINUTES: {
+    type: setting.decimal(0.01, 10_080),
+    default: '15',
+    description:
+      'A list send pauses, with the reason, when the upstream has failed every attempt for this long.',
+  },
+  BULK_LEASE_SECONDS: {
+    type: setting.decimal(0.5, 3_600),
+    default: '30',
+    description:
+      'How long a list send’s worker holds its job without renewing: after a crash another process (or the restarted one) resumes it this long later.',
+  },
   ...setting.OPERATION_VARIABLES,
 });
 
@@ -233,6 +251,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL as string,
     workers: env.BFF_WORKERS,
     metricsToken: env.METRICS_TOKEN,
+    bulk: {
+      ratePerMinute: env.BULK_SEND_RATE_PER_MINUTE,
+      downBoundMs: Math.round(env.BULK_UPSTREAM_DOWN_MINUTES * 60_000),
+      leaseMs: Math.round(env.BULK_LEASE_SECONDS * 1_000),
+      pollMs: Math.min(1_000, Math.round(env.BULK_LEASE_SECONDS * 250)),
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Permission } from '@review-desk/shared';
+import { BULK_BODY_LIMIT_BYTES, type Permission } from '@review-desk/shared';
 import type { CookieSettings } from './auth/cookies.ts';
 import { permission, session } from './auth/gates.ts';
 import type { SessionStore } from './auth/sessions.ts';
@@ -35,7 +35,10 @@ export type RouteGates = Record<
   | 'users.write'
   | 'users.remove'
   | 'locations'
-  | 'overview',
+  | 'overview'
+  | 'bulk.read'
+  | 'bulk.write'
+  | 'bulk.control',
   readonly Gate[]
 >;
 
@@ -82,6 +85,10 @@ export function createGates(deps: {
       'users.remove': [sameSite, ...may('users:manage')],
       locations: [signedIn],
       overview: [...may('analytics:read'), noBody],
+      // List sends: who may send may send to a list, at the location addressed.
+      'bulk.read': [...may('sends:read'), at, noBody],
+      'bulk.write': [sameSite, ...may('requests:send'), at, jsonBody(BULK_BODY_LIMIT_BYTES)],
+      'bulk.control': [sameSite, ...may('requests:send'), at],
     },
   };
 }

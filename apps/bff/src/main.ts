@@ -77,6 +77,7 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     // The locations' table and keys read once before serving: a key that does not open stops the start.
     await bff.locations.directory.all();
     listening = await listen(bff, config, sink);
+    await bff.bulk.start();
   } catch (error) {
     stores.db.close();
     exitOnStartFailure(error, 'BFF');
@@ -88,7 +89,9 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
   onShutdownSignals(async (signal) => {
     logger.info({ signal }, 'shutting down');
     clearInterval(maintenance);
+    await bff.bulk.stop();
     await shutdown(listening, bff, config.upstream.timeoutMs + 2_000);
+    await bff.bulk.close();
     await bff.locations.close();
     stores.db.close();
     logger.info('stopped');

@@ -9,6 +9,9 @@ import { authRoutes } from './auth/routes.ts';
 import { createSessionStore, type SessionEvent, type SessionStore } from './auth/sessions.ts';
 import { createLoginThrottle } from './auth/throttle.ts';
 import { createUserStore, type UserStore } from './auth/users.ts';
+import { type BulkModule, openBulk } from './bulk/open.ts';
+import { recentContactCheck } from './bulk/recent.ts';
+import { bulkRoutes } from './bulk/routes.ts';
 import type { Config } from './env.ts';
 import { createGates } from './gates.ts';
 import { type GateRequest, gateway } from './http/gate.ts';
@@ -92,6 +95,8 @@ export type Bff = {
   /** Every location's forwarders (sends in flight are drained on shutdown). */
   handlers: HandlerSet;
   locations: OpenedLocations & { directory: LocationDirectory };
+  /** List sends: call `start()` once serving to run their worker in this process. */
+  bulk: BulkModule;
 };
 
 export function createBff(
@@ -114,6 +119,23 @@ export function createBff(
     log: logs.access,
     metrics,
   });
+  const bulk = openBulk(
+    config,
+    {
+      async senderFor(job) {
+        if (stores.users.get(job.createdBy) === null)
+          return { reason: `${job.createdByEmail}, who started this list send, is no longer a user.` };
+        const mine = await directory.forUser(job.createdBy);
+        const location = mine.find((l) => l.slug === job.location);
+        if (!location)
+          return { reason: `${job.createdByEmail} no longer has access to the location ${job.location}.` };
+        return handlers.forLocation(location).send;
+      },
+      recentlySent: recentContactCheck({ journal: stores.journal, hasher, capDays: config.frequencyCapDays }),
+      logger,
+    },
+    logger,
+  );
   const ready = upstreamProbe(config);
   const dbCheck = stores.db.prepare('SELECT 1 AS one');
 
@@ -216,13 +238,14 @@ export function createBff(
     }),
   );
   app.use(overviewRoutes({ directory, gates: gates.routes }));
+  app.use(bulkRoutes({ bulk, gates: gates.routes, logger }));
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';
     sendError(res, new AppError('not_found'));
   });
   app.use(errorHandler(logger));
-  return { app, stores, handlers, locations: { ...opened, directory } };
+  return { app, stores, handlers, locations: { ...opened, directory }, bulk };
 }
 
 /** Listens on the configured port (packages/server/serve.ts); refusals before Express are logged too. */

@@ -76,6 +76,7 @@ export const BFF_PATHS = {
   users: '/bff/users',
   locations: '/bff/locations',
   overview: '/bff/overview',
+  bulkSends: '/bff/bulk-sends',
   healthz: '/healthz',
   readyz: '/readyz',
   metrics: '/metrics',
