@@ -77,7 +77,6 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     // The locations' table and keys read once before serving: a key that does not open stops the start.
     await bff.locations.directory.all();
     listening = await listen(bff, config, sink);
-    await bff.bulk.start();
   } catch (error) {
     stores.db.close();
     exitOnStartFailure(error, 'BFF');
@@ -108,6 +107,10 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     await sink.flush();
     process.send?.({ type: 'review-desk:listening', url: listening.url });
   }
+  // List sends' worker, once serving (its jobs wait in the database meanwhile).
+  await bff.bulk.start().catch((error: unknown) => {
+    logger.error({ err: error }, 'the list send worker could not start; list sends wait until it does');
+  });
 }
 
 async function runPrimary(config: Config, sink: LogSink): Promise<void> {
