@@ -6,7 +6,7 @@ import { type Cell, percentile, printTable } from './lib/report.ts';
 
 // node bench/postgres-client.ts [--rows 1000000] [--seconds 3] [--rounds 2] [--only send] [--clients prepared,layer]
 //
-// Which PostgreSQL client, measured on the two shapes that matter (docs/decisions/postgres-client.md):
+// Which PostgreSQL client, measured on the two shapes that matter (docs/decisions/0014-postgres-client.md):
 // the review list at a million rows (page 1 and a deep page, read through the covering index) and
 // a send-like transaction (advisory lock, four reads, two inserts, two counter upserts, an update).
 // Candidates: `pg` with unnamed statements, `pg` with named prepared statements, the database

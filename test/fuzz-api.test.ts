@@ -17,7 +17,7 @@ import { type SystemApi, startSystemApi } from './support/stack.ts';
 
 // Fuzzing the running Review Collection API (apps/api as a real process). For every request,
 // however hostile: never a 5xx (the documented 502 "every delivery failed" of a send excepted),
-// never a crash, and every answer is the seed's envelope — except the customer's review page,
+// never a crash, and every answer is the API's envelope — except the customer's review page,
 // the docs, the dev outbox page, their stylesheet and the OpenAPI document, which are not API
 // answers.
 

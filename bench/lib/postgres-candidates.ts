@@ -2,7 +2,7 @@ import pg from 'pg';
 import { openPostgres } from '../../packages/server/src/db/postgres.ts';
 
 // The workloads of bench/postgres-client.ts and one implementation of them per candidate client.
-// `postgres` and `kysely` are not dependencies of the project (docs/decisions/postgres-client.md):
+// `postgres` and `kysely` are not dependencies of the project (docs/decisions/0014-postgres-client.md):
 // they are loaded only when installed (`npm install --no-save postgres kysely`).
 
 export const POOL = 8;

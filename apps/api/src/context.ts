@@ -1,9 +1,11 @@
 import type { Logger } from '@review-desk/server/log';
 import type { HttpMetrics } from '@review-desk/server/metrics';
 import type { DeliveryProvider } from './delivery/provider.ts';
+import type { DeliveryTracker } from './delivery/tracker.ts';
 import type { AuthenticatedKey, KeyLookup, KeyUsage } from './domain/keys.ts';
 import type { RateLimiter } from './domain/rate-limiter.ts';
 import type { Config } from './env.ts';
+import type { SettingsService } from './settings/index.ts';
 import type { Store } from './store/index.ts';
 
 /** Everything a request handler may use, built once by server.ts. */
@@ -11,10 +13,14 @@ export type AppContext = {
   config: Config;
   store: Store;
   delivery: DeliveryProvider;
+  /** The delivery tables (legs, receipts, STOP) through the async database layer. */
+  tracker: DeliveryTracker;
   logger: Logger;
   metrics: HttpMetrics;
   rateLimiter: RateLimiter;
   keyUsage: KeyUsage;
+  /** Each business's settings: its messages' words, sending window and reminder. */
+  settings: SettingsService;
   now: () => number;
   /** Filled in once the server is bound (PUBLIC_ORIGIN defaults to the bound address). */
   site: { publicOrigin: string };

@@ -101,6 +101,92 @@ describe('loadConfig', () => {
   });
 });
 
+describe('providers per channel', () => {
+  const SID = `AC${'a'.repeat(32)}`;
+  const TOKEN = 'b'.repeat(32);
+
+  it('SMS_PROVIDER and EMAIL_PROVIDER choose each channel; DELIVERY_PROVIDER is the old spelling of the email one', () => {
+    expect(loadConfig({})).toMatchObject({ smsProvider: 'outbox', deliveryProvider: 'outbox', twilio: null });
+    expect(loadConfig({ DELIVERY_PROVIDER: 'smtp', SMTP_URL: 'smtp://m.example:587' }).deliveryProvider).toBe(
+      'smtp',
+    );
+    expect(
+      loadConfig({ DELIVERY_PROVIDER: 'smtp', EMAIL_PROVIDER: 'outbox', SMTP_URL: 'smtp://m.example:587' })
+        .deliveryProvider,
+    ).toBe('outbox');
+    expect(
+      loadConfig({
+        SMS_PROVIDER: 'twilio',
+        TWILIO_ACCOUNT_SID: SID,
+        TWILIO_AUTH_TOKEN: TOKEN,
+        TWILIO_FROM: '+15005550006',
+      }).twilio,
+    ).toMatchObject({
+      accountSid: SID,
+      username: SID,
+      password: TOKEN,
+      from: '+15005550006',
+      apiBase: 'https://api.twilio.com/',
+    });
+    expect(
+      loadConfig({
+        SMS_PROVIDER: 'twilio',
+        TWILIO_ACCOUNT_SID: SID,
+        TWILIO_AUTH_TOKEN: TOKEN,
+        TWILIO_API_KEY_SID: `SK${'c'.repeat(32)}`,
+        TWILIO_API_KEY_SECRET: 'd'.repeat(32),
+        TWILIO_MESSAGING_SERVICE_SID: `MG${'e'.repeat(32)}`,
+      }).twilio,
+    ).toMatchObject({
+      username: `SK${'c'.repeat(32)}`,
+      authToken: TOKEN,
+      from: null,
+      messagingServiceSid: `MG${'e'.repeat(32)}`,
+    });
+  });
+
+  it.each([
+    [{ SMS_PROVIDER: 'twilio' }, 'TWILIO_ACCOUNT_SID'],
+    [{ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: SID }, 'TWILIO_AUTH_TOKEN'],
+    [{ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN }, 'TWILIO_FROM'],
+    [
+      {
+        SMS_PROVIDER: 'twilio',
+        TWILIO_ACCOUNT_SID: SID,
+        TWILIO_AUTH_TOKEN: TOKEN,
+        TWILIO_FROM: '+15005550006',
+        TWILIO_API_KEY_SID: `SK${'c'.repeat(32)}`,
+      },
+      'TWILIO_API_KEY_SECRET',
+    ],
+    [{ EMAIL_PROVIDER: 'smtp' }, 'SMTP_URL'],
+    [{ SMS_PROVIDER: 'carrier-pigeon' }, 'SMS_PROVIDER'],
+    [{ TWILIO_ACCOUNT_SID: 'AC123' }, 'TWILIO_ACCOUNT_SID'],
+    [{ QUIET_HOURS: '25:00-08:00' }, 'QUIET_HOURS'],
+    [{ BUSINESS_TIME_ZONE: 'Mars/Olympus' }, 'BUSINESS_TIME_ZONE'],
+    [
+      {
+        DEV_OUTBOX: '1',
+        SMS_PROVIDER: 'twilio',
+        TWILIO_ACCOUNT_SID: SID,
+        TWILIO_AUTH_TOKEN: TOKEN,
+        TWILIO_FROM: '+15005550006',
+      },
+      'DEV_OUTBOX',
+    ],
+  ])('%o stops the start with one line naming %s', (env, variable) => {
+    const error = refusal(env as Record<string, string>);
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain(variable);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('reads the default sending hours', () => {
+    expect(loadConfig({})).toMatchObject({ quietHours: { start: 480, end: 1260 }, businessTimeZone: 'UTC' });
+    expect(loadConfig({ QUIET_HOURS: 'off' }).quietHours).toBeNull();
+  });
+});
+
 describe('the README', () => {
   it('shows the service’s configuration table as the table declares it (npm run docs:config)', () => {
     const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');

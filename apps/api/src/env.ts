@@ -1,7 +1,15 @@
 import * as setting from '@review-desk/server/config';
 import { REPO_ROOT, resolveFrom } from '@review-desk/server/files';
-import { FREQUENCY_CAP_DAYS_DEFAULT } from '@review-desk/shared';
+import {
+  FREQUENCY_CAP_DAYS_DEFAULT,
+  QUIET_HOURS_DEFAULT,
+  REMINDER_AFTER_DAYS_MAX,
+  sendWindowTextSchema,
+  TIME_ZONE_DEFAULT,
+  timeZoneSchema,
+} from '@review-desk/shared';
 import { z } from 'zod';
+import type { TwilioConfig } from './delivery/twilio.ts';
 
 // The only reader of process.env: the service's configuration table. Every variable has a
 // default so `npm start` works on a fresh machine; a bad value stops the start with one line
@@ -56,11 +64,85 @@ export const API_CONFIG = setting.defineConfig({
     description:
       'Requests with a message (SMS, email, both) a business may send per calendar month (UTC); `0` is unlimited.',
   },
+  QUIET_HOURS: {
+    type: sendWindowTextSchema,
+    default: QUIET_HOURS_DEFAULT,
+    description:
+      'Sending window on the business’s wall clock, `HH:MM-HH:MM`, or `off`: an SMS or email asked for outside it is held until it opens. A business’s own settings (`PUT /api/v1/settings`) override it.',
+  },
+  BUSINESS_TIME_ZONE: {
+    type: timeZoneSchema,
+    default: TIME_ZONE_DEFAULT,
+    description:
+      'IANA time zone of the sending window (e.g. `Europe/London`), for businesses that have not set their own.',
+  },
+  REMINDER_AFTER_DAYS: {
+    type: setting.wholeNumber(0, REMINDER_AFTER_DAYS_MAX),
+    default: '0',
+    description:
+      'Days after a request with no click before the one automatic reminder, for businesses that have not set their own; `0`: no reminder.',
+  },
+  SMS_PROVIDER: {
+    type: setting.oneOf(['outbox', 'twilio']),
+    shown: '`outbox`',
+    description:
+      '`outbox` keeps text messages in the database (with made-up receipts); `twilio` sends them through Twilio (`TWILIO_*`).',
+  },
+  EMAIL_PROVIDER: {
+    type: setting.oneOf(['outbox', 'smtp']),
+    shown: '`DELIVERY_PROVIDER`',
+    description:
+      '`outbox` keeps emails in the database (with made-up receipts); `smtp` sends them through `SMTP_URL`.',
+  },
   DELIVERY_PROVIDER: {
     type: setting.oneOf(['outbox', 'smtp']),
     default: 'outbox',
+    description: 'The old spelling of `EMAIL_PROVIDER` (used when that is unset): `outbox` or `smtp`.',
+  },
+  TWILIO_ACCOUNT_SID: {
+    type: z
+      .string()
+      .regex(/^AC[0-9a-fA-F]{32}$/, { error: 'must be an Account SID (AC followed by 32 hex digits)' }),
+    description: 'Twilio Account SID; required with `SMS_PROVIDER=twilio`.',
+  },
+  TWILIO_AUTH_TOKEN: {
+    type: z.string().min(16, { error: 'must be the account’s Auth Token' }),
     description:
-      '`outbox` keeps messages in the database instead of delivering them; `smtp` sends email through `SMTP_URL`.',
+      'Twilio Auth Token: verifies the signature of Twilio’s webhooks, and signs sends unless an API key is given. Required with `twilio`.',
+  },
+  TWILIO_API_KEY_SID: {
+    type: z
+      .string()
+      .regex(/^SK[0-9a-fA-F]{32}$/, { error: 'must be an API Key SID (SK followed by 32 hex digits)' }),
+    description:
+      'Optional Twilio API key used for sends instead of the Auth Token (with `TWILIO_API_KEY_SECRET`).',
+  },
+  TWILIO_API_KEY_SECRET: {
+    type: z.string().min(16, { error: 'must be the API key’s secret' }),
+    description: 'The secret of `TWILIO_API_KEY_SID`.',
+  },
+  TWILIO_FROM: {
+    type: z.string().regex(/^(\+[1-9][0-9]{6,14}|[A-Za-z0-9 ]{1,11})$/, {
+      error: 'must be an E.164 number (+14155550100) or an alphanumeric sender ID',
+    }),
+    description: 'The Twilio number texts come from; or set `TWILIO_MESSAGING_SERVICE_SID`.',
+  },
+  TWILIO_MESSAGING_SERVICE_SID: {
+    type: z.string().regex(/^MG[0-9a-fA-F]{32}$/, {
+      error: 'must be a Messaging Service SID (MG followed by 32 hex digits)',
+    }),
+    description: 'A Twilio Messaging Service to send through instead of `TWILIO_FROM`.',
+  },
+  TWILIO_API_BASE: {
+    type: setting.httpUrl(),
+    default: 'https://api.twilio.com',
+    description: 'Where Twilio’s REST API is reached (tests point it at a local stand-in).',
+  },
+  TWILIO_TIMEOUT_MS: {
+    type: setting.wholeNumber(100, 120_000),
+    default: '10000',
+    description:
+      'How long a send waits for Twilio’s answer. After a timeout the text’s outcome is `unknown` and it is never resent automatically.',
   },
   SMTP_URL: {
     type: z.string().regex(/^smtps?:\/\//, { error: 'must start with smtp:// or smtps://' }),
@@ -75,7 +157,7 @@ export const API_CONFIG = setting.defineConfig({
     type: setting.bool(),
     default: '0',
     description:
-      '`1` serves `/dev/outbox` and `/dev/outbox.json` (customers’ contacts and live review links) and turns on the outbox’s fault hooks. Refused with `NODE_ENV=production` or a real delivery provider.',
+      '`1` serves `/dev/outbox` and `/dev/outbox.json` (customers’ contacts and live review links), turns on the outbox’s fault hooks and the dev clock (`/dev/clock`). Refused with `NODE_ENV=production` or a real delivery provider.',
   },
   SEED_DEMO: {
     type: setting.bool(),
@@ -103,21 +185,57 @@ export type Config = ReturnType<typeof toConfig>;
 
 function toConfig(env: Record<string, string | undefined>) {
   const { values: e } = setting.parseEnv(API_CONFIG, env);
-  if (e.DELIVERY_PROVIDER === 'smtp' && !e.SMTP_URL)
+  const emailVariable = e.EMAIL_PROVIDER ? 'EMAIL_PROVIDER' : 'DELIVERY_PROVIDER';
+  const emailProvider = e.EMAIL_PROVIDER ?? e.DELIVERY_PROVIDER;
+  const smsProvider = e.SMS_PROVIDER ?? 'outbox';
+  if (emailProvider === 'smtp' && !e.SMTP_URL)
     throw setting.configError(
       'SMTP_URL',
-      'is required when DELIVERY_PROVIDER=smtp (e.g. smtp://user:pass@host:587)',
+      `is required when ${emailVariable}=smtp (e.g. smtp://user:pass@host:587)`,
     );
+  let twilio: TwilioConfig | null = null;
+  if (smsProvider === 'twilio') {
+    const need = (name: string, value: string | undefined, why: string): string => {
+      if (!value) throw setting.configError(name, `is required when SMS_PROVIDER=twilio (${why})`);
+      return value;
+    };
+    const accountSid = need('TWILIO_ACCOUNT_SID', e.TWILIO_ACCOUNT_SID, 'the account texts are sent from');
+    const authToken = need('TWILIO_AUTH_TOKEN', e.TWILIO_AUTH_TOKEN, 'it verifies Twilio’s webhooks');
+    if (e.TWILIO_API_KEY_SID && !e.TWILIO_API_KEY_SECRET)
+      throw setting.configError('TWILIO_API_KEY_SECRET', 'is required with TWILIO_API_KEY_SID');
+    if (e.TWILIO_API_KEY_SECRET && !e.TWILIO_API_KEY_SID)
+      throw setting.configError('TWILIO_API_KEY_SID', 'is required with TWILIO_API_KEY_SECRET');
+    if (!e.TWILIO_FROM && !e.TWILIO_MESSAGING_SERVICE_SID)
+      throw setting.configError(
+        'TWILIO_FROM',
+        'or TWILIO_MESSAGING_SERVICE_SID is required when SMS_PROVIDER=twilio (who the texts come from)',
+      );
+    twilio = {
+      accountSid,
+      authToken,
+      username: e.TWILIO_API_KEY_SID ?? accountSid,
+      password: e.TWILIO_API_KEY_SECRET ?? authToken,
+      from: e.TWILIO_MESSAGING_SERVICE_SID ? null : (e.TWILIO_FROM ?? null),
+      messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID ?? null,
+      apiBase: e.TWILIO_API_BASE.toString(),
+      timeoutMs: e.TWILIO_TIMEOUT_MS,
+    };
+  }
   // The dev outbox shows customers' contacts and its fault hooks fail real sends on purpose.
   if (e.DEV_OUTBOX && e.NODE_ENV === 'production')
     throw setting.configError(
       'DEV_OUTBOX',
       'must be off when NODE_ENV=production (it lists customers’ contacts)',
     );
-  if (e.DEV_OUTBOX && e.DELIVERY_PROVIDER !== 'outbox')
+  if (e.DEV_OUTBOX && emailProvider !== 'outbox')
     throw setting.configError(
       'DEV_OUTBOX',
-      `must be off with a real delivery provider (DELIVERY_PROVIDER=${e.DELIVERY_PROVIDER})`,
+      `must be off with a real delivery provider (${emailVariable}=${emailProvider})`,
+    );
+  if (e.DEV_OUTBOX && smsProvider !== 'outbox')
+    throw setting.configError(
+      'DEV_OUTBOX',
+      `must be off with a real delivery provider (SMS_PROVIDER=${smsProvider})`,
     );
   return {
     port: e.PORT.port,
@@ -134,7 +252,15 @@ function toConfig(env: Record<string, string | undefined>) {
     frequencyCapDays: e.FREQUENCY_CAP_DAYS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     monthlySendAllowance: e.MONTHLY_SEND_ALLOWANCE,
-    deliveryProvider: e.DELIVERY_PROVIDER,
+    /** The sending window (null: any hour) and its zone, for businesses without their own settings. */
+    quietHours: e.QUIET_HOURS,
+    businessTimeZone: e.BUSINESS_TIME_ZONE,
+    reminderAfterDays: e.REMINDER_AFTER_DAYS,
+    /** The email provider (EMAIL_PROVIDER, or its old spelling DELIVERY_PROVIDER). */
+    deliveryProvider: emailProvider,
+    smsProvider: smsProvider as 'outbox' | 'twilio',
+    /** Twilio's settings when SMS_PROVIDER=twilio. */
+    twilio,
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
     devOutbox: e.DEV_OUTBOX,

@@ -23,6 +23,8 @@ import {
   successEnvelopeSchema,
 } from '@review-desk/shared';
 import { z } from 'zod';
+import { deliveryOpenApi } from './delivery/openapi.ts';
+import { settingsOpenApi } from './settings/openapi.ts';
 
 // OpenAPI 3.1 generated from the shared zod schemas (zod 4's toJSONSchema emits JSON Schema
 // 2020-12, which OpenAPI 3.1 uses as is). Parameters are described from the shared limits.
@@ -69,6 +71,8 @@ export function buildOpenApi(serverUrl: string) {
     .join('; ');
 
   const authFailures = { '401': errorResponse(401), '403': errorResponse(403), '429': errorResponse(429) };
+  const settings = settingsOpenApi();
+  const delivery = deliveryOpenApi();
   return {
     openapi: '3.1.0',
     info: {
@@ -147,6 +151,8 @@ export function buildOpenApi(serverUrl: string) {
           },
         },
       },
+      ...settings.paths,
+      ...delivery.paths,
     },
     components: {
       securitySchemes: {
@@ -157,6 +163,8 @@ export function buildOpenApi(serverUrl: string) {
         SendResult: schemaOf(sendResultSchema, 'output'),
         ReviewList: schemaOf(reviewListOutputSchema, 'output'),
         Analytics: schemaOf(analyticsOutputSchema, 'output'),
+        ...settings.schemas,
+        ...delivery.schemas,
         ErrorEnvelope: schemaOf(codedErrorEnvelopeSchema, 'output'),
         SuccessEnvelope: schemaOf(successEnvelopeSchema(z.object({})), 'output'),
       },

@@ -7,6 +7,7 @@ import express from 'express';
 import type { AppContext } from './context.ts';
 import { createDeliveryProvider } from './delivery/index.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
+import { openDeliveryTracker } from './delivery/tracker.ts';
 import { seedDemo } from './domain/demo.ts';
 import { createKeyUsage } from './domain/keys.ts';
 import { createRateLimiter } from './domain/rate-limiter.ts';
@@ -26,7 +27,11 @@ import {
 import { apiRoutes } from './routes/api.ts';
 import { devOutboxRoutes } from './routes/dev-outbox.ts';
 import { docsRoutes } from './routes/docs.ts';
+import { requestsRoutes } from './routes/requests.ts';
 import { reviewPageRoutes } from './routes/review-page.ts';
+import { settingsRoutes } from './routes/settings.ts';
+import { TWILIO_WEBHOOKS, twilioWebhookRoutes } from './routes/twilio-webhooks.ts';
+import { createSettingsService, openSettings } from './settings/index.ts';
 import { openStore, type Store } from './store/index.ts';
 
 // Composition: configuration → store, delivery, logger → the Express app, mounted in the order
@@ -45,16 +50,39 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
   const store = options.store ?? openStore(config.databasePath);
   const sink = options.sink ?? createLogSink({ service: 'api', level: config.logLevel });
   const metrics = createHttpMetrics('api');
+  const settingsTable = openSettings(config.databasePath);
+  const site = { publicOrigin: config.publicOrigin ?? `http://${config.host}:${config.port}` };
+  const now = options.now ?? Date.now;
   const ctx: AppContext = {
     config,
     store,
-    delivery: options.delivery ?? createDeliveryProvider(config),
+    delivery:
+      options.delivery ??
+      createDeliveryProvider(config, {
+        statusCallback: () => `${ctx.site.publicOrigin}${TWILIO_WEBHOOKS.status}`,
+      }),
+    tracker: openDeliveryTracker({
+      databasePath: config.databasePath,
+      logger: sink.logger,
+      now: options.now ?? Date.now,
+    }),
     logger: sink.logger,
     metrics,
     rateLimiter: createRateLimiter(),
     keyUsage: createKeyUsage(store),
-    now: options.now ?? Date.now,
-    site: { publicOrigin: config.publicOrigin ?? `http://${config.host}:${config.port}` },
+    settings: createSettingsService({
+      settings: settingsTable.store,
+      store,
+      defaults: {
+        quietHours: config.quietHours,
+        timeZone: config.businessTimeZone,
+        reminderAfterDays: config.reminderAfterDays,
+      },
+      publicOrigin: () => site.publicOrigin,
+      now,
+    }),
+    now,
+    site,
   };
 
   const app = express();
@@ -68,6 +96,9 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
   app.use(securityHeaders(ctx));
   app.use(API_PREFIX, cors(ctx), credentials(ctx), rateLimit(ctx));
   app.use(apiRoutes(ctx));
+  app.use(requestsRoutes(ctx));
+  app.use(twilioWebhookRoutes(ctx));
+  app.use(settingsRoutes(ctx));
   app.use(docsRoutes(ctx));
   app.use(reviewPageRoutes(ctx));
   app.use(
@@ -86,7 +117,7 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
   if (config.devOutbox) app.use(devOutboxRoutes(ctx));
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
-  return { app, ctx, sink };
+  return { app, ctx, sink, settingsTable };
 }
 
 export type RunningApi = {
@@ -98,8 +129,16 @@ export type RunningApi = {
 
 /** Opens the store, seeds the demo if asked, listens, and writes the `listening` line. */
 export async function startApi(config: Config, options: ApiOptions = {}): Promise<RunningApi> {
-  const { app, ctx, sink } = buildApp(config, options);
-  const recovered = recoverInterruptedSends(ctx.store, ctx.now());
+  const { app, ctx, sink, settingsTable } = buildApp(config, options);
+  // The settings and delivery tables open (and migrate) before the ready line: a refusal stops the start.
+  try {
+    await settingsTable.store();
+    await ctx.tracker.store();
+  } catch (error) {
+    if (!options.store) ctx.store.close();
+    throw error;
+  }
+  const recovered = await recoverInterruptedSends(ctx.store, ctx.tracker, ctx.now());
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
 
   // Demo data before the ready line: whoever waits for `listening` finds it in place.
@@ -130,6 +169,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
       timeouts: { keepAliveTimeout: 5_000 },
     });
   } catch (error) {
+    await settingsTable.close();
     if (!options.store) ctx.store.close();
     throw error;
   }
@@ -153,6 +193,8 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
         clearInterval(usageTimer);
         ctx.keyUsage.flush();
         await ctx.delivery.close();
+        await ctx.tracker.close();
+        await settingsTable.close();
         if (!options.store) ctx.store.close({ checkpoint: true });
       })();
       return closing;

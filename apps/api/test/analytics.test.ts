@@ -19,7 +19,7 @@ import {
 } from './helpers.ts';
 
 // GET /api/v1/analytics: the window, the cohort rule for requests, reviews and synced reviews
-// apart, zero-filled daily series, and the seed's caveat that completed includes hand-offs.
+// apart, zero-filled daily series, and the caveat that completed includes hand-offs.
 
 const DAY = 86_400_000;
 let api: TestApi;
@@ -98,7 +98,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.stop());
 
-describe('days (seed §8: 1 to 365)', () => {
+describe('days (1 to 365)', () => {
   it.each(['0', '366', '-1', 'abc', '7.5', '', '1&days=2'])('days=%s → 400 naming days', async (days) => {
     const result = await getJson(api, `/api/v1/analytics?days=${days}`, key);
     expect(expectFailure(result, 'validation_failed')).toContain('days');

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey, rotateApiKey } from '../src/domain/keys.ts';
 import { expectFailure, getJson, send, startTestApi, type TestApi, uniquePhone } from './helpers.ts';
 
-// Seed §5 and §7: both header forms, every 401 cause, every 403 cause, keys never in URLs,
-// the per-key limit.
+// Keys and limits (docs/api.md): both header forms, every 401 cause, every 403 cause, keys never in
+// URLs, the per-key limit.
 
 let api: TestApi;
 let key: string;
@@ -41,7 +41,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.stop());
 
-describe('the two header forms (seed §5.2)', () => {
+describe('the two header forms', () => {
   it('accepts X-API-Key', async () => {
     const result = await getJson(api, '/api/v1/reviews', key);
     expect(result.status).toBe(200);
@@ -65,7 +65,7 @@ describe('the two header forms (seed §5.2)', () => {
   });
 });
 
-describe('401: key missing, unknown, malformed, revoked or expired (seed §5.5)', () => {
+describe('401: key missing, unknown, malformed, revoked or expired', () => {
   it('no key at all', async () => {
     expectFailure(await getJson(api, '/api/v1/reviews'), 'key_missing');
   });
@@ -117,7 +117,7 @@ describe('401: key missing, unknown, malformed, revoked or expired (seed §5.5)'
   });
 });
 
-describe('403: scope, business access (seed §5.3, §5.4, §5.6)', () => {
+describe('403: scope, business access', () => {
   it.each(Object.values(ENDPOINTS))('$method $path needs $scope', async (endpoint) => {
     const others = Object.values(ENDPOINTS)
       .map((e) => e.scope)
@@ -172,7 +172,7 @@ describe('keys never in URLs', () => {
   });
 });
 
-describe('per-key request limit (seed §8) → 429 with Retry-After', () => {
+describe('per-key request limit → 429 with Retry-After', () => {
   it('counts per key, answers 429 with Retry-After and RateLimit headers, then recovers', async () => {
     const limited = api.key('alpha', undefined, { rateLimitPerMinute: 3 });
     const statuses: number[] = [];

@@ -112,9 +112,15 @@ describe('OpenAPI and docs', () => {
     expect(result.body.openapi).toBe('3.1.0');
     expect(Object.keys(result.body.paths).sort()).toEqual([
       '/api/v1/analytics',
+      '/api/v1/requests',
       '/api/v1/requests/send',
+      '/api/v1/requests/{id}',
       '/api/v1/reviews',
+      '/api/v1/settings',
+      '/webhooks/twilio/inbound',
+      '/webhooks/twilio/status',
     ]);
+    expect(result.body.paths['/api/v1/settings'].put['x-extension']).toBe(true);
     const sendBody =
       result.body.paths['/api/v1/requests/send'].post.requestBody.content['application/json'].schema;
     expect(Object.keys(sendBody.properties)).toEqual([

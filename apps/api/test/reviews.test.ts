@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateData } from '../src/domain/generate.ts';
 import { expectFailure, getJson, startTestApi, type TestApi } from './helpers.ts';
 
-// GET /api/v1/reviews (seed §4, §8): bounds, the stop rule, filters, the stable newest-first
-// order, and `total`, checked against a brute-force query of the same table.
+// GET /api/v1/reviews (docs/api.md, "Limits" and "Paging the reviews"): bounds, the stop rule,
+// filters, the stable newest-first order, and `total`, checked against a brute-force query of the
+// same table.
 
 let api: TestApi;
 let key: string;
@@ -88,7 +89,7 @@ async function list(query: string) {
   return listSchema.parse(result.body).data;
 }
 
-describe('defaults and bounds (seed §8)', () => {
+describe('defaults and bounds', () => {
   it('page 1, limit 20 by default, newest first', async () => {
     const data = await list('');
     expect(data.page).toBe(1);
@@ -143,7 +144,7 @@ describe('defaults and bounds (seed §8)', () => {
   });
 });
 
-describe('pagination walk by the stop rule (seed §4)', () => {
+describe('pagination walk by the stop rule', () => {
   it.each([
     [{}, 7],
     [{}, 100],

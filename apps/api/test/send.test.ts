@@ -20,8 +20,8 @@ import {
   uniquePhone,
 } from './helpers.ts';
 
-// POST /api/v1/requests/send (seed §4): channel rules, the Origin rule (§5.7), deliveries and
-// their failures, the frequency cap, opt-outs and the sending allowance (§8).
+// POST /api/v1/requests/send (docs/api.md, "Sending"): channel rules, the Origin rule, deliveries
+// and their failures, the frequency cap, opt-outs and the sending allowance.
 
 let api: TestApi;
 let key: string;
@@ -38,7 +38,7 @@ async function outboxFor(requestId: string) {
   return successEnvelopeSchema(outboxListSchema).parse(result.body).data.messages;
 }
 
-describe('channels (seed §4 rules 1–4)', () => {
+describe('channels and the contacts each needs', () => {
   it('sms is the default channel and the message carries the review link', async () => {
     const phone = uniquePhone();
     const result = await send(api, key, { customerName: 'Ada', customerPhone: phone });
@@ -178,7 +178,7 @@ describe('content type and size', () => {
   });
 });
 
-describe('the Origin rule on POST (seed §5.7)', () => {
+describe('the Origin rule on POST', () => {
   it('403 without an Origin header', async () => {
     const response = await api.fetch('/api/v1/requests/send', {
       method: 'POST',
@@ -361,7 +361,7 @@ describe('frequency cap and opt-out', () => {
   });
 });
 
-describe('sending allowance (seed §5.6, §8) → 403', () => {
+describe('sending allowance → 403', () => {
   it('refuses sends beyond the monthly allowance; links and failed sends do not use it', async () => {
     const limited = await startTestApi({ monthlySendAllowance: 2 });
     try {

@@ -7,9 +7,10 @@ import { createUserStore } from './auth/users.ts';
 import { readSecretLine as readPassword, required, UsageError } from './cli-input.ts';
 import { loadCliConfig } from './env.ts';
 import { LOCATION_USAGE, runLocationCommand } from './locations/cli.ts';
-import { openDatabase } from './store/db.ts';
+import { openBffDatabase } from './store/database.ts';
+import { moveToPostgres } from './store/migrate-to-postgres.ts';
 
-// Dashboard users from the command line (BFF_DATABASE_PATH selects the database):
+// Dashboard users from the command line (BFF_DATABASE_URL or BFF_DATABASE_PATH selects the database):
 //   user add --email E --role R      password read from stdin (prompted, hidden, on a terminal)
 //   user passwd --email E            new password from stdin; ends the user's sessions
 //   user role --email E --role R
@@ -25,13 +26,33 @@ Commands:
   user remove --email E                 Remove a user (not the last owner).
   user list [--json]                    List users.
 ${LOCATION_USAGE}
+  migrate-to-postgres [--to URL]        Copy every row of the SQLite database (BFF_DATABASE_PATH) into
+                                        an empty PostgreSQL database (--to, or BFF_DATABASE_URL);
+                                        counts are compared before it commits. Stop the BFF first.
 
-Environment: BFF_DATABASE_PATH (default data/bff.db at the repository root); for keys
+Environment: BFF_DATABASE_URL (PostgreSQL) or BFF_DATABASE_PATH (default data/bff.db at the
+repository root); for keys
 BFF_SECRETS_KEY or BFF_SECRETS_KEY_FILE (default data/bff-secrets.key, made when missing).`;
+
+async function migrateToPostgres(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { to: { type: 'string' } } });
+  const config = loadCliConfig();
+  const to = values.to ?? (config.databaseUrl === config.databasePath ? undefined : config.databaseUrl);
+  if (to === undefined)
+    throw new UsageError('migrate-to-postgres: set BFF_DATABASE_URL or pass --to postgres://…');
+  const report = await moveToPostgres({ sqlitePath: config.databasePath, postgresUrl: to });
+  for (const { table, rows } of report.tables) process.stdout.write(`${table.padEnd(24)} ${rows} rows\n`);
+  const total = report.tables.reduce((sum, t) => sum + t.rows, 0);
+  process.stdout.write(
+    `Copied ${total} rows in ${report.tables.length} tables; every count matched. Start the BFF with BFF_DATABASE_URL set.\n`,
+  );
+  return 0;
+}
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'location' && !argv.includes('--help') && !argv.includes('-h'))
     return runLocationCommand(argv.slice(1));
+  if (argv[0] === 'migrate-to-postgres') return migrateToPostgres(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -50,8 +71,7 @@ async function main(argv: string[]): Promise<number> {
   if (group !== 'user' || command === undefined)
     throw new UsageError(`unknown command: ${positionals.join(' ')}`);
 
-  const { databasePath } = loadCliConfig();
-  const db = openDatabase(databasePath);
+  const db = await openBffDatabase(loadCliConfig());
   const users = createUserStore(db);
   try {
     switch (command) {
@@ -67,17 +87,17 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'passwd': {
-        const user = users.findByEmail(required(values.email, 'email'));
+        const user = await users.findByEmail(required(values.email, 'email'));
         if (!user) throw new AppError('user_not_found', `No user with the email ${values.email}.`);
         const password = passwordSchema.safeParse(await readPassword(`New password for ${user.email}: `));
         if (!password.success) throw new UsageError(password.error.issues[0]?.message ?? 'invalid password');
         await users.update(user.id, { password: password.data });
-        endSessionsOf(db, user.id);
+        await endSessionsOf(db, user.id);
         process.stdout.write(`Password changed for ${user.email}; their sessions were ended.\n`);
         return 0;
       }
       case 'role': {
-        const user = users.findByEmail(required(values.email, 'email'));
+        const user = await users.findByEmail(required(values.email, 'email'));
         if (!user) throw new AppError('user_not_found', `No user with the email ${values.email}.`);
         const role = roleSchema.safeParse(required(values.role, 'role'));
         if (!role.success) throw new UsageError(role.error.issues[0]?.message ?? 'invalid role');
@@ -86,14 +106,14 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'remove': {
-        const user = users.findByEmail(required(values.email, 'email'));
+        const user = await users.findByEmail(required(values.email, 'email'));
         if (!user) throw new AppError('user_not_found', `No user with the email ${values.email}.`);
-        users.remove(user.id);
+        await users.remove(user.id);
         process.stdout.write(`Removed ${user.email}\n`);
         return 0;
       }
       case 'list': {
-        const list = users.list();
+        const list = await users.list();
         if (values.json) {
           process.stdout.write(`${JSON.stringify(list)}\n`);
         } else if (list.length === 0) {
@@ -111,7 +131,7 @@ async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command: user ${command}`);
     }
   } finally {
-    db.close();
+    await db.close();
   }
 }
 

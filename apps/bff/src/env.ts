@@ -47,7 +47,18 @@ export const BFF_CONFIG = setting.defineConfig({
     type: setting.text(),
     default: 'data/bff.db',
     description:
-      'The BFF’s SQLite database (users, sessions, throttling, journal). Its folder is created readable by this user only (0700), the files 0600.',
+      'The BFF’s SQLite database (users, sessions, throttling, journal, locations) when `BFF_DATABASE_URL` is not set. Its folder is created readable by this user only (0700), the files 0600.',
+  },
+  BFF_DATABASE_URL: {
+    type: setting.postgresUrl(),
+    shown: 'none (SQLite)',
+    description:
+      'A `postgres://` URL: the BFF keeps everything in PostgreSQL instead, shared by every replica (docs/deploy.md). Never logged with its password.',
+  },
+  BFF_DATABASE_POOL_SIZE: {
+    type: setting.wholeNumber(1, 100),
+    default: '10',
+    description: 'PostgreSQL connections per BFF process (each cluster worker has its own pool).',
   },
   BFF_SECRETS_KEY: {
     type: z.string().refine((value) => parseSecretsKey(value) !== null, {
@@ -139,6 +150,33 @@ export const BFF_CONFIG = setting.defineConfig({
     default: '1',
     description: '`node:cluster` workers on one port (`auto`: one per core, at most 8).',
   },
+  ALERT_POLL_SECONDS: {
+    type: setting.wholeNumber(1, 86_400),
+    default: '120',
+    description:
+      'How often each location’s newest reviews are read for low-rating alerts (1–86400); 429s and errors back off from this.',
+  },
+  BFF_SMTP_URL: {
+    type: z.string().regex(/^smtps?:\/\//, { error: 'must start with smtp:// or smtps://' }),
+    description:
+      '`smtp://user:pass@host:587` or `smtps://…:465`: alerts and digests by email. Unset: alerts stay in the dashboard’s bell.',
+  },
+  BFF_SMTP_FROM: {
+    type: z.string().min(3, { error: 'must be a sender such as Review Desk <alerts@example.com>' }),
+    default: 'Review Desk <alerts@example.com>',
+    description: 'Sender of alert and digest emails.',
+  },
+  BFF_DEV_HOOKS: {
+    type: setting.bool(),
+    default: '0',
+    description:
+      '`1` runs scheduled work on a clock that `POST /dev/clock` moves (tests, demos; docs/alerts.md). Refused with `NODE_ENV=production`.',
+  },
+  NODE_ENV: {
+    type: setting.text(),
+    shown: 'none',
+    description: '`production` refuses `BFF_DEV_HOOKS=1`.',
+  },
   BULK_SEND_RATE_PER_MINUTE: {
     type: setting.wholeNumber(1, 100_000),
     default: '60',
@@ -214,6 +252,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       'SEND_HISTORY_DAYS',
       `must be at least ${retentionDays} to keep Idempotency-Keys as long as IDEMPOTENCY_RETENTION_HOURS=${env.IDEMPOTENCY_RETENTION_HOURS}`,
     );
+  if (env.BFF_DEV_HOOKS && env.NODE_ENV === 'production')
+    throw setting.configError(
+      'BFF_DEV_HOOKS',
+      'must be off when NODE_ENV=production (it lets anyone move the clock)',
+    );
   const keyFile =
     env.UPSTREAM_API_KEY_FILE === undefined ? undefined : resolveFrom(REPO_ROOT, env.UPSTREAM_API_KEY_FILE);
   const key = env.UPSTREAM_API_KEY ?? readKeyFile(keyFile as string);
@@ -230,7 +273,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       origin: env.UPSTREAM_ORIGIN ?? env.UPSTREAM_URL.origin,
       timeoutMs: env.UPSTREAM_TIMEOUT_MS,
     },
-    databasePath: resolveFrom(REPO_ROOT, env.BFF_DATABASE_PATH),
+    ...databaseSettings(env),
     secrets: secretsSource(env),
     allowedOrigins: env.ALLOWED_ORIGINS as readonly string[],
     /** The dashboard's origin as browsers see it, when it is fixed by configuration. */
@@ -251,6 +294,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL as string,
     workers: env.BFF_WORKERS,
     metricsToken: env.METRICS_TOKEN,
+    alerts: {
+      pollMs: env.ALERT_POLL_SECONDS * 1000,
+      smtp: env.BFF_SMTP_URL ? { url: env.BFF_SMTP_URL, from: env.BFF_SMTP_FROM } : null,
+    },
+    devHooks: env.BFF_DEV_HOOKS,
     bulk: {
       ratePerMinute: env.BULK_SEND_RATE_PER_MINUTE,
       downBoundMs: Math.round(env.BULK_UPSTREAM_DOWN_MINUTES * 60_000),
@@ -264,18 +312,38 @@ function secretsSource(env: { BFF_SECRETS_KEY?: string | undefined; BFF_SECRETS_
   return { key: env.BFF_SECRETS_KEY, file: resolveFrom(REPO_ROOT, env.BFF_SECRETS_KEY_FILE) };
 }
 
+/** Where the BFF's data lives: PostgreSQL when BFF_DATABASE_URL is set, else the SQLite file. */
+function databaseSettings(env: {
+  BFF_DATABASE_PATH: string;
+  BFF_DATABASE_URL?: string | undefined;
+  BFF_DATABASE_POOL_SIZE: number;
+}) {
+  const databasePath = resolveFrom(REPO_ROOT, env.BFF_DATABASE_PATH);
+  return {
+    /** The SQLite file (also what `migrate-to-postgres` copies from). */
+    databasePath,
+    /** What the stores open: the PostgreSQL URL, or the SQLite file's absolute path. */
+    databaseUrl: env.BFF_DATABASE_URL ?? databasePath,
+    databasePoolSize: env.BFF_DATABASE_POOL_SIZE,
+  };
+}
+
 /** The CLI needs only the database and the secrets key (and must run without an upstream configured). */
 export function loadCliConfig(source: Record<string, string | undefined> = process.env): {
   databasePath: string;
+  databaseUrl: string;
+  databasePoolSize: number;
   secrets: { key: string | undefined; file: string };
 } {
   const { values } = setting.parseEnv(
     {
       BFF_DATABASE_PATH: BFF_CONFIG.BFF_DATABASE_PATH,
+      BFF_DATABASE_URL: BFF_CONFIG.BFF_DATABASE_URL,
+      BFF_DATABASE_POOL_SIZE: BFF_CONFIG.BFF_DATABASE_POOL_SIZE,
       BFF_SECRETS_KEY: BFF_CONFIG.BFF_SECRETS_KEY,
       BFF_SECRETS_KEY_FILE: BFF_CONFIG.BFF_SECRETS_KEY_FILE,
     },
     source,
   );
-  return { databasePath: resolveFrom(REPO_ROOT, values.BFF_DATABASE_PATH), secrets: secretsSource(values) };
+  return { ...databaseSettings(values), secrets: secretsSource(values) };
 }

@@ -13,7 +13,7 @@ import type { AccessLog } from './log.ts';
 import type { Metrics } from './metrics.ts';
 
 // The BFF's security gates and the one order they run in. Express, the only way into the server
-// (docs/decisions/bff-fast-path.md), runs `entry` as its first layer, then, for a route, its own
+// (docs/decisions/0010-bff-fast-path.md), runs `entry` as its first layer, then, for a route, its own
 // list below; a route's handler runs only when all passed. A new rule (a per-user limit, a
 // location check) is a gate added here, once, for every route that needs it.
 //
@@ -36,6 +36,10 @@ export type RouteGates = Record<
   | 'users.remove'
   | 'locations'
   | 'overview'
+  | 'settings.read'
+  | 'settings.write'
+  | 'alerts'
+  | 'alerts.write'
   | 'bulk.read'
   | 'bulk.write'
   | 'bulk.control',
@@ -85,6 +89,10 @@ export function createGates(deps: {
       'users.remove': [sameSite, ...may('users:manage')],
       locations: [signedIn],
       overview: [...may('analytics:read'), noBody],
+      'settings.read': [...may('settings:manage'), at, noBody],
+      'settings.write': [sameSite, ...may('settings:manage'), at, json],
+      alerts: [...may('reviews:read'), noBody],
+      'alerts.write': [sameSite, ...may('reviews:read'), json],
       // List sends: who may send may send to a list, at the location addressed.
       'bulk.read': [...may('sends:read'), at, noBody],
       'bulk.write': [sameSite, ...may('requests:send'), at, jsonBody(BULK_BODY_LIMIT_BYTES)],

@@ -1,4 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
+import { randomUUID } from 'node:crypto';
+import { type InstanceLease, startInstanceLease } from '@review-desk/server/db/instances';
+import { AppError } from '@review-desk/server/errors';
 import { writeReadyLine } from '@review-desk/server/log';
 import { exitOnStartFailure, onShutdownSignals, type Served } from '@review-desk/server/serve';
 import { AggregatorRegistry } from 'prom-client';
@@ -10,11 +13,21 @@ import { createBff, listen, openStores, runMaintenance, type Stores, shutdown } 
 
 // Entry point. One process by default; BFF_WORKERS > 1 runs that many node:cluster workers on one
 // port, with the primary doing the start-up duties (migrations, first owner, orphaned sends),
-// the periodic clean-up and metrics aggregation. Sessions, throttling and the journal live in
-// SQLite (WAL, busy timeout, atomic claims), so every worker sees the same state.
+// the periodic clean-up and metrics aggregation. Sessions, throttling and the journal live in the
+// BFF's database (SQLite, or PostgreSQL shared by N replicas), so every worker and replica sees
+// the same state.
+//
+// Each running BFF (a single process, or a primary with its workers) holds an instance lease in
+// the database; its in-flight sends carry the instance id. A BFF whose lease runs out (or whose
+// process on this host is gone) stopped: the others turn its in-flight sends, and only those, into
+// `unknown`. So a replica's restart never touches another replica's live sends.
 
 const MAINTENANCE_EVERY_MS = 5 * 60_000;
+/** How often stopped instances are looked for (a third of the lease). */
+const INSTANCE_SWEEP_MS = 5_000;
 const SESSION_MESSAGE = 'review-desk:session';
+/** How a primary hands its instance id to the workers it forks (not a setting). */
+const INSTANCE_VARIABLE = 'REVIEW_DESK_BFF_INSTANCE';
 
 function loadOrExit(): Config {
   try {
@@ -24,27 +37,68 @@ function loadOrExit(): Config {
   }
 }
 
-async function startupDuties(stores: Stores, config: Config, sink: LogSink): Promise<void> {
+/** Settles the in-flight sends of BFF instances that stopped, then forgets those instances. */
+async function sweepStoppedInstances(stores: Stores, lease: InstanceLease, sink: LogSink): Promise<void> {
+  const stopped = await lease.expiredInstances();
+  if (stopped.length === 0) return;
+  const orphaned = await stores.journal.orphanInstances(stopped);
+  if (orphaned > 0)
+    sink.logger.warn(
+      { count: orphaned, instances: stopped.length },
+      'in-flight sends of a stopped BFF marked unknown',
+    );
+  await lease.forget(stopped);
+}
+
+/** The sweep and the periodic clean-up, on timers that never keep the process alive. */
+function startTimers(stores: Stores, lease: InstanceLease, config: Config, sink: LogSink): () => void {
+  const report = (what: string) => (error: unknown) => sink.logger.error({ err: error }, `${what} failed`);
+  const sweep = setInterval(
+    () => void sweepStoppedInstances(stores, lease, sink).catch(report('instance sweep')),
+    INSTANCE_SWEEP_MS,
+  ).unref();
+  const maintenance = setInterval(
+    () => void runMaintenance(stores, config).catch(report('maintenance')),
+    MAINTENANCE_EVERY_MS,
+  ).unref();
+  return () => {
+    clearInterval(sweep);
+    clearInterval(maintenance);
+  };
+}
+
+async function startupDuties(
+  stores: Stores,
+  lease: InstanceLease,
+  config: Config,
+  sink: LogSink,
+): Promise<void> {
   const { logger } = sink;
   if (config.publicOrigin === null) {
     logger.info(
       'PUBLIC_URL is not set: same-origin is judged from each request’s Host header; set PUBLIC_URL to the dashboard’s address to accept that origin only and refuse requests addressed to any other host',
     );
   }
-  if (stores.users.count() === 0) {
+  if ((await stores.users.count()) === 0) {
     if (config.admin) {
-      const owner = await stores.users.create({ ...config.admin, role: 'owner' });
-      logger.info({ user: owner.id, email: owner.email }, 'first owner created from ADMIN_EMAIL');
+      // Replicas starting together on one database may both find no users: one creates the owner.
+      const owner = await stores.users.create({ ...config.admin, role: 'owner' }).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'user_exists') return null;
+        throw error;
+      });
+      if (owner) logger.info({ user: owner.id, email: owner.email }, 'first owner created from ADMIN_EMAIL');
     } else {
       logger.warn(
         'no dashboard users yet: create one with `npm run cli -w apps/bff -- user add --email you@example.com --role owner`',
       );
     }
   }
-  // An in_flight entry found at start becomes unknown: no process is waiting on it any more.
-  const orphaned = stores.journal.orphanAll();
-  if (orphaned > 0) logger.warn({ count: orphaned }, 'in-flight sends from a previous run marked unknown');
-  runMaintenance(stores, config);
+  // An in_flight entry of a BFF that stopped becomes unknown: no process is waiting on it any more.
+  // Entries of an older version carry no instance: nobody can be waiting on those either.
+  const unowned = await stores.journal.orphanUnowned();
+  if (unowned > 0) logger.warn({ count: unowned }, 'in-flight sends from a previous run marked unknown');
+  await sweepStoppedInstances(stores, lease, sink);
+  await runMaintenance(stores, config);
 }
 
 async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker'): Promise<void> {
@@ -60,8 +114,17 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
   const publish =
     role === 'worker' ? (event: SessionEvent) => process.send?.({ type: SESSION_MESSAGE, event }) : undefined;
   let stores: Stores;
+  let lease: InstanceLease | null = null;
   try {
-    stores = openStores(config, publish);
+    const inherited = process.env[INSTANCE_VARIABLE];
+    if (role === 'worker' && inherited) {
+      stores = await openStores(config, inherited, publish);
+    } else {
+      const instanceId = randomUUID();
+      stores = await openStores(config, instanceId, publish);
+      lease = await startInstanceLease({ db: stores.db, id: instanceId, logger });
+    }
+    await stores.sessions.listen();
   } catch (error) {
     exitOnStartFailure(error, 'BFF');
   }
@@ -70,36 +133,41 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
       if (message?.type === SESSION_MESSAGE && message.event) stores.sessions.apply(message.event);
     });
   }
-  if (role === 'single') await startupDuties(stores, config, sink);
+  if (lease) await startupDuties(stores, lease, config, sink);
   const bff = createBff(config, sink, metrics, stores);
   let listening: Served;
   try {
     // The locations' table and keys read once before serving: a key that does not open stops the start.
     await bff.locations.directory.all();
     listening = await listen(bff, config, sink);
+    bff.alerts.setDashboardOrigin(listening.url);
+    await bff.alerts.start();
+    await bff.bulk.start();
   } catch (error) {
-    stores.db.close();
+    await lease?.stop();
+    await stores.db.close();
     exitOnStartFailure(error, 'BFF');
   }
 
-  let maintenance: NodeJS.Timeout | undefined;
+  let stopTimers = () => {};
   // Before the ready line: whoever reads it may send SIGTERM at once, and a signal with no
   // handler yet would kill the process without its graceful shutdown.
   onShutdownSignals(async (signal) => {
     logger.info({ signal }, 'shutting down');
-    clearInterval(maintenance);
+    stopTimers();
     await bff.bulk.stop();
     await shutdown(listening, bff, config.upstream.timeoutMs + 2_000);
-    await bff.bulk.close();
-    await bff.locations.close();
-    stores.db.close();
+    await bff.alerts.stop();
+    // Every send of this instance has its outcome now: ending the lease leaves nothing to settle.
+    await lease?.stop();
+    await stores.db.close();
     logger.info('stopped');
     await sink.end();
     process.exit(0);
   });
 
-  if (role === 'single') {
-    maintenance = setInterval(() => runMaintenance(stores, config), MAINTENANCE_EVERY_MS).unref();
+  if (lease) {
+    stopTimers = startTimers(stores, lease, config, sink);
     await writeReadyLine(sink, { url: listening.url, upstream: config.upstream.url.origin });
   } else {
     logger.info({ url: listening.url }, 'worker listening');
@@ -107,29 +175,28 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     await sink.flush();
     process.send?.({ type: 'review-desk:listening', url: listening.url });
   }
-  // List sends' worker, once serving (its jobs wait in the database meanwhile).
-  await bff.bulk.start().catch((error: unknown) => {
-    logger.error({ err: error }, 'the list send worker could not start; list sends wait until it does');
-  });
 }
 
 async function runPrimary(config: Config, sink: LogSink): Promise<void> {
   const { logger } = sink;
   let stores: Stores;
+  let lease: InstanceLease;
+  const instanceId = randomUUID();
   try {
-    stores = openStores(config);
+    stores = await openStores(config, instanceId);
+    lease = await startInstanceLease({ db: stores.db, id: instanceId, logger });
   } catch (error) {
     exitOnStartFailure(error, 'BFF');
   }
-  await startupDuties(stores, config, sink);
-  const maintenance = setInterval(() => runMaintenance(stores, config), MAINTENANCE_EVERY_MS).unref();
+  await startupDuties(stores, lease, config, sink);
+  const stopTimers = startTimers(stores, lease, config, sink);
   const aggregator = new AggregatorRegistry();
   let stopping = false;
   let announced = false;
   const listeningWorkers = new Set<number>();
 
   const fork = (): Worker => {
-    const worker = cluster.fork();
+    const worker = cluster.fork({ [INSTANCE_VARIABLE]: instanceId });
     worker.on('message', async (message: { type?: string; id?: number; url?: string }) => {
       if (message?.type === 'review-desk:listening' && message.url) {
         listeningWorkers.add(worker.id);
@@ -159,16 +226,25 @@ async function runPrimary(config: Config, sink: LogSink): Promise<void> {
 
   cluster.on('exit', (worker, code, signal) => {
     const pid = worker.process.pid;
-    if (pid !== undefined) {
-      const orphaned = stores.journal.orphanProcess(pid);
-      if (orphaned > 0)
-        logger.warn({ pid, count: orphaned }, 'in-flight sends of a stopped worker marked unknown');
-    }
+    const settled =
+      pid === undefined
+        ? Promise.resolve()
+        : stores.journal.orphanProcess(pid).then(
+            (orphaned) => {
+              if (orphaned > 0)
+                logger.warn({ pid, count: orphaned }, 'in-flight sends of a stopped worker marked unknown');
+            },
+            (error) => logger.error({ err: error, pid }, 'settling a stopped worker’s sends failed'),
+          );
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) {
-        stores.db.close();
-        logger.info('stopped');
-        void sink.end().then(() => process.exit(0));
+        void settled
+          .then(() => lease.stop())
+          .then(() => stores.db.close())
+          .finally(() => {
+            logger.info('stopped');
+            void sink.end().then(() => process.exit(0));
+          });
       }
       return;
     }
@@ -188,7 +264,7 @@ async function runPrimary(config: Config, sink: LogSink): Promise<void> {
 
   onShutdownSignals((signal) => {
     stopping = true;
-    clearInterval(maintenance);
+    stopTimers();
     logger.info({ signal }, 'shutting down');
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
     if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);

@@ -1,9 +1,13 @@
 import http from 'node:http';
 import https from 'node:https';
+import { clockHook, createClock, FakeClock } from '@review-desk/server/db/clock';
+import type { Database } from '@review-desk/server/db/types';
 import { AppError, errorHandler, sendError } from '@review-desk/server/errors';
 import { healthRoutes } from '@review-desk/server/health';
 import { type Served, serve } from '@review-desk/server/serve';
 import express, { type Express } from 'express';
+import { alertRoutes } from './alerts/routes.ts';
+import { type Alerts, createAlerts } from './alerts/service.ts';
 import type { CookieSettings } from './auth/cookies.ts';
 import { authRoutes } from './auth/routes.ts';
 import { createSessionStore, type SessionEvent, type SessionStore } from './auth/sessions.ts';
@@ -29,8 +33,9 @@ import type { LogSink } from './log.ts';
 import { type Metrics, metricsText } from './metrics.ts';
 import { createReadTargets } from './proxy/read-targets.ts';
 import { createProxy } from './proxy/routes.ts';
+import { settingsRoutes } from './settings/routes.ts';
 import { staticSite } from './static.ts';
-import { type Db, metaValue, openDatabase } from './store/db.ts';
+import { type DatabaseSettings, metaValue, openBffDatabase } from './store/database.ts';
 import { userRoutes } from './users/routes.ts';
 
 // Composition: the stores, the proxy, and the middleware in the order a request meets them —
@@ -40,31 +45,41 @@ import { userRoutes } from './users/routes.ts';
 // auth → the BFF's own API → the dashboard → 404 → error envelope.
 
 export type Stores = {
-  db: Db;
+  db: Database;
   users: UserStore;
   sessions: SessionStore;
   journal: Journal;
+  /** The secret contacts are hashed with, the same for every process on the database. */
+  contactSecret: string;
 };
 
-export function openStores(
-  config: Pick<Config, 'databasePath' | 'session'>,
+/**
+ * Opens the BFF's database and its stores. `instanceId` is this running BFF's lease (shared by its
+ * cluster workers): the journal's in-flight entries carry it.
+ */
+export async function openStores(
+  config: DatabaseSettings & Pick<Config, 'session'>,
+  instanceId: string,
   publish?: (event: SessionEvent) => void,
-): Stores {
-  const db = openDatabase(config.databasePath);
+): Promise<Stores> {
+  const db = await openBffDatabase(config);
+  const contactSecret = await metaValue(db, 'contact_hash_secret');
+  if (!contactSecret) throw new Error('database has no contact hash secret');
   return {
     db,
     users: createUserStore(db),
     sessions: createSessionStore(db, config.session, publish),
-    journal: createJournal(db),
+    journal: createJournal(db, instanceId),
+    contactSecret,
   };
 }
 
 /** Periodic clean-up: expired sessions, stale throttle windows, forgotten keys, old history. */
-export function runMaintenance(stores: Stores, config: Config): void {
-  stores.sessions.sweep();
-  createLoginThrottle(stores.db).sweep();
-  stores.journal.orphanStale(config.upstream.timeoutMs + 5_000);
-  stores.journal.cleanup(config.idempotencyRetentionMs, config.sendHistoryMs);
+export async function runMaintenance(stores: Stores, config: Config): Promise<void> {
+  await stores.sessions.sweep();
+  await createLoginThrottle(stores.db).sweep();
+  await stores.journal.orphanStale(config.upstream.timeoutMs + 5_000);
+  await stores.journal.cleanup(config.idempotencyRetentionMs, config.sendHistoryMs);
 }
 
 /** Whether the upstream answers HTTP at all (any status below 500), cached briefly. */
@@ -95,7 +110,9 @@ export type Bff = {
   /** Every location's forwarders (sends in flight are drained on shutdown). */
   handlers: HandlerSet;
   locations: OpenedLocations & { directory: LocationDirectory };
-  /** List sends: call `start()` once serving to run their worker in this process. */
+  /** Low-rating alerts and digests: started by main.ts after listening (docs/alerts.md). */
+  alerts: Alerts;
+  /** List sends: started by main.ts after listening (docs/bulk.md). */
   bulk: BulkModule;
 };
 
@@ -103,13 +120,11 @@ export function createBff(
   config: Config,
   logs: Pick<LogSink, 'logger' | 'access'>,
   metrics: Metrics,
-  stores = openStores(config),
+  stores: Stores,
 ): Bff {
   const { logger } = logs;
-  const secret = metaValue(stores.db, 'contact_hash_secret');
-  if (!secret) throw new Error('database has no contact hash secret');
-  const hasher = createContactHasher(secret);
-  const opened = openLocations(config);
+  const hasher = createContactHasher(stores.contactSecret);
+  const opened = openLocations(stores.db, config);
   const directory = createLocationDirectory({ config, store: opened.store });
   const handlers = createHandlerSet({
     config,
@@ -119,11 +134,15 @@ export function createBff(
     log: logs.access,
     metrics,
   });
+  // Scheduled work's clock: the system's, or one the dev hook moves (BFF_DEV_HOOKS=1).
+  const clock = createClock({ fake: config.devHooks });
+  const alerts = createAlerts({ config, db: stores.db, directory, users: stores.users, logger, clock });
   const bulk = openBulk(
+    stores.db,
     config,
     {
       async senderFor(job) {
-        if (stores.users.get(job.createdBy) === null)
+        if ((await stores.users.get(job.createdBy)) === null)
           return { reason: `${job.createdByEmail}, who started this list send, is no longer a user.` };
         const mine = await directory.forUser(job.createdBy);
         const location = mine.find((l) => l.slug === job.location);
@@ -138,6 +157,7 @@ export function createBff(
   );
   const ready = upstreamProbe(config);
   const dbCheck = stores.db.prepare('SELECT 1 AS one');
+  const throttle = createLoginThrottle(stores.db);
 
   const app = express();
   app.disable('x-powered-by');
@@ -181,8 +201,8 @@ export function createBff(
   app.use(
     healthRoutes({
       checks: {
-        database: () => {
-          dbCheck.get();
+        database: async () => {
+          await dbCheck.get();
           return 'ok';
         },
         upstream: async () => ((await ready()) ? 'ok' : 'unreachable'),
@@ -199,7 +219,7 @@ export function createBff(
     authRoutes({
       users: stores.users,
       sessions: stores.sessions,
-      throttle: createLoginThrottle(stores.db),
+      throttle,
       cookies,
       gates: gates.routes,
       businessName: config.businessName,
@@ -225,6 +245,7 @@ export function createBff(
       onRemoved: async (id) => {
         await (await opened.store()).forgetUser(id);
         directory.forget(id);
+        await (await alerts.store()).forgetUser(id);
       },
     }),
   );
@@ -232,20 +253,26 @@ export function createBff(
     locationRoutes({
       directory,
       store: opened.store,
-      userExists: (id) => stores.users.get(id) !== null,
+      userExists: async (id) => (await stores.users.get(id)) !== null,
       gates: gates.routes,
       logger,
     }),
   );
   app.use(overviewRoutes({ directory, gates: gates.routes }));
   app.use(bulkRoutes({ bulk, gates: gates.routes, logger }));
+  app.use(settingsRoutes({ gates: gates.routes }));
+  app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger }));
+  if (clock instanceof FakeClock) {
+    // Dev hooks only (refused in production): GET reads, POST {advanceMs} or {set} moves the clock.
+    app.all('/dev/clock', express.json({ limit: '1kb' }), clockHook(clock));
+  }
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';
     sendError(res, new AppError('not_found'));
   });
   app.use(errorHandler(logger));
-  return { app, stores, handlers, locations: { ...opened, directory }, bulk };
+  return { app, stores, handlers, locations: { ...opened, directory }, alerts, bulk };
 }
 
 /** Listens on the configured port (packages/server/serve.ts); refusals before Express are logged too. */

@@ -280,7 +280,7 @@ describe('a restart with a send in flight', () => {
       upstream.behave(defaultBehaviour);
       const restarted = await startBff(upstream.url, slow.env, { dir: slow.dir, key: slow.key });
       try {
-        expect(restarted.app.logs.join('\n')).toMatch(/in-flight sends from a previous run marked unknown/);
+        expect(restarted.app.logs.join('\n')).toMatch(/in-flight sends of a stopped BFF marked unknown/);
         const again = await restarted.owner();
         const history = await again.get('/bff/sends?limit=1');
         expect(history.json.data.sends[0]).toMatchObject({

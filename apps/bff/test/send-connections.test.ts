@@ -6,7 +6,7 @@ import {
 } from '../../../test/support/fault-upstream.ts';
 import { startBff, type TestBff } from './support/bff.ts';
 
-// The send's upstream connection (docs/decisions/bff-send-forwarding.md): kept alive between
+// The send's upstream connection (docs/decisions/0008-bff-send-forwarding.md): kept alive between
 // sends that follow each other, never reused once it has been idle for more than a second.
 
 let upstream: FakeUpstream;

@@ -16,6 +16,8 @@ afterAll(async () => {
   await upstream?.close();
 });
 
+const BURST_USER = { email: 'burst@example.com', password: 'burst-password-1' };
+
 describe('session expiry, throttling and secure cookies', () => {
   let short: TestBff;
   let proxied: TestBff;
@@ -25,6 +27,10 @@ describe('session expiry, throttling and secure cookies', () => {
       startBff(upstream.url, { SESSION_IDLE_MINUTES: '0.02', SESSION_ABSOLUTE_HOURS: '0.001' }),
       startBff(upstream.url, { TRUST_PROXY: 'loopback' }),
     ]);
+    // A second account, so the owner's lock-out below does not decide the burst test.
+    const owner = await proxied.owner();
+    const created = await owner.post('/bff/users', { ...BURST_USER, role: 'staff' });
+    if (created.status !== 201) throw new Error(`could not add a user: ${created.text}`);
   });
 
   afterAll(async () => {
@@ -107,6 +113,28 @@ describe('session expiry, throttling and secure cookies', () => {
     expect(locked.json.error).toMatch(/Too many sign-in attempts/);
     const elsewhere = await proxied.client().post('/auth/login', OWNER, from('198.51.100.2'));
     expect(elsewhere.status).toBe(429);
+  });
+
+  it('never throttles a right password for its own concurrency; a burst of guesses is still limited', async () => {
+    const staff = BURST_USER;
+    const ip = { 'x-forwarded-for': '198.51.100.40' };
+    const right = await Promise.all(
+      Array.from({ length: 20 }, () => proxied.client().post('/auth/login', staff, ip)),
+    );
+    expect(right.map((r) => r.status)).toEqual(Array(20).fill(200));
+    // Twenty wrong passwords at once: five are checked (the limit), the rest refused unchecked.
+    const wrong = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        proxied.client().post('/auth/login', { email: staff.email, password: 'not-it-at-all' }, ip),
+      ),
+    );
+    const statuses = wrong.map((r) => r.status).sort();
+    expect(statuses).toEqual([...Array(5).fill(401), ...Array(15).fill(429)]);
+    const refused = wrong.find((r) => r.status === 429)!;
+    expect(refused.json).toMatchObject({ success: false, code: 'login_throttled' });
+    expect(refused.json.error).toMatch(/Too many sign-in attempts/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(800);
+    expect((await proxied.client().post('/auth/login', staff, ip)).status).toBe(429);
   });
 
   it('throttles an IP spraying many accounts', async () => {

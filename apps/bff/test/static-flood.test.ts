@@ -31,13 +31,13 @@ beforeAll(async () => {
   writeFileSync(path.join(dist.dir, 'index.html'), '<!doctype html><title>x</title>');
   writeFileSync(path.join(dist.dir, 'assets', 'index-Ab12Cd.js'), `console.log(${'1'.repeat(4000)});`);
   upstream = await startFakeUpstream();
-  bff = buildBff(upstream.url, { WEB_DIST_DIR: dist.dir });
+  bff = await buildBff(upstream.url, { WEB_DIST_DIR: dist.dir });
   listener = await serve(bff.app);
 });
 
 afterAll(async () => {
   await listener?.close();
-  bff?.cleanup();
+  await bff?.cleanup();
   await upstream?.close();
   dist.cleanup();
 });

@@ -2,6 +2,8 @@ import './app/zod-config.ts';
 import { queryClient, started } from './app/boot.ts';
 import './app/mantine.css';
 import './app/app.css';
+import './app/page.css';
+import './app/features.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProviders } from './app/providers.tsx';

@@ -183,6 +183,20 @@ export const httpUrl = () =>
     return url;
   });
 
+/** A PostgreSQL connection URL (postgres:// or postgresql://); its password is never echoed. */
+export const postgresUrl = () =>
+  z.string().refine(
+    (value) => {
+      if (!/^postgres(ql)?:\/\//i.test(value)) return false;
+      try {
+        return new URL(value).hostname !== '' || new URL(value).searchParams.has('host');
+      } catch {
+        return false;
+      }
+    },
+    { error: 'must be a postgres:// or postgresql:// URL with a host' },
+  );
+
 /** Express's `trust proxy`: false, true, a hop count, or addresses/subnets (loopback, 10.0.0.0/8, …). */
 export const trustProxy = () =>
   z

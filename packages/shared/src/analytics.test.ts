@@ -3,7 +3,7 @@ import { analyticsQuerySchema, analyticsResultSchema, completionFigures } from '
 import { validationFailure } from './envelope.ts';
 import { queryRecord } from './query.ts';
 
-// Seed §4 GET /api/v1/analytics and §8: days 1 to 365; the default (30) is ours.
+// GET /api/v1/analytics: days 1 to 365; the default (30) is ours.
 
 describe('analytics query', () => {
   it.each([

@@ -3,8 +3,8 @@ import { CHANNELS } from './channels.ts';
 import { DAYS_DEFAULT, DAYS_MAX, DAYS_MIN } from './limits.ts';
 import { intParam, toSearchParams } from './query.ts';
 
-// Seed §2 "Analytics" and §4 GET /api/v1/analytics. The seed shows only `completed` and
-// `reviewLeft`; the rest is the real service's shape, extended. Definitions below are the ones
+// GET /api/v1/analytics (docs/api.md, "Analytics"). A deployment is only known to send `completed`
+// and `reviewLeft`; the rest is the real service's shape, extended. Definitions below are the ones
 // our service computes and the dashboard explains.
 
 export const analyticsQuerySchema = z.strictObject({
@@ -137,8 +137,8 @@ export function completionFigures(data: AnalyticsResult): {
 }
 
 /**
- * Definitions shown next to each figure (dashboard tooltips, OpenAPI descriptions). Seed §2:
- * completion counts include feedback and hand-offs; neither completed nor reviewLeft proves
+ * Definitions shown next to each figure (dashboard tooltips, OpenAPI descriptions).
+ * Completion counts include feedback and hand-offs; neither completed nor reviewLeft proves
  * that a review was published. Synced reviews stay apart from request counts.
  */
 export const METRIC_DEFINITIONS = {

@@ -16,6 +16,7 @@ export const PERMISSIONS = [
   'requests:send',
   'sends:read',
   'users:manage',
+  'settings:manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -76,6 +77,7 @@ export const BFF_PATHS = {
   users: '/bff/users',
   locations: '/bff/locations',
   overview: '/bff/overview',
+  settings: '/bff/settings',
   bulkSends: '/bff/bulk-sends',
   healthz: '/healthz',
   readyz: '/readyz',

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 
-// Seed §4: the channels of POST /api/v1/requests/send and what each needs. Apart from send.ts,
-// so a module that only names channels (analytics) does not load the phone-number metadata.
+// The channels of POST /api/v1/requests/send and what each needs (docs/api.md, "Sending"). Apart
+// from send.ts, so a module that only names channels (analytics) does not load the phone-number
+// metadata.
 
 export const CHANNELS = ['sms', 'email', 'both', 'link'] as const;
 export type Channel = (typeof CHANNELS)[number];
-/** Seed §4: "One of sms (default), email, both, link." */
+/** One of sms (the default), email, both, link. */
 export const DEFAULT_CHANNEL: Channel = 'sms';
 
-/** Which contact fields each channel needs (seed §4 channel rules 1–4). */
+/** Which contact fields each channel needs (docs/api.md, "Sending"). */
 export const CHANNEL_REQUIRES = {
   sms: { phone: true, email: false },
   email: { phone: false, email: true },

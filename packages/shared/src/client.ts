@@ -26,7 +26,7 @@ export type ApiFailure = {
   fields?: Record<string, string>;
   /** Seconds to wait, from Retry-After (seconds or HTTP date); null when absent. */
   retryAfterSeconds: number | null;
-  /** True when the body was not the seed's envelope (or not JSON at all). */
+  /** True when the body was not the API's envelope (or not JSON at all). */
   malformed: boolean;
   headers: Headers;
 };
@@ -40,7 +40,7 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-/** Reads a Response as the seed's envelope, parsing `data` with the given schema. */
+/** Reads a Response as the API's envelope, parsing `data` with the given schema. */
 export async function readEnvelope<S extends z.ZodType>(
   response: Response,
   dataSchema: S,
@@ -97,7 +97,7 @@ export type ApiClientOptions = {
   baseUrl: string;
   apiKey?: string;
   authScheme?: AuthScheme;
-  /** Origin header for POSTs (seed §5.7). */
+  /** Origin header for POSTs (docs/api.md, "The POST Origin rule"). */
   origin?: string;
   /** Extra headers on every call. */
   headers?: Record<string, string>;
@@ -151,8 +151,8 @@ export function createApiClient(options: ApiClientOptions) {
     },
 
     /**
-     * Every page matching the filters, by the seed's stop rule (§4). Yields each page; a failure
-     * ends the walk by throwing ApiCallError.
+     * Every page matching the filters, by the API's stop rule (docs/api.md). Yields each page; a
+     * failure ends the walk by throwing ApiCallError.
      */
     async *walkReviews(
       query: Omit<Partial<ReviewsQuery>, 'page'> = {},

@@ -1,6 +1,6 @@
 // A customer's name goes into the SMS or email that carries the business's name, and onto the
-// customer page: it must read as a name and nothing else (docs/api.md, "Choices where the seed
-// is silent", Send body). So:
+// customer page: it must read as a name and nothing else (docs/api.md, "Design choices", Send
+// body). So:
 // - what cannot be seen or reorders what can is removed: control characters (a line break or
 //   tab becomes a space first, so "Ann\nLee" stays two words), bidirectional embeddings,
 //   overrides, isolates and marks (they can make "moc.live" show as "evil.com"), and the

@@ -83,6 +83,14 @@ export const API_ERROR_CODES = {
     retry: true,
     action: 'Nothing was sent. Check the contact details named in the message, then send again.',
   },
+  webhook_signature_invalid: {
+    from: 'api',
+    status: 403,
+    message: 'This webhook call is not signed by the service’s Twilio account.',
+    retry: false,
+    action:
+      'Nothing was recorded. Twilio signs its calls with the account’s Auth Token over PUBLIC_ORIGIN and the path: check both.',
+  },
   business_exists: {
     from: 'api',
     status: 409,

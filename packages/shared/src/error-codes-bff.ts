@@ -179,6 +179,14 @@ export const BFF_ERROR_CODES = {
     action: 'Try again in a moment; after a send, check recent requests first.',
     mayHaveSent: true,
   },
+  settings_not_offered: {
+    from: 'bff',
+    status: 404,
+    message:
+      'The review service this dashboard is connected to does not offer settings: message wording, sending hours and reminders are managed by that service.',
+    retry: false,
+    action: 'Change them where that service manages them.',
+  },
   upstream_unreadable: {
     from: 'bff',
     status: 502,

@@ -18,3 +18,5 @@ export * from './requests.ts';
 export * from './reviews.ts';
 export * from './scopes.ts';
 export * from './send.ts';
+export * from './settings.ts';
+export * from './sms-segments.ts';

@@ -1,15 +1,16 @@
-// Seed §8 (limits) and the few bounds the seed leaves to us. Every app reads its numbers here.
+// The API's limits (docs/api.md, "Limits") and the few bounds it leaves to us. Every app reads its
+// numbers here.
 
-/** GET /api/v1/reviews `page`: starts at 1 (seed §8). The upper bound is ours: it keeps page × limit a safe integer. */
+/** GET /api/v1/reviews `page`: starts at 1. The upper bound is ours: it keeps page × limit a safe integer. */
 export const PAGE_MIN = 1;
 export const PAGE_MAX = 1_000_000_000;
 
-/** GET /api/v1/reviews `limit`: default 20, maximum 100 (seed §8). */
+/** GET /api/v1/reviews `limit`: default 20, maximum 100. */
 export const LIMIT_MIN = 1;
 export const LIMIT_MAX = 100;
 export const LIMIT_DEFAULT = 20;
 
-/** Ratings are integers 1 to 5 (seed §2); `minRating` takes the same range (seed §8). */
+/** Ratings are integers 1 to 5; `minRating` takes the same range. */
 export const RATING_MIN = 1;
 export const RATING_MAX = 5;
 
@@ -18,7 +19,7 @@ export const DAYS_MIN = 1;
 export const DAYS_MAX = 365;
 export const DAYS_DEFAULT = 30;
 
-/** Send body bounds (ours; the seed names no lengths). 320 is the longest valid email address. */
+/** Send body bounds (ours; the API names no lengths). 320 is the longest valid email address. */
 export const CUSTOMER_NAME_MAX = 200;
 export const CUSTOMER_EMAIL_MAX = 320;
 /** Longest phone input accepted before parsing (spaces and punctuation included). */

@@ -1,7 +1,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { CUSTOMER_PHONE_INPUT_MAX } from './limits.ts';
 
-// Seed §4: "Phone number including country code (international format with leading +)".
+// The API's phone: international, with a leading + and the country code (docs/api.md, "Sending").
 // Validated against libphonenumber's full metadata (number plans, not just lengths) and
 // normalised to E.164, so "+1 (415) 555-2671" and "+14155552671" are the same contact.
 

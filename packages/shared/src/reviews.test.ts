@@ -11,7 +11,7 @@ import {
   reviewsSearchParams,
 } from './reviews.ts';
 
-// Seed §4 GET /api/v1/reviews and §8 limits, as a table of query strings.
+// GET /api/v1/reviews and its limits, as a table of query strings.
 
 describe('reviews query: accepted', () => {
   it.each([
@@ -76,7 +76,7 @@ describe('canonical query string', () => {
   });
 });
 
-describe('seed §4 stop rule', () => {
+describe('the stop rule', () => {
   it.each([
     [{ page: 1, limit: 20, total: 0, reviews: [] }, true, 'empty page'],
     [{ page: 1, limit: 20, total: 57, reviews: Array(20) }, false, 'first of three'],

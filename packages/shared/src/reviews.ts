@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, PAGE_MAX, PAGE_MIN, RATING_MAX, RATING_MIN } from './limits.ts';
 import { intParam, toSearchParams } from './query.ts';
 
-// Seed §2 "Review", §4 GET /api/v1/reviews, §8 limits.
+// GET /api/v1/reviews: review items, paging and limits (docs/api.md).
 
 export const REVIEW_STATUSES = ['pending', 'responded', 'ignored'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
@@ -16,7 +16,7 @@ export const SYNCED_PLATFORMS = ['google', 'facebook', 'yelp'] as const;
 export type SyncedPlatform = (typeof SYNCED_PLATFORMS)[number];
 export const PLATFORMS = [DIRECT_PLATFORM, ...SYNCED_PLATFORMS] as const;
 
-/** Synced reviews are imported from external networks (seed §2) and reported apart from request counts. */
+/** Synced reviews are imported from external networks and reported apart from request counts. */
 export function isSyncedPlatform(platform: string | null | undefined): boolean {
   return typeof platform === 'string' && platform !== '' && platform !== DIRECT_PLATFORM;
 }
@@ -64,8 +64,8 @@ export const reviewSchema = z.object({
 export type Review = z.infer<typeof reviewSchema>;
 
 /**
- * A review as a client reads it from any deployment (seed §4: "Shape of each review item: not
- * shown"). Only `id`, `rating` and a status are required; the status may be called
+ * A review as a client reads it from any deployment (docs/api.md, "Review items": no
+ * shape is promised). Only `id`, `rating` and a status are required; the status may be called
  * `response_status` (the real service) or `status`. Unknown fields are kept for display.
  * A status outside the known three is kept as text rather than failing the whole page.
  */
@@ -91,7 +91,7 @@ export function reviewStatusOf(item: ReviewItem): string {
   return (item.response_status ?? item.status) as string;
 }
 
-/** Seed §2 "Review list envelope (inside data)". */
+/** The review list inside `data` (docs/api.md, "Paging the reviews"). */
 export const reviewListSchema = z.looseObject({
   page: z.number().int(),
   limit: z.number().int(),
@@ -108,7 +108,7 @@ export const reviewListOutputSchema = z.object({
   reviews: z.array(reviewSchema),
 });
 
-/** Seed §4 pagination rule: stop when reviews is empty or when page × limit reaches total. */
+/** The API's paging rule: stop when reviews is empty or when page × limit reaches total. */
 export function isLastPage(list: {
   page: number;
   limit: number;

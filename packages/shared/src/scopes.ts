@@ -1,5 +1,14 @@
-// Seed §5.3: each endpoint enforces one scope.
-export const SCOPES = ['review_requests:write', 'reviews:read', 'analytics:read'] as const;
+// Seed §5.3: each endpoint enforces one scope. `settings:read` and `settings:write` are the
+// extension's (GET/PUT /api/v1/settings, settings.ts), and so is `review_requests:read`
+// (GET /api/v1/requests, requests.ts; a key with review_requests:write may read them too).
+export const SCOPES = [
+  'review_requests:write',
+  'reviews:read',
+  'analytics:read',
+  'settings:read',
+  'settings:write',
+  'review_requests:read',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** The three operations of the API (seed §4), their exact paths, methods and scopes. */

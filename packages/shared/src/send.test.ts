@@ -3,7 +3,7 @@ import { validationFailure } from './envelope.ts';
 import { CUSTOMER_EMAIL_MAX, CUSTOMER_NAME_MAX } from './limits.ts';
 import { sendIntent, sendRequestSchema } from './send.ts';
 
-// Seed §4 POST /api/v1/requests/send: channel rules 1–4, as a table.
+// POST /api/v1/requests/send: the contacts each channel needs, as a table.
 
 const phone = '+14155552671';
 const email = 'ann@example.com';

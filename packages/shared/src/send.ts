@@ -4,7 +4,7 @@ import { CUSTOMER_NAME_WEB_ADDRESS_MESSAGE, cleanCustomerName, holdsWebAddress }
 import { CUSTOMER_EMAIL_MAX, CUSTOMER_NAME_MAX } from './limits.ts';
 import { checkPhone } from './phone.ts';
 
-// Seed §4, POST /api/v1/requests/send.
+// POST /api/v1/requests/send (docs/api.md, "Sending").
 
 export {
   CHANNEL_REQUIRES,
@@ -60,7 +60,7 @@ const sendRequestObject = z.strictObject({
     customerNameSchema.optional(),
   ),
   customerPhone: z.preprocess(blankToUndefined, customerPhoneSchema.optional()),
-  /** The seed leaves this field's name unnamed (§4); `customerEmail` is the real service's name. */
+  /** The API leaves this field's name open; `customerEmail` is the real service's name. */
   customerEmail: z.preprocess(blankToUndefined, customerEmailSchema.optional()),
   channel: channelSchema.default(DEFAULT_CHANNEL),
 });
@@ -97,9 +97,9 @@ export type SendRequestInput = z.input<typeof sendRequestSchema>;
 export type SendRequest = z.output<typeof sendRequestSchema>;
 
 /**
- * Seed §2 "Review request (result of sending)". `status` is an open string: the seed names only
- * `sent` ("not a delivery receipt and not proof that a review was published"); clients must show
- * values they do not know. Unknown fields are kept.
+ * The result of sending (docs/api.md, "The send's answer"). `status` is an open string: the API
+ * names only `sent` ("not a delivery receipt and not proof that a review was published"); clients
+ * must show values they do not know. Unknown fields are kept.
  */
 export const sendResultSchema = z.looseObject({
   requestId: z.string(),
@@ -122,7 +122,7 @@ export const SEND_STATUS_SCHEDULED = 'scheduled';
 /** The carrier did not answer in time: the message may have gone out; it is never resent. */
 export const SEND_STATUS_UNKNOWN = 'unknown';
 
-/** Honest words for the statuses clients show (seed §2). Unknown values are shown as they are. */
+/** Honest words for the statuses clients show. Unknown values are shown as they are. */
 export const SEND_STATUS_MEANINGS: Record<string, string> = {
   sent: 'Accepted for delivery. Not a delivery receipt, and not a review.',
   scheduled:

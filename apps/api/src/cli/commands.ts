@@ -10,9 +10,9 @@ import { type Config, loadConfig } from '../env.ts';
 import { rebuildRollups, rollupDrift } from '../store/bulk.ts';
 import { openStore, type Store } from '../store/index.ts';
 
-// Operator commands (the seed's "dashboard under Integrations, Developer API" for a deployment
-// without one). Honours DATABASE_PATH; safe to run while the server uses the same file (WAL).
-// A new key is printed once, alone on the last line of stdout, and nowhere else.
+// Operator commands: what a hosted service offers in its dashboard (businesses, keys), for a
+// deployment without one. Honours DATABASE_PATH; safe to run while the server uses the same file
+// (WAL). A new key is printed once, alone on the last line of stdout, and nowhere else.
 
 const USAGE = `Usage: npm run cli -w apps/api -- <command>
 

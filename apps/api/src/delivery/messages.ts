@@ -1,7 +1,23 @@
+import {
+  DEFAULT_EMAIL_SUBJECT,
+  DEFAULT_EMAIL_TEMPLATE,
+  DEFAULT_SMS_TEMPLATE,
+  type MessageTemplates,
+  renderEmail,
+  renderSms,
+} from '@review-desk/shared';
 import type { OutgoingMessage } from './provider.ts';
 
-// The words a customer receives. Plain text only: SMS has no markup and a text email cannot carry
-// an injected link. Every message contains the review link and says how to opt out.
+// The words a customer receives: the business's templates (its settings, or the built-in words),
+// written by the shared renderer the dashboard's preview uses. Plain text only: SMS has no
+// markup and a text email cannot carry an injected link. Every message contains the review link
+// (a template without one is refused) and ends with the opt-out words, which no template removes.
+
+export const DEFAULT_TEMPLATES: MessageTemplates = {
+  smsTemplate: DEFAULT_SMS_TEMPLATE,
+  emailSubject: DEFAULT_EMAIL_SUBJECT,
+  emailTemplate: DEFAULT_EMAIL_TEMPLATE,
+};
 
 export function composeMessages(input: {
   channel: 'sms' | 'email' | 'both';
@@ -10,33 +26,27 @@ export function composeMessages(input: {
   phone: string | null;
   email: string | null;
   reviewLink: string;
+  templates?: MessageTemplates;
 }): OutgoingMessage[] {
-  const greeting = input.customerName ? `Hi ${input.customerName}, thanks` : 'Thanks';
+  const templates = input.templates ?? DEFAULT_TEMPLATES;
+  const values = {
+    customerName: input.customerName,
+    businessName: input.businessName,
+    reviewLink: input.reviewLink,
+  };
   const messages: OutgoingMessage[] = [];
   if ((input.channel === 'sms' || input.channel === 'both') && input.phone) {
     messages.push({
       channel: 'sms',
       to: input.phone,
       subject: null,
-      body: `${greeting} for choosing ${input.businessName}! How did we do? ${input.reviewLink}`,
+      body: renderSms(templates, values),
       reviewLink: input.reviewLink,
     });
   }
   if ((input.channel === 'email' || input.channel === 'both') && input.email) {
-    messages.push({
-      channel: 'email',
-      to: input.email,
-      subject: `How was your visit to ${input.businessName}?`,
-      body: [
-        `${greeting} for choosing ${input.businessName}.`,
-        '',
-        'Would you tell us how it went? It takes a minute:',
-        input.reviewLink,
-        '',
-        'Every answer is read, good or bad. If you would rather not hear from us again, the same page lets you opt out.',
-      ].join('\n'),
-      reviewLink: input.reviewLink,
-    });
+    const { subject, body } = renderEmail(templates, values);
+    messages.push({ channel: 'email', to: input.email, subject, body, reviewLink: input.reviewLink });
   }
   return messages;
 }

@@ -41,11 +41,15 @@ export type CarrierOutcome = DeliveryOutcome | UnknownOutcome;
 
 export type DeliveryProvider = {
   name: string;
-  deliver(message: OutgoingMessage): Promise<DeliveryOutcome>;
+  /** The provider of one channel, when this one hands messages on by channel (index.ts). */
+  nameFor?(channel: 'sms' | 'email'): string;
+  /** Who texts come from (a Twilio number or Messaging Service), when the carrier has one. */
+  sender?(): string | null;
+  deliver(message: OutgoingMessage): Promise<CarrierOutcome>;
   /**
    * The outcome, decided without any I/O, for messages that leave nothing to do but record them
    * (the outbox); null when the message needs `deliver`. Lets a send finish in one transaction.
    */
-  decideNow?(message: OutgoingMessage): DeliveryOutcome | null;
+  decideNow?(message: OutgoingMessage): CarrierOutcome | null;
   close(): Promise<void>;
 };

@@ -65,7 +65,8 @@ export function computeAnalytics(
       sent: req.sent,
       clicked: req.clicked,
       completed: req.completed,
-      // Seed §2: legacy field, the same completions; neither proves a review was published.
+      // The legacy field, the same completions; neither proves a review was published (docs/api.md,
+      // "Analytics").
       reviewLeft: req.completed,
       feedback: req.feedback,
       handoffs: req.handoffs,

@@ -52,7 +52,9 @@ function ensureDemoKey(store: Store, business: BusinessRow, keyFile: string, now
     makePrivate(keyFile); // an older version may have left it readable by others
     const existing = readFileSync(keyFile, 'utf8').trim();
     const lookup = lookupApiKey(store, existing, now);
-    if (lookup.ok && lookup.key.businessId === business.id) return false;
+    // A key written by an older version may lack scopes added since (settings:*): a new one replaces it.
+    const complete = lookup.ok && SCOPES.every((scope) => lookup.key.scopes.includes(scope));
+    if (lookup.ok && lookup.key.businessId === business.id && complete) return false;
   }
   const { key } = createApiKey(store, {
     businessSlug: business.slug,

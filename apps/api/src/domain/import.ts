@@ -7,10 +7,11 @@ import type { Store } from '../store/index.ts';
 import type { NewReview } from '../store/reviews.ts';
 import { requireBusiness } from './businesses.ts';
 
-// Synced reviews (seed §2: "imported from external networks", reported apart from requests).
-// A file is JSON (an array, or {reviews: [...]}) or CSV with a header row, in the review item's
-// field names. Every row is checked first: one bad row imports nothing and names the row. A row
-// whose (platform, external_id) is already stored is skipped, so re-importing a file is safe.
+// Synced reviews: imported from external networks, reported apart from requests (docs/api.md,
+// "Analytics"). A file is JSON (an array, or {reviews: [...]}) or CSV with a header row, in the
+// review item's field names. Every row is checked first: one bad row imports nothing and names the
+// row. A row whose (platform, external_id) is already stored is skipped, so re-importing a file is
+// safe.
 
 const optionalText = (max: number) =>
   z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().trim().max(max).optional());

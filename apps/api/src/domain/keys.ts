@@ -11,8 +11,9 @@ import type { Store } from '../store/index.ts';
 import type { ApiKeyRow } from '../store/keys.ts';
 import { keyId, sha256Hex } from './ids.ts';
 
-// API keys (seed §5): `rd_live_` + 32 random bytes, base64url. Only the SHA-256 is stored: a
-// leaked database does not leak usable keys, and a 256-bit random secret needs no slow hash.
+// API keys (docs/api.md, "Keys"): `rd_live_` + 32 random bytes, base64url. Only the SHA-256 is
+// stored: a leaked database does not leak usable keys, and a 256-bit random secret needs no slow
+// hash.
 
 export type AuthenticatedKey = {
   id: string;
@@ -46,7 +47,7 @@ export function lookupApiKey(store: Store, presented: string, now: number): KeyL
   if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) {
     return { ok: false, row: undefined };
   }
-  // Seed §5.5: revoked or expired keys get 401, like a missing one.
+  // Revoked or expired keys get 401, like a missing one (docs/api.md, "Keys").
   if (row.revoked_at !== null && row.revoked_at <= now) return { ok: false, row };
   if (row.expires_at !== null && row.expires_at <= now) return { ok: false, row };
   const business = store.businesses.byId(row.business_id);

@@ -1,4 +1,4 @@
-// Per-key request limit (seed §8: "A per-key request limit exists and yields 429"). GCRA, the
+// Per-key request limit, answered with 429 (docs/api.md, "Limits"). GCRA, the
 // generic cell rate algorithm: a key may burst up to its per-minute limit, then gets one request
 // every 60/limit seconds. It needs one timestamp per key and gives an exact Retry-After.
 

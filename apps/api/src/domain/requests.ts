@@ -1,13 +1,18 @@
 import { AppError } from '@review-desk/server/errors';
 import {
   ERROR_CODES,
+  type LegState,
   MESSAGES,
+  type MessageTemplates,
   SEND_STATUS_SENT,
+  SEND_STATUS_UNKNOWN,
   type SendRequest,
   type SendResult,
 } from '@review-desk/shared';
 import { composeMessages } from '../delivery/messages.ts';
-import type { DeliveryOutcome, DeliveryProvider, OutgoingMessage } from '../delivery/provider.ts';
+import type { CarrierOutcome, DeliveryProvider, OutgoingMessage } from '../delivery/provider.ts';
+import type { NewLeg } from '../delivery/store.ts';
+import type { DeliveryTracker } from '../delivery/tracker.ts';
 import type { Store } from '../store/index.ts';
 import type { RequestRow } from '../store/requests.ts';
 import { DAY_MS, monthOf } from '../store/time.ts';
@@ -22,19 +27,94 @@ import type { AuthenticatedKey } from './keys.ts';
 export type SendContext = {
   store: Store;
   delivery: DeliveryProvider;
+  tracker: DeliveryTracker;
   publicOrigin: string;
   frequencyCapDays: number;
   monthlySendAllowance: number;
   now: () => number;
+  /** The business's words (its settings); the built-in words when absent. */
+  templates?: MessageTemplates;
 };
 
 export type SendOutcome = { result: SendResult; request: RequestRow; legs: LegOutcome[] };
-type LegOutcome = { message: OutgoingMessage; outcome: DeliveryOutcome };
+export type LegOutcome = { message: OutgoingMessage; outcome: CarrierOutcome; messageId?: string };
 
 const LEG_NAMES = { sms: 'SMS', email: 'Email' } as const;
 
 export function reviewLinkFor(publicOrigin: string, token: string): string {
   return `${publicOrigin}/r/${token}`;
+}
+
+/** The state a leg is in once its provider answered. */
+function legState(outcome: CarrierOutcome): LegState {
+  if (outcome.status === 'failed') return 'failed';
+  if (outcome.status === 'unknown') return 'unknown';
+  return outcome.state ?? 'sent';
+}
+
+/** The request's status from its legs' outcomes (links: sent). */
+export function requestStatusOf(legs: LegOutcome[]): 'sent' | 'failed' | 'unknown' {
+  if (legs.length === 0) return 'sent';
+  if (legs.every((l) => l.outcome.status === 'failed')) return 'failed';
+  if (legs.some((l) => l.outcome.status === 'accepted')) return 'sent';
+  return 'unknown';
+}
+
+/** The legs as the delivery tables keep them. */
+export function legRecords(ctx: Pick<SendContext, 'delivery'>, legs: LegOutcome[]): NewLeg[] {
+  return legs.map(({ message, outcome, messageId }) => ({
+    channel: message.channel,
+    provider: ctx.delivery.nameFor?.(message.channel) ?? ctx.delivery.name,
+    to: message.to,
+    sender: message.channel === 'sms' ? (ctx.delivery.sender?.() ?? null) : null,
+    providerMessageId:
+      outcome.status === 'accepted' ? (outcome.providerMessageId ?? messageId ?? null) : null,
+    state: legState(outcome),
+    errorCode: outcome.status === 'failed' ? (outcome.errorCode ?? null) : null,
+    error: outcome.status === 'accepted' ? null : outcome.error,
+    segments: outcome.status === 'accepted' ? (outcome.segments ?? null) : null,
+  }));
+}
+
+/**
+ * Hands each message to its provider. Outcomes known without I/O (the outbox) come at once; a
+ * network provider is called with no transaction open. A provider that throws failed the leg.
+ */
+export async function deliverAll(
+  ctx: Pick<SendContext, 'delivery' | 'tracker'>,
+  messages: OutgoingMessage[],
+) {
+  const legs: LegOutcome[] = [];
+  for (const message of messages) {
+    let outcome: CarrierOutcome;
+    try {
+      outcome = ctx.delivery.decideNow?.(message) ?? (await ctx.delivery.deliver(message));
+    } catch (error) {
+      outcome = { status: 'failed', error: error instanceof Error ? error.message : 'Delivery failed.' };
+    }
+    const leg: LegOutcome = { message, outcome };
+    // The outbox names its messages itself, so its made-up receipts can name them too.
+    if (outcome.status === 'accepted' && !outcome.providerMessageId)
+      leg.messageId = ctx.tracker.outboxMessageId();
+    legs.push(leg);
+  }
+  return legs;
+}
+
+/** After the legs are recorded: the outbox's receipts, and the opt-outs the carrier reported. */
+export async function afterDelivery(
+  ctx: Pick<SendContext, 'delivery' | 'tracker'>,
+  businessId: number,
+  legs: LegOutcome[],
+  at: number,
+): Promise<void> {
+  const delivery = await ctx.tracker.store();
+  for (const { message, outcome, messageId } of legs) {
+    if (outcome.status === 'accepted' && messageId && ctx.delivery.nameFor?.(message.channel) !== 'smtp')
+      ctx.tracker.outboxReceipt(messageId, message.channel, message.to);
+    if (outcome.status === 'failed' && outcome.refusal === 'opted_out' && message.channel === 'sms')
+      await delivery.setOptOut(businessId, message.to, true, at);
+  }
 }
 
 export async function sendReviewRequest(
@@ -50,6 +130,9 @@ export async function sendReviewRequest(
   const phone = body.channel === 'sms' || body.channel === 'both' ? (body.customerPhone ?? null) : null;
   const email = body.channel === 'email' || body.channel === 'both' ? (body.customerEmail ?? null) : null;
   const month = monthOf(now);
+  const delivery = await ctx.tracker.store();
+  // A phone that texted STOP to the business's number.
+  if (phone && (await delivery.isOptedOut(business.id, phone))) throw new AppError('opted_out');
 
   const token = randomToken(32);
   const reviewLink = reviewLinkFor(ctx.publicOrigin, token);
@@ -61,6 +144,7 @@ export async function sendReviewRequest(
         phone,
         email,
         reviewLink,
+        ...(ctx.templates ? { templates: ctx.templates } : {}),
       })
     : [];
 
@@ -96,79 +180,88 @@ export async function sendReviewRequest(
     });
   };
 
-  /** Records each leg's outcome and the request's (in a transaction). */
-  const complete = (reserved: RequestRow, legs: LegOutcome[]) => {
-    const failed = legs.filter((l) => l.outcome.status === 'failed');
-    const allFailed = legs.length > 0 && failed.length === legs.length;
-    const describe = (l: LegOutcome) =>
-      `${LEG_NAMES[l.message.channel]}: ${l.outcome.status === 'failed' ? l.outcome.error : 'accepted'}`;
-    // Seed §2: with channel both, one delivery may fail while the other succeeds; the caller must
-    // check warning. It names the failed leg so the caller knows which contact to fix.
-    const warning =
-      !allFailed && failed.length > 0
-        ? `${failed.map(describe).join(' ')} The other delivery was accepted.`
-        : null;
-    const error = allFailed
-      ? `${ERROR_CODES.delivery_failed.message} ${failed.map(describe).join(' ')}`
-      : null;
-    const at = ctx.now();
-    for (const { message, outcome } of legs) {
-      store.outbox.insert({
-        requestId: reserved.id,
-        channel: message.channel,
-        to: message.to,
-        subject: message.subject,
-        body: message.body,
-        reviewLink: message.reviewLink,
-        status: outcome.status,
-        error: outcome.status === 'failed' ? outcome.error : null,
-        createdAt: at,
-      });
-    }
-    // Nothing reached the customer: give back the allowance; the failed status keeps the attempt
-    // out of the frequency cap.
-    if (allFailed && sendsMessage && ctx.monthlySendAllowance > 0)
-      store.requests.addUsage(business.id, month, -1);
-    const failedLeg = !allFailed && failed.length === 1 ? failed[0]!.message.channel : null;
-    const row = store.requests.finish(reserved.id, allFailed ? 'failed' : 'sent', {
-      failedLeg,
-      warning,
-      error,
-    });
-    return { row, warning, error, allFailed };
-  };
-
   // Outcomes known without I/O (the outbox): reserve, record and finish in one transaction.
   const decided = messages.map((message) => ({
     message,
     outcome: ctx.delivery.decideNow?.(message) ?? null,
   }));
   let legs: LegOutcome[];
-  let done: ReturnType<typeof complete>;
-  if (decided.every((l): l is LegOutcome => l.outcome !== null)) {
-    legs = decided;
-    done = store.transaction(() => complete(reserve(), decided));
+  let done: ReturnType<typeof completeSend>;
+  if (decided.every((l) => l.outcome !== null)) {
+    legs = await deliverAll(ctx, messages);
+    done = store.transaction(() => completeSend(ctx, reserve(), legs));
+    await delivery.createRequest({
+      requestId: done.row.public_id,
+      businessId: business.id,
+      channel: body.channel,
+      status: 'sending',
+      scheduledFor: null,
+      at: now,
+    });
   } else {
-    // A network delivery: reserve first, so the database lock is never held across it.
+    // A network delivery: reserve first, so no transaction is open across it.
     const reserved = store.transaction(reserve);
-    legs = [];
-    for (const message of messages) {
-      let outcome: DeliveryOutcome;
-      try {
-        outcome = await ctx.delivery.deliver(message);
-      } catch (error) {
-        outcome = { status: 'failed', error: error instanceof Error ? error.message : 'Delivery failed.' };
-      }
-      legs.push({ message, outcome });
+    await delivery.createRequest({
+      requestId: reserved.public_id,
+      businessId: business.id,
+      channel: body.channel,
+      status: 'sending',
+      scheduledFor: null,
+      at: now,
+    });
+    legs = await deliverAll(ctx, messages);
+    const refusal = contactRefusal(legs);
+    if (refusal) {
+      // Refused for the contact: nothing reached anyone, so nothing is counted or kept.
+      store.transaction(() => {
+        if (ctx.monthlySendAllowance > 0) store.requests.addUsage(business.id, month, -1);
+        store.requests.discard(reserved.id);
+      });
+      await delivery.discard(reserved.public_id);
+      await afterDelivery(ctx, business.id, legs, ctx.now());
+      throw refusal;
     }
-    done = store.transaction(() => complete(reserved, legs));
+    done = store.transaction(() => completeSend(ctx, reserved, legs));
   }
-  const { row: finished, warning, error, allFailed } = done;
+  const at = ctx.now();
+  await delivery.recordLegs(
+    done.row.public_id,
+    business.id,
+    legRecords(ctx, legs),
+    requestStatusOf(legs),
+    at,
+  );
+  await afterDelivery(ctx, business.id, legs, at);
+  return sendAnswer(done, legs, reviewLink);
+}
 
+/**
+ * When every leg failed and the carrier's reason is about the contact, the refusal a send gets:
+ * a customer who told the carrier STOP is opted out like any other, a number that cannot take
+ * texts is a 400 naming customerPhone.
+ */
+function contactRefusal(legs: LegOutcome[]): AppError | null {
+  if (legs.length === 0 || legs.some((l) => l.outcome.status !== 'failed')) return null;
+  const refusals = legs.map((l) => (l.outcome.status === 'failed' ? l.outcome : null));
+  if (refusals.some((r) => r?.refusal === 'opted_out')) return new AppError('opted_out');
+  const invalid = refusals.find((r) => r?.refusal === 'invalid_number');
+  if (invalid)
+    return new AppError('validation_failed', invalid.error, { fields: { customerPhone: invalid.error } });
+  return null;
+}
+
+/** The answer to a send, or its refusal when every leg failed. */
+function sendAnswer(
+  done: ReturnType<typeof completeSend>,
+  legs: LegOutcome[],
+  reviewLink: string,
+): SendOutcome {
+  const { row: finished, warning, error, allFailed } = done;
   if (allFailed) throw new AppError('delivery_failed', error!);
+  const unknown = requestStatusOf(legs) === 'unknown';
   const result: SendResult = {
     requestId: finished.public_id,
-    status: SEND_STATUS_SENT,
+    status: unknown ? SEND_STATUS_UNKNOWN : SEND_STATUS_SENT,
     channel: finished.channel,
     reviewLink,
   };
@@ -176,13 +269,74 @@ export async function sendReviewRequest(
   return { result, request: finished, legs };
 }
 
-/** Requests a stopped process left mid-delivery: nobody saw their outcome, so they are failed. */
-export function recoverInterruptedSends(store: Store, now: number): number {
+/** Records each leg's outcome and the request's (call in a transaction). */
+export function completeSend(ctx: SendContext, reserved: RequestRow, legs: LegOutcome[]) {
+  const { store } = ctx;
+  const failed = legs.filter((l) => l.outcome.status === 'failed');
+  const unknown = legs.filter((l) => l.outcome.status === 'unknown');
+  const allFailed = legs.length > 0 && failed.length === legs.length;
+  const describe = (l: LegOutcome) =>
+    `${LEG_NAMES[l.message.channel]}: ${l.outcome.status === 'accepted' ? 'accepted' : l.outcome.error}`;
+  // Seed §2: with channel both, one delivery may fail while the other succeeds; the caller must
+  // check warning. It names the failed leg so the caller knows which contact to fix. A leg whose
+  // outcome is unknown is named too: it may or may not have gone out.
+  const troubled = [...failed, ...unknown];
+  const warning =
+    !allFailed && troubled.length > 0 && troubled.length < legs.length
+      ? `${troubled.map(describe).join(' ')} The other delivery was accepted.`
+      : !allFailed && unknown.length > 0
+        ? troubled.map(describe).join(' ')
+        : null;
+  const error = allFailed ? `${ERROR_CODES.delivery_failed.message} ${failed.map(describe).join(' ')}` : null;
+  const at = ctx.now();
+  for (const { message, outcome } of legs) {
+    store.outbox.insert({
+      requestId: reserved.id,
+      channel: message.channel,
+      to: message.to,
+      subject: message.subject,
+      body: message.body,
+      reviewLink: message.reviewLink,
+      status: outcome.status === 'failed' ? 'failed' : 'accepted',
+      error: outcome.status === 'accepted' ? null : outcome.error,
+      createdAt: at,
+    });
+  }
+  const month = monthOf(reserved.created_at);
+  // Nothing reached the customer: give back the allowance; the failed status keeps the attempt
+  // out of the frequency cap.
+  if (allFailed && ctx.monthlySendAllowance > 0) store.requests.addUsage(reserved.business_id, month, -1);
+  const failedLeg = !allFailed && failed.length === 1 ? failed[0]!.message.channel : null;
+  const row = store.requests.finish(reserved.id, allFailed ? 'failed' : 'sent', {
+    failedLeg,
+    warning,
+    error,
+  });
+  return { row, warning, error, allFailed };
+}
+
+/**
+ * Requests a stopped process left mid-delivery: nobody saw their outcome. The service's record
+ * counts them failed; the delivery record says `unknown`, since a text may have left before the
+ * stop. Requests held for sending hours are not in flight: their scheduled job sends them.
+ */
+export async function recoverInterruptedSends(
+  store: Store,
+  tracker: DeliveryTracker,
+  now: number,
+): Promise<number> {
+  const delivery = await tracker.store();
   const stale = store.requests.staleSending(now - 60_000);
+  let recovered = 0;
   for (const row of stale) {
+    const record = await delivery.request(row.business_id, row.public_id);
+    if (record?.status === 'scheduled') continue;
+    if (record?.status === 'sending' && record.updated_at > now - 60_000) continue;
     store.transaction(() => {
       store.requests.finish(row.id, 'failed', { error: 'The service stopped before delivery finished.' });
     });
+    if (record) await delivery.setStatus(row.public_id, 'unknown', now);
+    recovered++;
   }
-  return stale.length;
+  return recovered;
 }

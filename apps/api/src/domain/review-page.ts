@@ -10,7 +10,8 @@ import { randomToken } from './ids.ts';
 // The customer's side of a review request: the page behind `reviewLink`. Opening it records a
 // click; a rating (with an optional comment) is stored as a direct review and completes the
 // request as feedback; following the link to the business's public review site completes it as a
-// hand-off. Seed §2: completion counts include both, and neither proves a public review exists.
+// hand-off. Completion counts include both, and neither proves a public review exists
+// (docs/api.md, "Analytics").
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 

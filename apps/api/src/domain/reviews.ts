@@ -3,8 +3,9 @@ import type { Store } from '../store/index.ts';
 import type { ReviewListRow } from '../store/reviews.ts';
 import { reviewPublicId } from './ids.ts';
 
-// GET /api/v1/reviews (seed §4): newest first, ties by id; `total` counts every match, so the
-// caller's stop rule (reviews empty, or page × limit ≥ total) ends the walk exactly.
+// GET /api/v1/reviews (docs/api.md, "Paging the reviews"): newest first, ties by id; `total` counts
+// every match, so the caller's stop rule (reviews empty, or page × limit ≥ total) ends the walk
+// exactly.
 
 export function toReview(row: ReviewListRow): Review {
   return {

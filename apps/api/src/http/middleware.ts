@@ -208,13 +208,19 @@ export function originRule(ctx: AppContext): RequestHandler {
 }
 
 /** Seed §5.3–5.6: 401 for a missing, unknown, revoked or expired key; 403 without scope or business. */
-export function requireScope(ctx: AppContext, scope: Scope): RequestHandler {
+/** `alsoAccepted`: scopes that grant the same access (a sender may read back what it sent). */
+export function requireScope(
+  ctx: AppContext,
+  scope: Scope,
+  alsoAccepted: readonly Scope[] = [],
+): RequestHandler {
   return (req, _res, next) => {
     const creds = req.credentials;
     if (!creds?.presented) throw new AppError('key_missing');
     const lookup = creds.lookup;
     if (!lookup?.ok) throw new AppError('key_invalid');
-    if (!lookup.key.scopes.includes(scope)) throw new AppError('scope_missing', MESSAGES.scopeMissing(scope));
+    if (!lookup.key.scopes.includes(scope) && !alsoAccepted.some((s) => lookup.key.scopes.includes(s)))
+      throw new AppError('scope_missing', MESSAGES.scopeMissing(scope));
     if (lookup.key.business.suspended_at !== null) throw new AppError('business_suspended');
     req.apiKey = lookup.key;
     ctx.keyUsage.record(lookup.key.id, ctx.now());

@@ -29,7 +29,7 @@ export function apiRoutes(ctx: AppContext): Router {
   router.post(
     ENDPOINTS.send.path,
     // Seed §5.7 before the key: like browser-style CSRF middleware, a POST without an accepted
-    // Origin is refused whatever it carries (docs/decisions/api-origin-rule-before-auth.md).
+    // Origin is refused whatever it carries (docs/decisions/0001-api-origin-rule-before-auth.md).
     originRule(ctx),
     requireScope(ctx, ENDPOINTS.send.scope),
     ...jsonBody(),
@@ -41,10 +41,12 @@ export function apiRoutes(ctx: AppContext): Router {
         {
           store: ctx.store,
           delivery: ctx.delivery,
+          tracker: ctx.tracker,
           publicOrigin: ctx.site.publicOrigin,
           frequencyCapDays: ctx.config.frequencyCapDays,
           monthlySendAllowance: ctx.config.monthlySendAllowance,
           now: ctx.now,
+          templates: await ctx.settings.templatesFor(key.businessId),
         },
         key,
         parsed.data,
@@ -58,6 +60,9 @@ export function apiRoutes(ctx: AppContext): Router {
             channel: l.message.channel,
             to: l.message.channel === 'sms' ? maskPhone(l.message.to) : maskEmail(l.message.to),
             status: l.outcome.status,
+            ...(l.outcome.status === 'accepted' && l.outcome.segments
+              ? { segments: l.outcome.segments }
+              : {}),
           })),
         },
         'review request sent',

@@ -65,7 +65,7 @@ ${operations.map(
   ${
     op.requestBody
       ? html`<h3>JSON body</h3><table><thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Notes</th></tr></thead><tbody>
-    ${Object.entries(op.requestBody.content['application/json'].schema.properties ?? {}).map(
+    ${Object.entries(op.requestBody.content['application/json']?.schema.properties ?? {}).map(
       ([name, s]) =>
         html`<tr><td><code>${name}</code></td><td>${describeSchema(s)}</td><td>${String(s.description ?? '')}</td></tr>`,
     )}

@@ -1,6 +1,7 @@
 import { isSyncedPlatform } from '@review-desk/shared';
 import type { Db } from './db.ts';
 import {
+  emailKey,
   emptyRequestDelta,
   type RequestRollupDelta,
   type RequestRow,
@@ -78,9 +79,9 @@ export function withIndexesRebuilt<T>(db: Db, table: string, fn: () => T): T {
 /** Inserts requests in finished states; returns their row ids in input order. */
 export function bulkInsertRequests(db: Db, rows: Iterable<BulkRequest>): number[] {
   const insert = db.prepare(`INSERT INTO requests
-    (public_id, token, business_id, channel, customer_name, customer_phone, customer_email, status, failed_leg,
-     warning, error, created_at, clicked_at, feedback_at, handoff_at, completed_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    (public_id, token, business_id, channel, customer_name, customer_phone, customer_email, email_key, status,
+     failed_leg, warning, error, created_at, clicked_at, feedback_at, handoff_at, completed_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const store = requestStore(db);
   const ids: number[] = [];
   db.transaction(() => {
@@ -94,6 +95,7 @@ export function bulkInsertRequests(db: Db, rows: Iterable<BulkRequest>): number[
         r.customer_name,
         r.customer_phone,
         r.customer_email,
+        emailKey(r.customer_email),
         r.status,
         r.failed_leg ?? null,
         r.warning ?? null,

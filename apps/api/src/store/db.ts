@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { ensurePrivateDir, makePrivate, sqliteFiles } from '@review-desk/server/files';
+import { emailContactKey } from '@review-desk/shared/contact';
 
 // SQLite through node:sqlite: one connection per process, WAL so the CLI can write while the
 // server reads and writes the same file, numbered SQL migrations applied at open.
@@ -34,6 +35,10 @@ export function openDatabase(file: string): Db {
   // Checkpoint every ~40 MB of WAL rather than 4 MB: hot pages (roll-ups, table tails) are
   // written back once per checkpoint instead of ten times, about a fifth less work per send.
   if (file !== ':memory:') db.exec('PRAGMA wal_autocheckpoint = 10000');
+  // For the migration that keys stored addresses (002); the running code computes keys itself.
+  db.function('email_contact_key', { deterministic: true }, (email) =>
+    typeof email === 'string' ? emailContactKey(email) : null,
+  );
   const wrapped = Object.assign(db, { transaction: makeTransaction(db) });
   migrate(wrapped);
   return wrapped;
@@ -62,7 +67,7 @@ function makeTransaction(db: DatabaseSync) {
 }
 
 export function migrationFiles(): { version: number; name: string; sql: string }[] {
-  return readdirSync(MIGRATIONS_DIR)
+  const files = readdirSync(MIGRATIONS_DIR)
     .filter((f) => /^\d{3}-[a-z0-9-]+\.sql$/.test(f))
     .sort()
     .map((f) => ({
@@ -70,22 +75,51 @@ export function migrationFiles(): { version: number; name: string; sql: string }
       name: f,
       sql: readFileSync(path.join(MIGRATIONS_DIR, f), 'utf8'),
     }));
+  // A version is applied once: a second file with the same number would be skipped silently.
+  const seen = new Set<number>();
+  for (const file of files) {
+    if (seen.has(file.version))
+      throw new Error(`two migrations numbered ${file.version}: renumber ${file.name}`);
+    seen.add(file.version);
+  }
+  return files;
 }
 
+// The service's tables are component `api` of schema_migrations, the table every component on
+// this file shares (packages/server/src/db/migrate.ts: the settings and scheduling tables are
+// opened through the async database layer on the same file).
+const COMPONENT = 'api';
+
 function migrate(db: Db): void {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
+  db.transaction(() => {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      component TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, applied_at TEXT NOT NULL,
+      PRIMARY KEY (component, version))`);
+    const columns = db.prepare(`SELECT name FROM pragma_table_info('schema_migrations')`).all() as {
+      name: string;
+    }[];
+    if (!columns.some((c) => c.name === 'component')) {
+      // An older version kept (version, name, applied_at), all of them this service's.
+      db.exec(`ALTER TABLE schema_migrations RENAME TO schema_migrations_old;
+        CREATE TABLE schema_migrations (
+          component TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, applied_at TEXT NOT NULL,
+          PRIMARY KEY (component, version));
+        INSERT INTO schema_migrations (component, version, name, applied_at)
+          SELECT '${COMPONENT}', version, name, applied_at FROM schema_migrations_old;
+        DROP TABLE schema_migrations_old;`);
+    }
+  });
   for (const migration of migrationFiles()) {
     // Checked inside the write lock: the server and a CLI started together apply each file once.
     db.transaction(() => {
-      const done = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version);
+      const done = db
+        .prepare('SELECT 1 FROM schema_migrations WHERE component = ? AND version = ?')
+        .get(COMPONENT, migration.version);
       if (done) return;
       db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        migration.version,
-        migration.name,
-        new Date().toISOString(),
-      );
+      db.prepare(
+        'INSERT INTO schema_migrations (component, version, name, applied_at) VALUES (?, ?, ?, ?)',
+      ).run(COMPONENT, migration.version, migration.name, new Date().toISOString());
     });
   }
 }

@@ -1,4 +1,5 @@
 import type { Channel } from '@review-desk/shared';
+import { emailContactKey } from '@review-desk/shared/contact';
 import type { Db } from './db.ts';
 import { dayOf } from './time.ts';
 
@@ -103,10 +104,20 @@ export function requestContribution(
   return into;
 }
 
+/**
+ * What the frequency cap counts an email address under (the `email_key` column): its contact key,
+ * so `ana+1@gmail.com` is the same customer as `ana@gmail.com`. The message still goes to
+ * `customer_email`, the address as given.
+ */
+export function emailKey(email: string | null): string | null {
+  return email === null ? null : emailContactKey(email);
+}
+
 export function requestStore(db: Db) {
   const insert = db.prepare(`INSERT INTO requests
-    (public_id, token, business_id, api_key_id, channel, customer_name, customer_phone, customer_email, status, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'sending', ?)`);
+    (public_id, token, business_id, api_key_id, channel, customer_name, customer_phone, customer_email, email_key,
+     status, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'sending', ?)`);
   const byId = db.prepare('SELECT * FROM requests WHERE id = ?');
   const byToken = db.prepare('SELECT * FROM requests WHERE token = ?');
   const byPublicId = db.prepare('SELECT * FROM requests WHERE public_id = ?');
@@ -119,7 +130,8 @@ export function requestStore(db: Db) {
   const recentPhone = db.prepare(`SELECT 1 FROM requests WHERE business_id = ? AND customer_phone = ?
     AND created_at >= ? AND status != 'failed' AND channel IN ('sms', 'both')
     AND failed_leg IS NOT 'sms' LIMIT 1`);
-  const recentEmail = db.prepare(`SELECT 1 FROM requests WHERE business_id = ? AND customer_email = ?
+  // An email is found under its contact key (`emailKey`): plus tags and Gmail's dots are one mailbox.
+  const recentEmail = db.prepare(`SELECT 1 FROM requests WHERE business_id = ? AND email_key = ?
     AND created_at >= ? AND status != 'failed' AND channel IN ('email', 'both')
     AND failed_leg IS NOT 'email' LIMIT 1`);
   const setClicked = db.prepare('UPDATE requests SET clicked_at = ? WHERE id = ? AND clicked_at IS NULL');
@@ -140,6 +152,8 @@ export function requestStore(db: Db) {
   const addUsage = db.prepare(`INSERT INTO send_usage (business_id, month, n) VALUES (?, ?, ?)
     ON CONFLICT (business_id, month) DO UPDATE SET n = n + excluded.n`);
   const stale = db.prepare("SELECT * FROM requests WHERE status = 'sending' AND created_at < ?");
+  const discardOutbox = db.prepare('DELETE FROM outbox_messages WHERE request_id = ?');
+  const discard = db.prepare("DELETE FROM requests WHERE id = ? AND status = 'sending'");
 
   function applyRollup(businessId: number, day: number, d: RequestRollupDelta): void {
     rollup.run({ business_id: businessId, day, ...d });
@@ -170,6 +184,7 @@ export function requestStore(db: Db) {
         r.customerName,
         r.customerPhone,
         r.customerEmail,
+        emailKey(r.customerEmail),
         r.createdAt,
       );
       return byId.get(result.lastInsertRowid) as RequestRow;
@@ -205,7 +220,7 @@ export function requestStore(db: Db) {
     },
     contactedSince(businessId: number, contact: { phone?: string; email?: string }, since: number): boolean {
       if (contact.phone && recentPhone.get(businessId, contact.phone, since)) return true;
-      if (contact.email && recentEmail.get(businessId, contact.email, since)) return true;
+      if (contact.email && recentEmail.get(businessId, emailKey(contact.email), since)) return true;
       return false;
     },
     isOptedOut(businessId: number, contact: string): boolean {
@@ -237,6 +252,15 @@ export function requestStore(db: Db) {
     },
     addUsage(businessId: number, month: string, delta: number): void {
       addUsage.run(businessId, month, delta);
+    },
+    /**
+     * Forgets a request still being sent whose only message the carrier refused for the contact
+     * (opted out, or a number that cannot take texts): it is answered like a refusal before
+     * sending, and counts nowhere.
+     */
+    discard(id: number): void {
+      discardOutbox.run(id);
+      discard.run(id);
     },
     /** Requests left in `sending` by a process that stopped during delivery. */
     staleSending(before: number): RequestRow[] {

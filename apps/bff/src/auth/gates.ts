@@ -14,8 +14,7 @@ const EXPIRED = new AppError('session_expired', undefined, SIGN_IN);
 
 /**
  * Gate: the session named by the cookie. A session this process has cached and fresh is taken
- * from memory (no promise, no query); any other is looked up in the store, which may answer
- * asynchronously.
+ * from memory (no promise, no query); any other is looked up in the database.
  */
 export function session(sessions: SessionStore, cookies: CookieSettings): Gate {
   return (req, res) => {
@@ -36,8 +35,7 @@ export function session(sessions: SessionStore, cookies: CookieSettings): Gate {
       req.ctx.session = found.session;
       return null;
     };
-    const found: Lookup | Promise<Lookup> = sessions.lookup(token);
-    return found instanceof Promise ? found.then(settle) : settle(found);
+    return sessions.lookup(token).then(settle);
   };
 }
 

@@ -10,7 +10,7 @@ import type { Metrics } from '../metrics.ts';
 import { type CookieSettings, clearSessionCookies, readSessionToken, setSessionCookie } from './cookies.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
 import type { SessionStore, SessionUser } from './sessions.ts';
-import type { LoginThrottle } from './throttle.ts';
+import type { LoginThrottle, Outcome } from './throttle.ts';
 import type { UserStore } from './users.ts';
 
 export type AuthDeps = {
@@ -51,8 +51,11 @@ export function authRoutes(deps: AuthDeps): Router {
     const { email, password } = parsed.data;
     const ip = req.ip ?? 'unknown';
 
-    const waitSeconds = throttle.attempt(email, ip);
-    if (waitSeconds !== null) {
+    // Only failures count: a right password waits for a slot at most, it is never refused
+    // because other sign-ins of the account are under way.
+    const attempt = await throttle.admit(email, ip);
+    if (attempt.kind === 'refused') {
+      const { waitSeconds } = attempt;
       metrics.logins.inc({ result: 'throttled' });
       logger.warn({ reqId: req.ctx.id, ip }, 'login throttled');
       throw new AppError(
@@ -62,30 +65,36 @@ export function authRoutes(deps: AuthDeps): Router {
       );
     }
 
-    const user = users.findByEmail(email);
-    // Unknown emails still pay for a hash check, so timing does not reveal which accounts exist.
-    const valid = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
-    if (!user || !valid) {
+    let outcome: Outcome = 'abandoned';
+    let user: Awaited<ReturnType<UserStore['findByEmail']>> = null;
+    try {
+      user = await users.findByEmail(email);
+      // Unknown emails still pay for a hash check, so timing does not reveal which accounts exist.
+      const valid = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+      outcome = user && valid ? 'succeeded' : 'failed';
+    } finally {
+      await attempt.settle(outcome);
+    }
+    if (!user || outcome === 'failed') {
       metrics.logins.inc({ result: 'failed' });
       logger.info({ reqId: req.ctx.id, ip }, 'login failed');
       throw new AppError('login_failed');
     }
 
-    throttle.succeeded(email, ip);
     // Rotation: whatever session this browser had is ended; the login gets a fresh id.
     const previous = readSessionToken(req);
-    if (previous !== null) sessions.destroy(previous);
-    const token = sessions.create(user.id);
-    users.recordLogin(user.id);
+    if (previous !== null) await sessions.destroy(previous);
+    const token = await sessions.create(user.id);
+    await users.recordLogin(user.id);
     setSessionCookie(req, res, token, cookies);
     metrics.logins.inc({ result: 'ok' });
     logger.info({ reqId: req.ctx.id, user: user.id }, 'login');
     res.json(ok(meFor(user, deps)));
   });
 
-  router.post(BFF_PATHS.logout, named('logout'), gateway(deps.gates.logout), (req: Request, res) => {
+  router.post(BFF_PATHS.logout, named('logout'), gateway(deps.gates.logout), async (req: Request, res) => {
     const token = readSessionToken(req);
-    if (token !== null) sessions.destroy(token);
+    if (token !== null) await sessions.destroy(token);
     clearSessionCookies(req, res, cookies);
     res.json(ok({}));
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { Database, Queryable } from '@review-desk/server/db/types';
 import { AppError } from '@review-desk/server/errors';
 import type { Role, User } from '@review-desk/shared';
-import { type Db, transaction } from '../store/db.ts';
 import { hashPassword } from './passwords.ts';
 
 // Dashboard users. Roles are the shared ROLES; the last owner can be neither removed nor demoted,
@@ -30,87 +30,88 @@ function toUser(row: UserRow): User {
   };
 }
 
-export function createUserStore(db: Db) {
-  const byEmail = db.prepare('SELECT * FROM users WHERE email = ?');
-  const byId = db.prepare('SELECT * FROM users WHERE id = ?');
+export function createUserStore(db: Database) {
+  const byEmail = db.prepare('SELECT * FROM users WHERE email = $1');
+  const byId = db.prepare('SELECT * FROM users WHERE id = $1');
   const all = db.prepare('SELECT * FROM users ORDER BY created_at, email');
   const count = db.prepare('SELECT COUNT(*) AS n FROM users');
-  const owners = db.prepare(`SELECT COUNT(*) AS n FROM users WHERE role = 'owner'`);
   const insert = db.prepare(
-    'INSERT INTO users (id, email, role, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING',
+    'INSERT INTO users (id, email, role, password_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (email) DO NOTHING',
   );
-  const setRole = db.prepare('UPDATE users SET role = ?, updated_at = ? WHERE id = ?');
-  const setPassword = db.prepare('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?');
-  const remove = db.prepare('DELETE FROM users WHERE id = ?');
-  const touchLogin = db.prepare('UPDATE users SET last_login_at = ? WHERE id = ?');
+  const touchLogin = db.prepare('UPDATE users SET last_login_at = $1 WHERE id = $2');
 
-  const ownerCount = () => Number((owners.get() as { n: number }).n);
+  // Inside a transaction, under the owners' lock: two replicas demoting or removing the last two
+  // owners at once must not both pass the check.
+  const ownerCount = async (tx: Queryable) =>
+    Number((await tx.get<{ n: number }>(`SELECT COUNT(*) AS n FROM users WHERE role = 'owner'`))?.n ?? 0);
 
-  function mustFind(id: string): UserRow {
-    const row = byId.get(id) as UserRow | undefined;
+  async function mustFind(q: Queryable, id: string): Promise<UserRow> {
+    const row = await q.get<UserRow>('SELECT * FROM users WHERE id = $1', id);
     if (!row) throw new AppError('user_not_found');
     return row;
   }
 
   return {
-    count: () => Number((count.get() as { n: number }).n),
+    count: async () => Number((await count.get<{ n: number }>())?.n ?? 0),
 
-    list: (): User[] => (all.all() as UserRow[]).map(toUser),
+    list: async (): Promise<User[]> => (await all.all<UserRow>()).map(toUser),
 
-    get(id: string): User | null {
-      const row = byId.get(id) as UserRow | undefined;
+    async get(id: string): Promise<User | null> {
+      const row = await byId.get<UserRow>(id);
       return row ? toUser(row) : null;
     },
 
-    findByEmail(email: string): UserWithHash | null {
-      const row = byEmail.get(email.trim().toLowerCase()) as UserRow | undefined;
+    async findByEmail(email: string): Promise<UserWithHash | null> {
+      const row = await byEmail.get<UserRow>(email.trim().toLowerCase());
       return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
     },
 
     async create(input: { email: string; role: Role; password: string }): Promise<User> {
       const email = input.email.trim().toLowerCase();
       const hash = await hashPassword(input.password);
-      const now = Date.now();
       const id = randomUUID();
-      const result = insert.run(id, email, input.role, hash, now, now);
+      const result = await insert.run(id, email, input.role, hash, Date.now());
       if (result.changes === 0)
         throw new AppError('user_exists', `A user with the email ${email} already exists.`);
-      return toUser(mustFind(id));
+      return toUser(await mustFind(db, id));
     },
 
     /** Changes role and/or password. A password change ends the user's other sessions. */
     async update(id: string, change: { role?: Role; password?: string }): Promise<User> {
       const hash = change.password === undefined ? undefined : await hashPassword(change.password);
-      return transaction(db, () => {
-        const row = mustFind(id);
+      return db.transaction(async (tx) => {
+        await tx.lock('users', 'owners');
+        const row = await mustFind(tx, id);
         const now = Date.now();
         if (change.role !== undefined && change.role !== row.role) {
-          if (row.role === 'owner' && ownerCount() <= 1) {
+          if (row.role === 'owner' && (await ownerCount(tx)) <= 1) {
             throw new AppError(
               'last_owner',
               `${row.email} is the last owner: make another user owner before changing this role.`,
             );
           }
-          setRole.run(change.role, now, id);
+          await tx.run('UPDATE users SET role = $1, updated_at = $2 WHERE id = $3', change.role, now, id);
         }
-        if (hash !== undefined) setPassword.run(hash, now, id);
-        return toUser(mustFind(id));
+        if (hash !== undefined)
+          await tx.run('UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3', hash, now, id);
+        return toUser(await mustFind(tx, id));
       });
     },
 
-    remove(id: string): User {
-      return transaction(db, () => {
-        const row = mustFind(id);
-        if (row.role === 'owner' && ownerCount() <= 1) {
+    async remove(id: string): Promise<User> {
+      return db.transaction(async (tx) => {
+        await tx.lock('users', 'owners');
+        const row = await mustFind(tx, id);
+        if (row.role === 'owner' && (await ownerCount(tx)) <= 1) {
           throw new AppError('last_owner', `${row.email} is the last owner and cannot be removed.`);
         }
-        remove.run(id); // sessions go with it (ON DELETE CASCADE)
+        await tx.run('DELETE FROM users WHERE id = $1', id); // sessions go with it (ON DELETE CASCADE)
         return toUser(row);
       });
     },
 
-    recordLogin(id: string): void {
-      touchLogin.run(Date.now(), id);
+    async recordLogin(id: string): Promise<void> {
+      await touchLogin.run(Date.now(), id);
     },
   };
 }

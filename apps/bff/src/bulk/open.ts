@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { createJobRunner, type JobRunner } from '@review-desk/server/db/job-runner';
 import { jobStore, schedulingMigrations } from '@review-desk/server/db/jobs';
 import { migrate } from '@review-desk/server/db/migrate';
-import { openDatabase } from '@review-desk/server/db/open';
 import type { Database } from '@review-desk/server/db/types';
 import type { Logger } from 'pino';
 import type { Config } from '../env.ts';
@@ -16,8 +15,8 @@ import {
 import { BULK_JOB_KIND, type BulkWorkerDeps, bulkWorker } from './worker.ts';
 
 // List sends in a running BFF: their tables live in the BFF's database (component `bulk`, with
-// the shared jobs table of component `scheduling`), opened and migrated on first use. Every
-// process runs a job runner; the lease on each job keeps a list send to one worker at a time.
+// the shared jobs table of component `scheduling`), migrated on first use. Every process runs a
+// job runner; the lease on each job keeps a list send to one worker at a time.
 
 export type BulkModule = {
   store(): Promise<BulkStore>;
@@ -28,7 +27,6 @@ export type BulkModule = {
   retryUnknown(id: string): Promise<number>;
   start(): Promise<void>;
   stop(): Promise<void>;
-  close(): Promise<void>;
 };
 
 type Opened = { db: Database; store: BulkStore };
@@ -38,7 +36,8 @@ const runKey = (id: string, run: number) => `${BULK_JOB_KIND}:${id}:${run}`;
 const MAX_ATTEMPTS = 20;
 
 export function openBulk(
-  config: Pick<Config, 'databasePath' | 'bulk' | 'upstream'>,
+  db: Database,
+  config: Pick<Config, 'bulk' | 'upstream'>,
   worker: Omit<BulkWorkerDeps, 'store' | 'owner' | 'stopping' | 'ratePerMinute' | 'downBoundMs'>,
   logger: Logger,
 ): BulkModule {
@@ -48,8 +47,7 @@ export function openBulk(
   const stopping = new AbortController();
 
   const open = async (): Promise<Opened> => {
-    const db = await openDatabase({ url: config.databasePath, variable: 'BFF_DATABASE_PATH', logger });
-    await migrate(db, [schedulingMigrations, BULK_MIGRATIONS], { variable: 'BFF_DATABASE_PATH' });
+    await migrate(db, [schedulingMigrations, BULK_MIGRATIONS]);
     return { db, store: createBulkStore(db) };
   };
   const get = () => {
@@ -136,10 +134,6 @@ export function openBulk(
       // A send in flight finishes and is recorded; then the run ends and its job waits for the
       // next process (pending, due now).
       await runner?.stop({ timeoutMs: config.upstream.timeoutMs + 2_000 });
-    },
-
-    async close() {
-      if (opened) await (await opened).db.close();
     },
   };
 }

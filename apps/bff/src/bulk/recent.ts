@@ -9,16 +9,16 @@ import type { Journal } from '../journal/journal.ts';
 const COUNTED = new Set(['sent', 'warning', 'unknown', 'in_flight']);
 
 export function recentContactCheck(deps: { journal: Journal; hasher: ContactHasher; capDays: number }) {
-  return (send: SendRequest, now = Date.now()): string | null => {
+  return async (send: SendRequest, now = Date.now()): Promise<string | null> => {
     if (deps.capDays === 0) return null;
     const since = now - deps.capDays * 86_400_000;
     const filters = [
       send.customerPhone ? { phoneHash: deps.hasher.phone(send.customerPhone) } : null,
-      send.customerEmail ? { emailHash: deps.hasher.email(send.customerEmail) } : null,
+      send.customerEmail ? { emailHashes: deps.hasher.emailLookups(send.customerEmail) } : null,
     ];
     for (const filter of filters) {
       if (filter === null) continue;
-      const { sends } = deps.journal.list({ page: 1, limit: 5, ...filter });
+      const { sends } = await deps.journal.list({ page: 1, limit: 5, ...filter });
       const hit = sends.find((s) => COUNTED.has(s.outcome) && Date.parse(s.createdAt) >= since);
       if (hit)
         return `A request went to this contact on ${hit.createdAt.slice(0, 10)}, within the ${deps.capDays}-day window: skipped.`;

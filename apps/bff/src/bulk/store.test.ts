@@ -99,7 +99,7 @@ describeEngines('list sends', (dialect) => {
             store,
             owner,
             senderFor: async () => sender,
-            recentlySent: () => null,
+            recentlySent: async () => null,
             ratePerMinute: 1_000_000,
             downBoundMs: 60_000,
             sliceMs: 50,

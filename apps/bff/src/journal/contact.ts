@@ -1,11 +1,14 @@
 import { createHmac, createSecretKey } from 'node:crypto';
 import { checkPhone } from '@review-desk/shared';
+import { emailContactKey } from '@review-desk/shared/contact';
 import metadata from 'libphonenumber-js/max/metadata';
 
 // Contacts in the journal: only masked forms are stored in clear. To find "a request went to this
-// contact N days ago", each normalised contact (phone → E.164, email → lower case) is stored as an
-// HMAC under a secret kept in the database, so the table alone does not reveal who was contacted
-// and a dictionary of phone numbers cannot be matched against it without the secret.
+// contact N days ago", each normalised contact (phone → E.164, email → its contact key: lower case,
+// a +tag dropped where the provider ignores it, Gmail's dots) is stored as an HMAC under a secret
+// kept in the database, so the table alone does not reveal who was contacted and a dictionary of
+// phone numbers cannot be matched against it without the secret. Rows written before the contact
+// key hold the HMAC of the lower-cased address; a look-up asks for both (`emailLookups`).
 
 const BULLETS = '•••';
 
@@ -53,9 +56,18 @@ export function maskContact(contact: { phone?: string | undefined; email?: strin
 export function createContactHasher(secret: string) {
   // Prepared once: the same key as the secret's UTF-8 bytes, without converting it on every call.
   const key = createSecretKey(Buffer.from(secret, 'utf8'));
+  const email = (value: string) => createHmac('sha256', key).update(`email:${value}`).digest('base64url');
   return {
     phone: (e164: string) => createHmac('sha256', key).update(`phone:${e164}`).digest('base64url'),
-    email: (email: string) => createHmac('sha256', key).update(`email:${email}`).digest('base64url'),
+    /** What a send to this address is journaled under: the HMAC of its contact key. */
+    email: (address: string) => email(emailContactKey(address)),
+    /**
+     * The hashes a look-up for this address matches: its contact key's, and the lower-cased
+     * address's, which rows journaled before the contact key hold (the same value for most).
+     */
+    emailLookups: (address: string) => [
+      ...new Set([email(emailContactKey(address)), email(address.toLowerCase())]),
+    ],
   };
 }
 export type ContactHasher = ReturnType<typeof createContactHasher>;

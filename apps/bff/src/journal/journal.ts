@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { groupCommit } from '@review-desk/server/db/group-commit';
+import type { Database } from '@review-desk/server/db/types';
 import type { SendHistoryEntry, SendOutcome } from '@review-desk/shared';
-import type { Db } from '../store/db.ts';
-import { groupCommitter } from './group-commit.ts';
 
 // The send journal: one row per forwarded send, claimed atomically *before* the request leaves
 // (INSERT … ON CONFLICT DO NOTHING on the unique (user, idempotency key) index), then finished
 // with the upstream's answer. It is both the idempotency record and the dashboard's send history.
 //
-// Claims and outcomes are group-committed (group-commit.ts): each resolves once committed, so a
-// claim is durable before its send leaves and an outcome before its answer is written.
+// Claims and outcomes are group-committed (packages/server db/group-commit.ts): each resolves once
+// committed, so a claim is durable before its send leaves and an outcome before its answer is
+// written. Each claim carries the claiming BFF's instance id: when that instance's lease runs out
+// (it stopped), its in-flight sends, and no other replica's, become unknown.
 
 export type ClaimInput = {
   userId: string;
@@ -79,54 +81,64 @@ function timeOrderedId(): string {
   return `${clock.slice(0, 8)}-${clock.slice(8, 12)}-7${random.slice(15)}`;
 }
 
-export function createJournal(db: Db) {
-  const write = groupCommitter(db);
-  const claim = db.prepare(
-    `INSERT INTO sends (id, user_id, sent_by, idem_key, fingerprint, channel, customer_name, contact_masked,
-                        phone_hash, email_hash, outcome, owner_pid, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'in_flight', ?, ?)
-     ON CONFLICT (user_id, idem_key) WHERE idem_key IS NOT NULL DO NOTHING`,
-  );
+export function createJournal(db: Database, instanceId: string) {
+  const write = groupCommit(db);
+  const claimSql = `INSERT INTO sends (id, user_id, sent_by, idem_key, fingerprint, channel, customer_name, contact_masked,
+                        phone_hash, email_hash, outcome, owner_pid, owner_instance, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'in_flight', $11, $12, $13)
+     ON CONFLICT (user_id, idem_key) WHERE idem_key IS NOT NULL DO NOTHING`;
   const byKey = db.prepare(
     `SELECT id, fingerprint, outcome, http_status, response_type, response_body, created_at
-       FROM sends WHERE user_id = ? AND idem_key = ?`,
+       FROM sends WHERE user_id = $1 AND idem_key = $2`,
   );
   // Two statements rather than one with `idem_key = CASE …`: assigning the key column, even to
   // itself, rewrites its unique index entry — a page of the WAL on every send for nothing.
-  const finishColumns = `outcome = ?, http_status = ?, request_id = ?, status = ?, review_link = ?, warning = ?,
-            error = ?, response_type = ?, response_body = ?, finished_at = ?`;
-  const finish = db.prepare(`UPDATE sends SET ${finishColumns} WHERE id = ? AND outcome = 'in_flight'`);
-  const finishReleasing = db.prepare(
-    `UPDATE sends SET ${finishColumns}, idem_key = NULL WHERE id = ? AND outcome = 'in_flight'`,
+  const finishColumns = `outcome = $1, http_status = $2, request_id = $3, status = $4, review_link = $5, warning = $6,
+            error = $7, response_type = $8, response_body = $9, finished_at = $10`;
+  const finishSql = `UPDATE sends SET ${finishColumns} WHERE id = $11 AND outcome = 'in_flight'`;
+  const finishReleasingSql = `UPDATE sends SET ${finishColumns}, idem_key = NULL WHERE id = $11 AND outcome = 'in_flight'`;
+  const orphanInstances = db.prepare(
+    `UPDATE sends SET outcome = 'unknown', error = $1, finished_at = $2
+      WHERE outcome = 'in_flight' AND owner_instance = $3`,
   );
-  const orphanAll = db.prepare(
-    `UPDATE sends SET outcome = 'unknown', error = ?, finished_at = ? WHERE outcome = 'in_flight'`,
+  // Entries claimed before sends carried an instance id: left by a BFF of an older version.
+  const orphanUnowned = db.prepare(
+    `UPDATE sends SET outcome = 'unknown', error = $1, finished_at = $2
+      WHERE outcome = 'in_flight' AND owner_instance IS NULL`,
   );
   const orphanPid = db.prepare(
-    `UPDATE sends SET outcome = 'unknown', error = ?, finished_at = ? WHERE outcome = 'in_flight' AND owner_pid = ?`,
+    `UPDATE sends SET outcome = 'unknown', error = $1, finished_at = $2
+      WHERE outcome = 'in_flight' AND owner_instance = $3 AND owner_pid = $4`,
   );
   const orphanStale = db.prepare(
-    `UPDATE sends SET outcome = 'unknown', error = ?, finished_at = ? WHERE outcome = 'in_flight' AND created_at < ?`,
+    `UPDATE sends SET outcome = 'unknown', error = $1, finished_at = $2 WHERE outcome = 'in_flight' AND created_at < $3`,
   );
   const forgetKeys = db.prepare(
-    'UPDATE sends SET idem_key = NULL, response_body = NULL WHERE idem_key IS NOT NULL AND created_at < ?',
+    'UPDATE sends SET idem_key = NULL, response_body = NULL WHERE idem_key IS NOT NULL AND created_at < $1',
   );
-  const dropOld = db.prepare('DELETE FROM sends WHERE created_at < ?');
+  const dropOld = db.prepare('DELETE FROM sends WHERE created_at < $1');
 
+  // Ids are time-ordered (UUIDv7), so `id DESC` breaks a tie of created_at as insertion order would.
   const listColumns = `id, created_at, finished_at, sent_by, channel, customer_name, contact_masked, outcome,
                        http_status, request_id, status, review_link, warning, error`;
   const listAll = db.prepare(
-    `SELECT ${listColumns} FROM sends ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+    `SELECT ${listColumns} FROM sends ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2`,
   );
   const countAll = db.prepare('SELECT COUNT(*) AS n FROM sends');
   const listPhone = db.prepare(
-    `SELECT ${listColumns} FROM sends WHERE phone_hash = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+    `SELECT ${listColumns} FROM sends WHERE phone_hash = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
   );
-  const countPhone = db.prepare('SELECT COUNT(*) AS n FROM sends WHERE phone_hash = ?');
+  const countPhone = db.prepare('SELECT COUNT(*) AS n FROM sends WHERE phone_hash = $1');
+  // An address is looked up under its contact key's hash and, for rows journaled before it, the
+  // lower-cased address's (contact.ts): the same hash twice for most addresses.
   const listEmail = db.prepare(
-    `SELECT ${listColumns} FROM sends WHERE email_hash = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+    `SELECT ${listColumns} FROM sends WHERE email_hash IN ($1, $2) ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
   );
-  const countEmail = db.prepare('SELECT COUNT(*) AS n FROM sends WHERE email_hash = ?');
+  const countEmail = db.prepare('SELECT COUNT(*) AS n FROM sends WHERE email_hash IN ($1, $2)');
+  const countOf = async (
+    statement: { get<T>(...p: (string | number)[]): Promise<T | undefined> },
+    ...params: string[]
+  ) => Number((await statement.get<{ n: number }>(...params))?.n ?? 0);
 
   const toEntry = (row: Row): SendHistoryEntry => ({
     id: row.id,
@@ -146,14 +158,18 @@ export function createJournal(db: Db) {
   });
 
   return {
+    /** The BFF instance whose lease guards this journal's in-flight entries. */
+    instanceId,
+
     /**
      * Claims the key. Resolves, once committed, with the new entry's id, or null when the key is
      * already in the journal.
      */
     claim(input: ClaimInput): Promise<string | null> {
       const id = timeOrderedId();
-      return write(() => {
-        const result = claim.run(
+      return write(async (q) => {
+        const result = await q.run(
+          claimSql,
           id,
           input.userId,
           input.sentBy,
@@ -165,24 +181,23 @@ export function createJournal(db: Db) {
           input.phoneHash,
           input.emailHash,
           process.pid,
+          instanceId,
           Date.now(),
         );
         return result.changes === 1 ? id : null;
       });
     },
 
-    find(userId: string, key: string): JournalEntry | null {
-      const row = byKey.get(userId, key) as
-        | {
-            id: string;
-            fingerprint: string;
-            outcome: SendOutcome;
-            http_status: number | null;
-            response_type: string | null;
-            response_body: Uint8Array | null;
-            created_at: number;
-          }
-        | undefined;
+    async find(userId: string, key: string): Promise<JournalEntry | null> {
+      const row = await byKey.get<{
+        id: string;
+        fingerprint: string;
+        outcome: SendOutcome;
+        http_status: number | null;
+        response_type: string | null;
+        response_body: Uint8Array | null;
+        created_at: number;
+      }>(userId, key);
       if (!row) return null;
       return {
         id: row.id,
@@ -190,15 +205,16 @@ export function createJournal(db: Db) {
         outcome: row.outcome,
         httpStatus: row.http_status,
         responseType: row.response_type,
-        responseBody: row.response_body,
+        responseBody: row.response_body === null ? null : new Uint8Array(row.response_body),
         createdAt: row.created_at,
       };
     },
 
     /** Records the outcome; resolves once it is committed. */
     finish(id: string, result: Finish): Promise<void> {
-      return write(() => {
-        (result.releaseKey ? finishReleasing : finish).run(
+      return write(async (q) => {
+        await q.run(
+          result.releaseKey ? finishReleasingSql : finishSql,
           result.outcome,
           result.httpStatus,
           result.requestId ?? null,
@@ -214,40 +230,51 @@ export function createJournal(db: Db) {
       });
     },
 
-    /** At start: an in_flight entry left by a stopped process becomes unknown (nobody waits on it). */
-    orphanAll(now = Date.now()): number {
-      return Number(orphanAll.run(ORPHANED, now).changes);
+    /**
+     * The in-flight entries of BFF instances that stopped (their leases ran out, or this is the
+     * same instance id starting again) become unknown: nobody waits on them any more.
+     */
+    async orphanInstances(ids: readonly string[], now = Date.now()): Promise<number> {
+      let changed = 0;
+      for (const other of ids) changed += (await orphanInstances.run(ORPHANED, now, other)).changes;
+      return changed;
     },
 
-    /** A worker process died: its in-flight sends can no longer be finished. */
-    orphanProcess(pid: number, now = Date.now()): number {
-      return Number(orphanPid.run(ORPHANED, now, pid).changes);
+    /** At start: in-flight entries a BFF of an older version left (no instance id) become unknown. */
+    async orphanUnowned(now = Date.now()): Promise<number> {
+      return (await orphanUnowned.run(ORPHANED, now)).changes;
+    },
+
+    /** A worker process of this instance died: its in-flight sends can no longer be finished. */
+    async orphanProcess(pid: number, now = Date.now()): Promise<number> {
+      return (await orphanPid.run(ORPHANED, now, instanceId, pid)).changes;
     },
 
     /** In-flight entries older than the upstream timeout (plus a margin) cannot still be waiting. */
-    orphanStale(maxAgeMs: number, now = Date.now()): number {
-      return Number(orphanStale.run(STALE, now, now - maxAgeMs).changes);
+    async orphanStale(maxAgeMs: number, now = Date.now()): Promise<number> {
+      return (await orphanStale.run(STALE, now, now - maxAgeMs)).changes;
     },
 
     /** Forgets keys (and the replay bodies) past their retention; drops history past its own. */
-    cleanup(retentionMs: number, historyMs: number, now = Date.now()): void {
-      forgetKeys.run(now - retentionMs);
-      dropOld.run(now - historyMs);
+    async cleanup(retentionMs: number, historyMs: number, now = Date.now()): Promise<void> {
+      await forgetKeys.run(now - retentionMs);
+      await dropOld.run(now - historyMs);
     },
 
-    list(query: { page: number; limit: number; phoneHash?: string; emailHash?: string }) {
+    async list(query: { page: number; limit: number; phoneHash?: string; emailHashes?: readonly string[] }) {
       const offset = (query.page - 1) * query.limit;
       let rows: Row[];
       let total: number;
       if (query.phoneHash !== undefined) {
-        rows = listPhone.all(query.phoneHash, query.limit, offset) as Row[];
-        total = Number((countPhone.get(query.phoneHash) as { n: number }).n);
-      } else if (query.emailHash !== undefined) {
-        rows = listEmail.all(query.emailHash, query.limit, offset) as Row[];
-        total = Number((countEmail.get(query.emailHash) as { n: number }).n);
+        rows = await listPhone.all<Row>(query.phoneHash, query.limit, offset);
+        total = await countOf(countPhone, query.phoneHash);
+      } else if (query.emailHashes !== undefined && query.emailHashes.length > 0) {
+        const [current, legacy = current] = query.emailHashes as [string, string?];
+        rows = await listEmail.all<Row>(current, legacy, query.limit, offset);
+        total = await countOf(countEmail, current, legacy);
       } else {
-        rows = listAll.all(query.limit, offset) as Row[];
-        total = Number((countAll.get() as { n: number }).n);
+        rows = await listAll.all<Row>(query.limit, offset);
+        total = await countOf(countAll);
       }
       return { total, sends: rows.map(toEntry) };
     },

@@ -25,12 +25,12 @@ export function sendHistoryRoutes(deps: {
       next();
     },
     gateway(deps.gates.sends),
-    (req, res) => {
+    async (req, res) => {
       const q = req.url.indexOf('?');
       const parsed = sendHistoryQuerySchema.safeParse(queryRecord(q === -1 ? '' : req.url.slice(q + 1)));
       if (!parsed.success) throw AppError.validation(parsed.error);
       const { page, limit, contact } = parsed.data;
-      let filter: { phoneHash?: string; emailHash?: string } = {};
+      let filter: { phoneHash?: string; emailHashes?: string[] } = {};
       if (contact !== undefined) {
         const normalised = normaliseContactFilter(contact);
         if ('error' in normalised)
@@ -40,10 +40,10 @@ export function sendHistoryRoutes(deps: {
         filter =
           normalised.kind === 'phone'
             ? { phoneHash: deps.hasher.phone(normalised.value) }
-            : { emailHash: deps.hasher.email(normalised.value) };
+            : { emailHashes: deps.hasher.emailLookups(normalised.value) };
       }
-      deps.journal.orphanStale(deps.staleAfterMs);
-      const { total, sends } = deps.journal.list({ page, limit, ...filter });
+      await deps.journal.orphanStale(deps.staleAfterMs);
+      const { total, sends } = await deps.journal.list({ page, limit, ...filter });
       const history: SendHistory = { page, limit, total, sends };
       res.json(ok(history));
     },

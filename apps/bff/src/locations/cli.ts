@@ -1,13 +1,12 @@
 import { parseArgs } from 'node:util';
 import * as setting from '@review-desk/server/config';
-import { migrate } from '@review-desk/server/db/migrate';
-import { openDatabase } from '@review-desk/server/db/open';
 import { AUTH_SCHEMES, type AuthScheme, locationNameSchema, locationSlugSchema } from '@review-desk/shared';
 import type { z } from 'zod';
 import { readSecretLine, required, UsageError } from '../cli-input.ts';
 import { keyFromText, loadCliConfig, readKeyFile } from '../env.ts';
+import { openBffDatabase } from '../store/database.ts';
 import { createSecretBox, loadSecretsKey, refusingBox } from './secrets.ts';
-import { createLocationStore, LOCATION_MIGRATIONS } from './store.ts';
+import { createLocationStore } from './store.ts';
 
 // Locations from the command line. A key comes from --key-file or stdin (prompted without echo
 // on a terminal), is sealed before it is written, and is never printed.
@@ -54,9 +53,8 @@ export async function runLocationCommand(argv: string[]): Promise<number> {
   const config = loadCliConfig();
   const needsKey = command === 'add' || command === 'rotate-key';
   const secretsKey = needsKey ? loadSecretsKey(config.secrets, { create: true }) : null;
-  const db = await openDatabase({ url: config.databasePath, variable: 'BFF_DATABASE_PATH' });
+  const db = await openBffDatabase(config);
   try {
-    await migrate(db, [LOCATION_MIGRATIONS], { variable: 'BFF_DATABASE_PATH' });
     const locations = createLocationStore(
       db,
       secretsKey ? createSecretBox(secretsKey) : refusingBox('no secrets key'),

@@ -47,10 +47,10 @@ export function looksLikeJsonObject(body: Buffer): boolean {
 const SUCCESS_PREFIX = Buffer.from('{"success":true,"data":');
 
 /**
- * Whether a 2xx body is the success envelope (seed §2: `success: true` and `data`). Valid JSON
- * that is not the envelope (a bare list, another API's shape) must not reach the dashboard as a
- * success. Our service writes `success` first, so the usual case is a byte comparison of the
- * opening and the closing brace; any other spelling is parsed.
+ * Whether a 2xx body is the success envelope (`success: true` and `data`: docs/api.md, "The
+ * envelope"). Valid JSON that is not the envelope (a bare list, another API's shape) must not reach
+ * the dashboard as a success. Our service writes `success` first, so the usual case is a byte
+ * comparison of the opening and the closing brace; any other spelling is parsed.
  */
 export function isSuccessEnvelope(body: Buffer): boolean {
   if (!looksLikeJsonObject(body)) return false;

@@ -19,7 +19,7 @@ export type UpstreamHeaderOptions = {
 };
 
 export function createUpstreamHeaders(upstream: Config['upstream']) {
-  // Seed §5.2: the key goes in X-API-Key or as Authorization: Bearer.
+  // The key goes in X-API-Key or as Authorization: Bearer (docs/api.md, "Keys").
   const auth: [string, string] =
     upstream.authScheme === 'bearer'
       ? ['authorization', `Bearer ${upstream.key}`]
@@ -38,7 +38,7 @@ export function createUpstreamHeaders(upstream: Config['upstream']) {
     const language = options.acceptLanguage;
     if (typeof language === 'string' && ACCEPT_LANGUAGE.test(language)) headers['accept-language'] = language;
     if (options.method === 'POST') {
-      // Seed §5.7: a POST without an Origin matching the application host may get 403.
+      // A POST without an Origin matching the application host may get 403 (docs/api.md).
       headers.origin = upstream.origin;
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(options.contentLength ?? 0);
@@ -51,7 +51,7 @@ export type UpstreamHeaders = ReturnType<typeof createUpstreamHeaders>;
 /**
  * Upstream response headers that reach the browser. Set-Cookie, CORS headers, Server, caching
  * and everything unknown are dropped; Retry-After and the rate-limit family are kept so the
- * dashboard can back off (seed §7: 429 → wait, retry with increasing delays).
+ * dashboard can back off (429 → wait, retry with increasing delays: docs/api.md, "Limits").
  */
 export function passedResponseHeaders(headers: IncomingHttpHeaders, key: string): Record<string, string> {
   const passed: Record<string, string> = {};

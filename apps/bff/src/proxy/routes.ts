@@ -11,7 +11,7 @@ import type { ReadTargets } from './read-targets.ts';
 // the upstream's own paths and methods (case-sensitive, no trailing slash). Every other method →
 // 405, every other path under /api → 404; neither is forwarded. An allowed route then passes its
 // own gates (gates.ts) and is forwarded. One Express layer for all of /api: the hottest calls
-// are not walked through a router (docs/decisions/bff-fast-path.md).
+// are not walked through a router (docs/decisions/0010-bff-fast-path.md).
 
 type ProxyEndpoint = (typeof PROXY_ROUTES)[number]['endpoint'];
 type Route = {

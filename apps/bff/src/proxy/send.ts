@@ -122,11 +122,11 @@ export function createSendHandler(deps: SendDeps) {
     let id = await journal.claim(claim);
     // A claim lost to an entry whose key was released in the meantime is simply retried.
     for (let attempt = 0; id === null && attempt < 3; attempt++) {
-      const existing = journal.find(user.id, idemKey);
+      const existing = await journal.find(user.id, idemKey);
       if (existing) {
         const answer = answerExisting(existing, fingerprint, Date.now(), staleAfterMs);
         if (answer.kind === 'refuse') {
-          if (answer.orphanStale) journal.orphanStale(staleAfterMs);
+          if (answer.orphanStale) await journal.orphanStale(staleAfterMs);
           metrics.sends.inc({ outcome: answer.metric });
           return { kind: 'refused', error: answer.error };
         }

@@ -1,7 +1,7 @@
 import http, { type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 
-// The send's upstream exchange. It is not a pass-through (see docs/decisions/bff-send-forwarding.md):
+// The send's upstream exchange. It is not a pass-through (see docs/decisions/0008-bff-send-forwarding.md):
 // it runs to completion even if the browser goes away, so the journal always learns the outcome,
 // and it reports whether the request can have left (a connection never made sent nothing).
 

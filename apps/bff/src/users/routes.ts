@@ -32,8 +32,8 @@ export function userRoutes(deps: {
   const write = gateway(deps.gates['users.write']);
   const remove = gateway(deps.gates['users.remove']);
 
-  router.get(base, guard, read, (_req, res) => {
-    res.json(ok({ users: users.list() }));
+  router.get(base, guard, read, async (_req, res) => {
+    res.json(ok({ users: await users.list() }));
   });
 
   router.post(base, guard, write, async (req, res) => {
@@ -53,8 +53,8 @@ export function userRoutes(deps: {
     const id = String(req.params.id);
     const user = await users.update(id, parsed.data);
     // A new password ends the user's other sessions (keeping the caller's own, if it is theirs).
-    if (parsed.data.password !== undefined) sessions.destroyOthers(id, req.ctx.token);
-    else sessions.userChanged(id);
+    if (parsed.data.password !== undefined) await sessions.destroyOthers(id, req.ctx.token);
+    else await sessions.userChanged(id);
     logger.info(
       {
         reqId: req.ctx.id,
@@ -69,8 +69,8 @@ export function userRoutes(deps: {
   });
 
   router.delete(item, guard, remove, async (req, res) => {
-    const user = users.remove(String(req.params.id));
-    sessions.userChanged(user.id);
+    const user = await users.remove(String(req.params.id));
+    await sessions.userChanged(user.id);
     await deps.onRemoved?.(user.id);
     logger.info({ reqId: req.ctx.id, by: req.ctx.session!.user.id, user: user.id }, 'user removed');
     res.json(ok({ user }));

@@ -23,9 +23,9 @@ export type TestBff = {
 export async function startBff(
   upstreamUrl: string,
   env: Record<string, string> = {},
-  reuse?: { dir: string; key: string },
+  reuse?: { dir?: string; key?: string },
 ): Promise<TestBff> {
-  const temp = reuse ? { dir: reuse.dir, cleanup: () => {} } : tempDir('bff-test-');
+  const temp = reuse?.dir ? { dir: reuse.dir, cleanup: () => {} } : tempDir('bff-test-');
   const key = reuse?.key ?? newApiKey();
   const databasePath = path.join(temp.dir, 'bff.db');
   const fullEnv = {
@@ -55,7 +55,7 @@ export async function startBff(
     },
     async stop() {
       await app.stop();
-      if (!reuse) temp.cleanup();
+      if (!reuse?.dir) temp.cleanup();
     },
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -28,9 +29,9 @@ export async function serve(listener: http.RequestListener): Promise<Listener> {
   };
 }
 
-export type InProcessBff = Bff & { key: string; cleanup(): void };
+export type InProcessBff = Bff & { key: string; cleanup(): Promise<void> };
 
-export function buildBff(upstreamUrl: string, env: Record<string, string> = {}): InProcessBff {
+export async function buildBff(upstreamUrl: string, env: Record<string, string> = {}): Promise<InProcessBff> {
   const temp = tempDir('bff-inproc-');
   const key = newApiKey();
   const config = loadConfig({
@@ -43,13 +44,13 @@ export function buildBff(upstreamUrl: string, env: Record<string, string> = {}):
     ...env,
   });
   const logs = createLogger('silent');
-  const bff = createBff(config, logs, createMetrics(), openStores(config));
+  const bff = createBff(config, logs, createMetrics(), await openStores(config, randomUUID()));
   return {
     ...bff,
     key,
-    cleanup() {
-      bff.stores.db.close();
-      void logs.end();
+    async cleanup() {
+      await bff.stores.db.close();
+      await logs.end();
       temp.cleanup();
     },
   };

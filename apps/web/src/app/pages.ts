@@ -96,6 +96,13 @@ export const PAGES = {
     load: () => import('../features/users/components/users-page.tsx'),
     nav: { label: 'Users' },
   },
+  settings: {
+    path: paths.settings,
+    title: 'Settings',
+    access: 'settings:manage',
+    load: () => import('../features/settings/components/settings-page.tsx'),
+    nav: { label: 'Settings' },
+  },
 } satisfies Record<Exclude<keyof typeof paths, 'home'>, PageRow>;
 
 /**

@@ -10,6 +10,7 @@ export const paths = {
   users: '/users',
   locations: '/locations',
   attention: '/attention',
+  settings: '/settings',
 } as const;
 
 /** Where to come back to after signing in: only a path of this dashboard, never another site. */

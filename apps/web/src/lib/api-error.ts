@@ -12,7 +12,7 @@ export class ApiError extends Error {
   readonly code: ErrorCode | null;
   readonly fields: Record<string, string> | undefined;
   readonly retryAfterSeconds: number | null;
-  /** The body was not the seed's envelope (or the data did not match the contract). */
+  /** The body was not the API's envelope (or the data did not match the contract). */
   readonly malformed: boolean;
   /** The BFF's own 401: the session is gone, sign in again (not an upstream key problem). */
   readonly authRequired: boolean;

@@ -4,7 +4,7 @@ import type { Database, Queryable } from './types.ts';
 // journal: a claim before the send leaves, an outcome before the answer is written).
 // SQLite: the writes asked for during one turn of the event loop run in one BEGIN IMMEDIATE …
 // COMMIT at its end, and each caller's promise settles once that transaction has committed, so
-// concurrent writers share one commit (see docs/decisions/bff-journal-group-commit.md). A write
+// concurrent writers share one commit (see docs/decisions/0011-bff-journal-group-commit.md). A write
 // that fails is undone alone (SQLite rolls back the failed statement, not the transaction), so
 // each write must be ONE statement; an error that ends the transaction fails the whole batch.
 // PostgreSQL: each write runs at once on a pooled connection, in its own implicit transaction;

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, describeEngines, type TestDatabase } from '../../test-support/databases.ts';
@@ -42,6 +44,25 @@ describeEngines('instance leases', (dialect) => {
     await watcher.forget(expired);
     expect(await test.db.get('SELECT id FROM instances WHERE id = $1', back.id)).toEqual({ id: back.id });
     await back.stop();
+    await watcher.stop();
+  });
+
+  it('names at once an instance of this host whose process is gone, though its lease still runs', async () => {
+    const watcher = await startInstanceLease({ db: test.db, leaseMs: 60_000 });
+    const exited = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    const now = Date.now();
+    const insert = `INSERT INTO instances (id, pid, host, started_at, heartbeat_at, lease_until) VALUES ($1, $2, $3, $4, $4, $5)`;
+    await test.db.run(insert, 'killed-here', exited, hostname(), now, now + 60_000);
+    // Same pid on another machine, and a live process here: both alive until their leases run out.
+    await test.db.run(insert, 'elsewhere', exited, 'another-host', now, now + 60_000);
+    await test.db.run(insert, 'alive-here', process.pid, hostname(), now, now + 60_000);
+    // (Earlier tests' stopped instances are listed too: only these three rows matter here.)
+    const mine = ['killed-here', 'elsewhere', 'alive-here'];
+    const named = async () => (await watcher.expiredInstances()).filter((id) => mine.includes(id));
+    expect(await named()).toEqual(['killed-here']);
+    await watcher.forget(['killed-here']);
+    expect(await named()).toEqual([]);
+    await test.db.run(`DELETE FROM instances WHERE id IN ('elsewhere', 'alive-here')`);
     await watcher.stop();
   });
 

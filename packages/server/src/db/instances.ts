@@ -6,10 +6,15 @@ import { type Database, type DbLogger, silentLogger } from './types.ts';
 // heartbeat; work it records as in flight carries that id. When an instance's lease has run out,
 // it stopped (or hung past the lease), and the others may settle its in-flight work: the BFF turns
 // exactly those sends into `unknown`, never another live replica's. Leases use the system clock.
+// An instance on this same host whose process is gone (a SIGKILL, then a restart) is known to be
+// stopped at once: its work is settled without waiting for the lease to run out.
 
 export type InstanceLease = {
   readonly id: string;
-  /** Instances other than this one whose lease has run out (ids, oldest first). */
+  /**
+   * Instances other than this one whose lease has run out (ids, oldest first), then those on this
+   * host whose process is no longer running.
+   */
   expiredInstances(): Promise<string[]>;
   /**
    * Removes instances whose in-flight work has been settled; one that came back to life
@@ -40,7 +45,12 @@ export async function startInstanceLease(options: InstanceLeaseOptions): Promise
   const expired = db.prepare(
     'SELECT id FROM instances WHERE lease_until < $1 AND id <> $2 ORDER BY lease_until',
   );
-  const forget = db.prepare('DELETE FROM instances WHERE id = $1 AND lease_until < $2');
+  const localLive = db.prepare(
+    'SELECT id, pid FROM instances WHERE host = $1 AND lease_until >= $2 AND id <> $3 ORDER BY started_at',
+  );
+  const forget = db.prepare(
+    'DELETE FROM instances WHERE id = $1 AND (lease_until < $2 OR (host = $3 AND pid = $4))',
+  );
   const end = db.prepare('UPDATE instances SET lease_until = 0 WHERE id = $1');
 
   const register = (now: number) => insert.run(id, process.pid, hostname(), now, now + leaseMs);
@@ -70,11 +80,22 @@ export async function startInstanceLease(options: InstanceLeaseOptions): Promise
   return {
     id,
     async expiredInstances() {
-      return (await expired.all<{ id: string }>(Date.now(), id)).map((row) => row.id);
+      const now = Date.now();
+      const ran = (await expired.all<{ id: string }>(now, id)).map((row) => row.id);
+      const gone = (await localLive.all<{ id: string; pid: number }>(hostname(), now, id))
+        .filter((row) => !processRunning(Number(row.pid)))
+        .map((row) => row.id);
+      return [...ran, ...gone];
     },
     async forget(ids) {
       const now = Date.now();
-      for (const other of ids) await forget.run(other, now);
+      const host = hostname();
+      for (const other of ids) {
+        // A local instance whose process is gone is forgotten by its pid; its lease may still run.
+        const row = await db.get<{ pid: number }>('SELECT pid FROM instances WHERE id = $1', other);
+        const deadPid = row && !processRunning(Number(row.pid)) ? Number(row.pid) : -1;
+        await forget.run(other, now, host, deadPid);
+      }
     },
     async stop() {
       clearInterval(timer);
@@ -82,4 +103,16 @@ export async function startInstanceLease(options: InstanceLeaseOptions): Promise
       await end.run(id);
     },
   };
+}
+
+/** Whether a process with this pid runs on this machine (signal 0 checks without sending). */
+function processRunning(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

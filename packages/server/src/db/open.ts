@@ -4,7 +4,7 @@ import type { Database, DbLogger } from './types.ts';
 
 // One setting chooses the engine: a postgres:// URL opens PostgreSQL, anything else is a SQLite
 // file (the zero-setup default). Nothing past this point asks which one it got, except a store
-// choosing SQL where the dialects really differ (docs/decisions/database-layer.md).
+// choosing SQL where the dialects really differ (docs/decisions/0012-database-layer.md).
 
 export type OpenDatabaseOptions = {
   /** A postgres:// (or postgresql://) URL, a SQLite file path (absolute) or ':memory:'. */

@@ -21,7 +21,7 @@ import {
 
 // PostgreSQL through a `pg` Pool. Statements outside a transaction take any pooled connection; a
 // transaction holds one connection from BEGIN to COMMIT, and the statements of its async context
-// run on it (tx-context.ts). See docs/decisions/postgres-client.md for why `pg`.
+// run on it (tx-context.ts). See docs/decisions/0014-postgres-client.md for why `pg`.
 
 export type PostgresOptions = {
   /** postgres://user:password@host:port/database */

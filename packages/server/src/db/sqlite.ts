@@ -276,7 +276,7 @@ export function ended(): Error {
 function configure(db: DatabaseSync, memory: boolean): void {
   // WAL: readers never block the writer, so the CLI can write while the server reads and writes
   // the same file. NORMAL sync is durable across application crashes (an OS crash may lose the
-  // last commits, never corrupt the file); see docs/decisions/bff-journal-group-commit.md.
+  // last commits, never corrupt the file); see docs/decisions/0011-bff-journal-group-commit.md.
   if (!memory) db.exec('PRAGMA journal_mode = WAL');
   db.exec(`
     PRAGMA synchronous = NORMAL;

@@ -1,5 +1,5 @@
 // The one interface both services' stores are written against, whichever engine is behind it.
-// See docs/decisions/database-layer.md for the rules a store follows (one module per table, SQL
+// See docs/decisions/0012-database-layer.md for the rules a store follows (one module per table, SQL
 // written once with $1…$n placeholders, per-dialect SQL only where the dialects really differ).
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -1,4 +1,4 @@
--- Businesses: the tenant every key, request and review belongs to (seed §5.4).
+-- Businesses: the tenant every key, request and review belongs to.
 CREATE TABLE businesses (
   id INTEGER PRIMARY KEY,
   slug TEXT NOT NULL UNIQUE,
@@ -9,7 +9,7 @@ CREATE TABLE businesses (
   created_at INTEGER NOT NULL
 ) STRICT;
 
--- API keys: only the SHA-256 of the key is stored (seed §5, §5.9).
+-- API keys: only the SHA-256 of the key is stored.
 CREATE TABLE api_keys (
   id TEXT PRIMARY KEY,
   business_id INTEGER NOT NULL REFERENCES businesses (id),

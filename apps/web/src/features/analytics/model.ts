@@ -83,9 +83,9 @@ export function channelRows(data: AnalyticsResult): { channel: string; requests:
 }
 
 /**
- * Reviews collected through requests next to synced ones, per source (seed §2: synced reviews
- * are reported apart from request counts). "Through requests" is all reviews minus synced ones,
- * so it needs both totals.
+ * Reviews collected through requests next to synced ones, per source (synced reviews are reported
+ * apart from request counts: docs/api.md, "Analytics"). "Through requests" is all reviews minus
+ * synced ones, so it needs both totals.
  */
 export function sourceRows(
   data: AnalyticsResult,
@@ -112,7 +112,7 @@ export function sourceRows(
 
 export const WINDOW_PRESETS = [7, 30, 90, 365] as const;
 
-/** ?days= from the URL: default when absent, clamped to 1–365 (seed §8), ignored when not a number. */
+/** ?days= from the URL: default when absent, clamped to 1–365, ignored when not a number. */
 export function parseDays(raw: string | null): { days: number; correction: string | null } {
   if (raw === null || raw === '') return { days: DAYS_DEFAULT, correction: null };
   if (!/^-?\d{1,15}$/.test(raw.trim())) {

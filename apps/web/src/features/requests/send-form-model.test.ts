@@ -39,7 +39,7 @@ describe('phone number from country + what was typed', () => {
   });
 });
 
-describe('form rules per channel (seed §4 channel rules), with the server’s own messages', () => {
+describe('form rules per channel (the contacts each channel needs), with the server’s own messages', () => {
   it('sms requires a phone number', () => {
     const v = values({ channel: 'sms' });
     const result = validateSend(v);

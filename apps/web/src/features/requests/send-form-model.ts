@@ -69,7 +69,7 @@ export function phonePreview(
   return { international: parsed.formatInternational(), country: parsed.country };
 }
 
-/** Only the fields the channel needs (seed §4 channel rules); the name always goes when given. */
+/** Only the fields the channel needs (docs/api.md, "Sending"); the name always goes when given. */
 export function buildSendBody(values: SendFormValues): SendRequestInput {
   const needs = CHANNEL_REQUIRES[values.channel];
   const body: SendRequestInput = { channel: values.channel };

@@ -24,7 +24,7 @@ describe('reviews URL ↔ filter state', () => {
     expect(back.corrections).toEqual([]);
   });
 
-  it('corrects out-of-range values to the nearest bound (seed §8), and says so', () => {
+  it('corrects out-of-range values to the nearest bound, and says so', () => {
     const { filters, corrections } = parse('page=0&limit=500&minRating=9');
     expect(filters).toMatchObject({ page: 1, limit: 100, minRating: 5 });
     expect(corrections).toHaveLength(3);

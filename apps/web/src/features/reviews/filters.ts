@@ -10,8 +10,8 @@ import {
 import { REVIEW_STATUSES, type ReviewStatus } from '@review-desk/shared/reviews';
 
 // The Reviews page's state is its URL (?status=&minRating=&limit=&page=): links are shareable,
-// Back/Forward and reload keep it. Anything out of range in a hand-edited or old link is
-// corrected to the nearest meaningful value, never crashed on (seed §8 ranges).
+// Back/Forward and reload keep it. Anything out of range in a hand-edited or old link is corrected
+// to the nearest meaningful value, never crashed on (the ranges of docs/api.md, "Limits").
 
 export type ReviewFilters = {
   page: number;

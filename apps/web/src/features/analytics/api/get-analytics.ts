@@ -3,8 +3,9 @@ import { ENDPOINTS } from '@review-desk/shared/scopes';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson, withQuery } from '../../../lib/http.ts';
 
-// GET /api/v1/analytics through the BFF. Read with the tolerant schema: a deployment is only
-// known to send `completed` and `reviewLeft` (seed §2), so everything else may be missing.
+// GET /api/v1/analytics through the BFF. Read with the tolerant schema: a deployment is only known
+// to send `completed` and `reviewLeft` (docs/api.md, "Analytics"), so everything else may be
+// missing.
 
 export function getAnalytics(days: number, signal?: AbortSignal) {
   return getJson(

@@ -38,7 +38,7 @@ function WindowPicker({ days, onDays }: { days: number; onDays: (days: number) =
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    // The shared schema's own rule and message (seed §8: days 1 to 365).
+    // The shared schema's own rule and message (days 1 to 365).
     const parsed = analyticsQuerySchema.safeParse({ days: text.trim() });
     if (!parsed.success) {
       setError(

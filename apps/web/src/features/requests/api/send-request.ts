@@ -6,7 +6,7 @@ import { request } from '../../../lib/http.ts';
 import { sendsKeys } from './get-sends.ts';
 
 // POST /api/v1/requests/send through the BFF, which makes it at-most-once per Idempotency-Key
-// (seed §4: the endpoint itself has none, and a resend after a timeout may duplicate).
+// (the API's send has none, and a resend after a timeout may duplicate).
 
 export type SendVariables = { body: SendRequest; idempotencyKey: string };
 

@@ -4,8 +4,8 @@ import { requestsHref } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-error.ts';
 
 /**
- * Neither success nor failure: the request may have reached the service (seed §4: "resending
- * after a timeout may create a second request"). Trying again reuses the same Idempotency-Key,
+ * Neither success nor failure: the request may have reached the service (docs/api.md: resending
+ * after a timeout may create a second request). Trying again reuses the same Idempotency-Key,
  * so the BFF answers with the stored result or refuses; it never sends twice.
  */
 export function OutcomeUnknown({

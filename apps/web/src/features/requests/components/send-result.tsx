@@ -21,8 +21,9 @@ import { channelLabel } from '../channel-labels.ts';
 import { localZone } from './leg-state.tsx';
 
 /**
- * The honest result of a send (seed §2): "sent" means accepted for delivery — not delivered and
- * not a review; a warning (one leg of "both" failed) is the first thing the user reads.
+ * The honest result of a send (docs/api.md, "The send's answer"): "sent" means accepted for
+ * delivery — not delivered and not a review; a warning (one leg of "both" failed) is the first
+ * thing the user reads.
  */
 export function SendResultPanel({
   result,

@@ -29,7 +29,7 @@ function bff(total: number, opts: { failFirst?: number } = {}) {
 }
 
 describe('CSV export', () => {
-  it('walks pages at limit 100 until page × limit reaches total (seed §4)', async () => {
+  it('walks pages at limit 100 until page × limit reaches total', async () => {
     const { calls } = bff(250);
     const progress: number[] = [];
     const reviews = await fetchAllReviews({ status: 'pending', minRating: 4 }, (p) =>

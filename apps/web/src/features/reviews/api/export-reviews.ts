@@ -8,10 +8,10 @@ import { getReviews } from './get-reviews.ts';
 export type ExportProgress = { fetched: number; total: number; page: number };
 
 /**
- * Every review matching the filters, walked at the largest page size (seed §8: limit ≤ 100) and
- * stopped by the seed's rule (§4: reviews empty, or page × limit ≥ total). Each page read uses
- * the same retry policy as the dashboard's queries. Rows that shift between pages while the walk
- * runs (a new review arriving) are kept once, by id.
+ * Every review matching the filters, walked at the largest page size (limit ≤ 100) and stopped by
+ * the API's rule (reviews empty, or page × limit ≥ total: docs/api.md). Each page read uses the
+ * same retry policy as the dashboard's queries. Rows that shift between pages while the walk runs
+ * (a new review arriving) are kept once, by id.
  */
 export async function fetchAllReviews(
   filters: Pick<ReviewFilters, 'status' | 'minRating'>,

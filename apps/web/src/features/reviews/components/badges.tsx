@@ -15,7 +15,7 @@ function platformLabel(platform: string): string {
   return platform.charAt(0).toUpperCase() + platform.slice(1);
 }
 
-/** Where the review came from. Synced reviews (seed §2: imported from external networks) are marked. */
+/** Where the review came from. Synced reviews (imported from external networks) are marked. */
 export function PlatformBadge({ platform }: { platform: string | null | undefined }) {
   if (!platform) return <span className="muted">—</span>;
   if (isSyncedPlatform(platform)) {

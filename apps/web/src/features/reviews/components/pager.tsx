@@ -4,8 +4,8 @@ import { isLastPage, pageRange } from '@review-desk/shared/reviews';
 type PageInfo = { page: number; limit: number; total: number; reviews: readonly unknown[] };
 
 /**
- * "21–40 of 57" with previous/next. Next follows the seed's stop rule (§4: no next page when
- * this one is empty or page × limit reaches total), so a deployment whose total and pages
+ * "21–40 of 57" with previous/next. Next follows the API's stop rule (docs/api.md: no next page
+ * when this one is empty or page × limit reaches total), so a deployment whose total and pages
  * disagree never sends the user to an empty page.
  */
 export function Pager({

@@ -6,8 +6,8 @@ import { Stars } from '../../../components/stars.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { PlatformBadge, StatusBadge } from './badges.tsx';
 
-// Seed §2: "Fields of a review record: not shown beyond its status and rating". The fields our
-// service writes get labels; every other field a deployment sends is shown as it came.
+// The API promises no review fields beyond id, status and rating (docs/api.md, "Review items"). The
+// fields our service writes get labels; every other field a deployment sends is shown as it came.
 
 const KNOWN: Record<string, { label: string; render: (value: unknown, review: ReviewItem) => ReactNode }> = {
   rating: { label: 'Rating', render: (_, review) => <Stars rating={review.rating} /> },

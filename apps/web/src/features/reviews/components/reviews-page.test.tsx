@@ -79,7 +79,7 @@ describe('Reviews page', () => {
     expect(await screen.findByTestId('page-range')).toHaveTextContent('21–25 of 25');
   });
 
-  it('stops at the seed’s stop rule: no Next on the last page', async () => {
+  it('stops at the API’s stop rule: no Next on the last page', async () => {
     reviewsBff(40);
     renderPage(<ReviewsPage title="Reviews" />, { url: '/reviews?page=2' });
     await screen.findByText('21–40 of 40');

@@ -50,7 +50,7 @@ export function ReviewsTable({
 /**
  * One review. Memoised: while the next page or filter loads, the list on screen re-renders only to
  * dim itself, and its rows stay as they are. Plain elements styled like Mantine's Text, Badge and
- * subtle compact Button (app.css): Mantine's components resolve their styles on every render, and
+ * subtle compact Button (app/page.css): Mantine's components resolve their styles on every render, and
  * a page of rows made of some eighty of them was the largest part of the first paint's work.
  */
 const ReviewRow = memo(function ReviewRow({

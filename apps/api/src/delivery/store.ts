@@ -1,0 +1,278 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MigrationSource } from '@review-desk/server/db/migrate';
+import type { Database } from '@review-desk/server/db/types';
+import {
+  type Channel,
+  FINAL_LEG_STATES,
+  LEG_STATE_RANK,
+  type LegChannel,
+  type LegState,
+  type RequestStatus,
+} from '@review-desk/shared';
+
+// The delivery tables (component `delivery`, SQLite and PostgreSQL, in the service's database):
+// each request's status and its legs as the carriers report them, and the phones that texted
+// STOP. Written through packages/server's async Database; every write is one statement or one
+// short transaction, never held across a carrier's answer.
+
+export const DELIVERY_MIGRATIONS: MigrationSource = {
+  component: 'delivery',
+  dir: path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'),
+};
+
+export type DeliveryRequestRow = {
+  request_id: string;
+  business_id: number;
+  channel: Channel;
+  status: RequestStatus;
+  scheduled_for: number | null;
+  created_at: number;
+  updated_at: number;
+};
+
+export type LegRow = {
+  request_id: string;
+  channel: LegChannel;
+  business_id: number;
+  provider: string;
+  to_addr: string;
+  sender: string | null;
+  provider_message_id: string | null;
+  state: LegState;
+  error_code: string | null;
+  error: string | null;
+  segments: number | null;
+  updated_at: number;
+};
+
+export type NewLeg = {
+  channel: LegChannel;
+  provider: string;
+  to: string;
+  sender: string | null;
+  providerMessageId: string | null;
+  state: LegState;
+  errorCode: string | null;
+  error: string | null;
+  segments: number | null;
+};
+
+/** The SQL rank of a state (LEG_STATE_RANK), so a receipt only ever moves a leg forward. */
+const RANK_SQL = `CASE state ${Object.entries(LEG_STATE_RANK)
+  .map(([state, rank]) => `WHEN '${state}' THEN ${rank}`)
+  .join(' ')} END`;
+const FINAL_SQL = FINAL_LEG_STATES.map((s) => `'${s}'`).join(', ');
+
+function toRequest(row: DeliveryRequestRow): DeliveryRequestRow {
+  return {
+    ...row,
+    business_id: Number(row.business_id),
+    scheduled_for: row.scheduled_for === null ? null : Number(row.scheduled_for),
+    created_at: Number(row.created_at),
+    updated_at: Number(row.updated_at),
+  };
+}
+
+function toLeg(row: LegRow): LegRow {
+  return {
+    ...row,
+    business_id: Number(row.business_id),
+    segments: row.segments === null ? null : Number(row.segments),
+    updated_at: Number(row.updated_at),
+  };
+}
+
+export type ReceiptResult = 'changed' | 'unchanged' | 'unknown_message';
+
+export function deliveryStore(db: Database) {
+  const insertRequest = db.prepare(`INSERT INTO delivery_requests
+    (request_id, business_id, channel, status, scheduled_for, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $6)`);
+  const setStatus = db.prepare(
+    'UPDATE delivery_requests SET status = $2, updated_at = $3 WHERE request_id = $1',
+  );
+  const upsertLeg = db.prepare(`INSERT INTO delivery_legs
+    (request_id, channel, business_id, provider, to_addr, sender, provider_message_id, state, error_code, error, segments, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+    ON CONFLICT (request_id, channel) DO UPDATE SET provider = excluded.provider, sender = excluded.sender,
+      provider_message_id = excluded.provider_message_id, state = excluded.state,
+      error_code = excluded.error_code, error = excluded.error, segments = excluded.segments,
+      updated_at = excluded.updated_at`);
+  // Forward only: a late `sent` never undoes `delivered`, a replay changes nothing.
+  const receipt =
+    db.prepare(`UPDATE delivery_legs SET state = $2, error_code = $3, error = $4, updated_at = $5
+    WHERE provider_message_id = $1 AND state NOT IN (${FINAL_SQL}) AND ${RANK_SQL} < $6`);
+  const legByMessage = db.prepare('SELECT * FROM delivery_legs WHERE provider_message_id = $1');
+  const requestById = db.prepare(
+    'SELECT request_id, business_id, channel, status, scheduled_for, created_at, updated_at FROM delivery_requests WHERE request_id = $1 AND business_id = $2',
+  );
+  const legsOf = db.prepare('SELECT * FROM delivery_legs WHERE request_id = $1 ORDER BY channel DESC');
+  const optOut = db.prepare(`INSERT INTO sms_opt_outs (business_id, phone, opted_out, updated_at)
+    VALUES ($1, $2, $3, $4) ON CONFLICT (business_id, phone) DO UPDATE SET opted_out = excluded.opted_out,
+    updated_at = excluded.updated_at`);
+  const optedOut = db.prepare('SELECT opted_out FROM sms_opt_outs WHERE business_id = $1 AND phone = $2');
+  // The business that last texted this phone from this sender: the one a reply is about.
+  const lastSender = db.prepare(`SELECT business_id FROM delivery_legs
+    WHERE to_addr = $1 AND channel = 'sms' AND (sender = $2 OR $2 = '') ORDER BY updated_at DESC LIMIT 1`);
+  const discardLegs = db.prepare('DELETE FROM delivery_legs WHERE request_id = $1');
+  const discardRequest = db.prepare('DELETE FROM delivery_requests WHERE request_id = $1');
+  const stale = db.prepare("SELECT * FROM delivery_requests WHERE status = 'sending' AND updated_at < $1");
+
+  async function legsFor(requestIds: string[]): Promise<Map<string, LegRow[]>> {
+    const byRequest = new Map<string, LegRow[]>();
+    if (requestIds.length === 0) return byRequest;
+    const list = requestIds.map((_, i) => `$${i + 1}`).join(', ');
+    const rows = await db.all<LegRow>(
+      `SELECT * FROM delivery_legs WHERE request_id IN (${list}) ORDER BY channel DESC`,
+      ...requestIds,
+    );
+    for (const row of rows) {
+      const legs = byRequest.get(row.request_id) ?? [];
+      legs.push(toLeg(row));
+      byRequest.set(row.request_id, legs);
+    }
+    return byRequest;
+  }
+
+  return {
+    db,
+
+    async createRequest(r: {
+      requestId: string;
+      businessId: number;
+      channel: Channel;
+      status: RequestStatus;
+      scheduledFor: number | null;
+      at: number;
+    }): Promise<void> {
+      await insertRequest.run(r.requestId, r.businessId, r.channel, r.status, r.scheduledFor, r.at);
+    },
+
+    /** Records the legs as the carriers answered and the request's status, in one transaction. */
+    async recordLegs(
+      requestId: string,
+      businessId: number,
+      legs: NewLeg[],
+      status: RequestStatus,
+      at: number,
+    ) {
+      await db.transaction(async () => {
+        for (const leg of legs) {
+          await upsertLeg.run(
+            requestId,
+            leg.channel,
+            businessId,
+            leg.provider,
+            leg.to,
+            leg.sender,
+            leg.providerMessageId,
+            leg.state,
+            leg.errorCode,
+            leg.error,
+            leg.segments,
+            at,
+          );
+        }
+        await setStatus.run(requestId, status, at);
+      });
+    },
+
+    async setStatus(requestId: string, status: RequestStatus, at: number): Promise<void> {
+      await setStatus.run(requestId, status, at);
+    },
+
+    /** A carrier's receipt for one message: moves its leg forward, never back. */
+    async applyReceipt(
+      providerMessageId: string,
+      state: LegState,
+      errorCode: string | null,
+      error: string | null,
+      at: number,
+    ): Promise<ReceiptResult> {
+      const result = await receipt.run(providerMessageId, state, errorCode, error, at, LEG_STATE_RANK[state]);
+      if (result.changes > 0) return 'changed';
+      return (await legByMessage.get(providerMessageId)) ? 'unchanged' : 'unknown_message';
+    },
+
+    async legByMessage(providerMessageId: string): Promise<LegRow | undefined> {
+      const row = await legByMessage.get<LegRow>(providerMessageId);
+      return row && toLeg(row);
+    },
+
+    async request(businessId: number, requestId: string): Promise<DeliveryRequestRow | undefined> {
+      const row = await requestById.get<DeliveryRequestRow>(requestId, businessId);
+      return row && toRequest(row);
+    },
+
+    async legs(requestId: string): Promise<LegRow[]> {
+      return (await legsOf.all<LegRow>(requestId)).map(toLeg);
+    },
+
+    legsFor,
+
+    /** Newest first, filtered by status and channel. */
+    async list(
+      businessId: number,
+      query: {
+        page: number;
+        limit: number;
+        status?: RequestStatus | undefined;
+        channel?: Channel | undefined;
+      },
+    ): Promise<{ total: number; rows: DeliveryRequestRow[] }> {
+      const where = ['business_id = $1'];
+      const params: (string | number)[] = [businessId];
+      if (query.status) {
+        params.push(query.status);
+        where.push(`status = $${params.length}`);
+      }
+      if (query.channel) {
+        params.push(query.channel);
+        where.push(`channel = $${params.length}`);
+      }
+      const clause = where.join(' AND ');
+      const count = await db.get<{ n: number }>(
+        `SELECT count(*) AS n FROM delivery_requests WHERE ${clause}`,
+        ...params,
+      );
+      const rows = await db.all<DeliveryRequestRow>(
+        `SELECT * FROM delivery_requests WHERE ${clause} ORDER BY created_at DESC, id DESC
+         LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        ...params,
+        query.limit,
+        (query.page - 1) * query.limit,
+      );
+      return { total: Number(count?.n ?? 0), rows: rows.map(toRequest) };
+    },
+
+    async setOptOut(businessId: number, phone: string, out: boolean, at: number): Promise<void> {
+      await optOut.run(businessId, phone, out ? 1 : 0, at);
+    },
+
+    async isOptedOut(businessId: number, phone: string): Promise<boolean> {
+      const row = await optedOut.get<{ opted_out: number }>(businessId, phone);
+      return Number(row?.opted_out ?? 0) === 1;
+    },
+
+    /** The business that last texted `phone` (from `sender`, when known). */
+    async businessTexting(phone: string, sender: string | null): Promise<number | null> {
+      const row = await lastSender.get<{ business_id: number }>(phone, sender ?? '');
+      return row ? Number(row.business_id) : null;
+    },
+
+    /** Forgets a request refused for its contact (see requests.discard in the service's store). */
+    async discard(requestId: string): Promise<void> {
+      await db.transaction(async () => {
+        await discardLegs.run(requestId);
+        await discardRequest.run(requestId);
+      });
+    },
+
+    /** Requests left `sending` by a process that stopped mid-delivery. */
+    async staleSending(before: number): Promise<DeliveryRequestRow[]> {
+      return (await stale.all<DeliveryRequestRow>(before)).map(toRequest);
+    },
+  };
+}
+export type DeliveryStore = ReturnType<typeof deliveryStore>;

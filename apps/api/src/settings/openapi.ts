@@ -1,0 +1,82 @@
+import {
+  REMINDER_AFTER_DAYS_MAX,
+  SETTINGS_ENDPOINTS,
+  SMS_SEGMENTS_MAX,
+  STATUS_TABLE,
+  settingsResponseSchema,
+  settingsUpdateSchema,
+} from '@review-desk/shared';
+import { z } from 'zod';
+
+// The settings calls in the OpenAPI document, from the shared schemas: an extension of the API,
+// marked as such (`x-extension`), which clients must not require.
+
+type JsonSchema = Record<string, unknown>;
+
+function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+const failure = (status: keyof typeof STATUS_TABLE) => ({
+  description: `${STATUS_TABLE[status].meaning} ${STATUS_TABLE[status].action}`,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+});
+
+const answer = {
+  description:
+    'The business’s settings, and its name and an example link of real length (what the SMS limit is counted with).',
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['success', 'data'],
+        properties: { success: { const: true }, data: { $ref: '#/components/schemas/Settings' } },
+      },
+    },
+  },
+};
+
+const RULES =
+  `Templates use {customer_name} (a missing name reads "there", or the fallback written as {customer_name|friend}), {business_name} and {review_link}. ` +
+  `The SMS and email bodies must contain {review_link}; the subject must not; an unknown placeholder is refused; ` +
+  `an SMS longer than ${SMS_SEGMENTS_MAX} segments (counted with a 19-character name, the business’s name, a real-length link and the opt-out words) is refused. ` +
+  `Every message ends with opt-out words no template removes. reminderAfterDays: 0 (no reminder) or 1–${REMINDER_AFTER_DAYS_MAX}. ` +
+  'quietHours: the sending window {start, end} as HH:MM on the business’s wall clock (timeZone, IANA), or null for any hour. ' +
+  'A refusal names each field in `fields`.';
+
+export function settingsOpenApi() {
+  const { read, write } = SETTINGS_ENDPOINTS;
+  return {
+    paths: {
+      [read.path]: {
+        get: {
+          operationId: 'getSettings',
+          summary: 'The business’s message templates, reminder, sending window and review site (extension)',
+          description: `Extension: clients must not require it (another deployment answers 404). Scope: \`${read.scope}\`.`,
+          'x-extension': true,
+          responses: { '200': answer, '401': failure(401), '403': failure(403), '429': failure(429) },
+        },
+        put: {
+          operationId: 'updateSettings',
+          summary: 'Change any of the settings; the fields left out keep their values (extension)',
+          description: `Extension. Scope: \`${write.scope}\`. Needs the Origin rule like a POST. ${RULES}`,
+          'x-extension': true,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: schemaOf(settingsUpdateSchema, 'input') } },
+          },
+          responses: {
+            '200': answer,
+            '400': failure(400),
+            '401': failure(401),
+            '403': failure(403),
+            '429': failure(429),
+          },
+        },
+      },
+    },
+    schemas: { Settings: schemaOf(settingsResponseSchema, 'output') },
+  };
+}

@@ -1,0 +1,57 @@
+import { requestRecordSchema, successEnvelopeSchema } from '@review-desk/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OUTBOX_RECEIPT_MS } from '../src/delivery/tracker.ts';
+import { getJson, send, startTestApi, type TestApi, uniqueEmail, uniquePhone } from './helpers.ts';
+
+// The outbox provider makes up the same receipts a carrier sends, so the whole flow — sent, then
+// delivered or not — runs on one machine without Twilio.
+
+let api: TestApi;
+let key: string;
+
+beforeAll(async () => {
+  // Without the fault hooks: the 0000 phone is accepted, then not delivered.
+  api = await startTestApi({ devOutbox: false, monthlySendAllowance: 0, frequencyCapDays: 0 });
+  api.business('shop', 'Corner Shop');
+  key = api.key('shop');
+});
+afterAll(() => api.stop());
+
+async function legsOf(id: string) {
+  const result = await getJson(api, `/api/v1/requests/${id}`, key);
+  return successEnvelopeSchema(requestRecordSchema).parse(result.body).data.legs;
+}
+
+async function settle(id: string) {
+  const end = Date.now() + OUTBOX_RECEIPT_MS * 5;
+  for (;;) {
+    const legs = await legsOf(id);
+    if (legs.every((l) => l.state !== 'sent') || Date.now() > end) return legs;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('the outbox’s receipts', () => {
+  it('an SMS and an email are sent, then delivered a moment later', async () => {
+    const result = await send(api, key, {
+      customerPhone: uniquePhone(),
+      customerEmail: uniqueEmail(),
+      channel: 'both',
+    });
+    expect(result.status).toBe(200);
+    const id = result.body.data.requestId as string;
+    const first = await legsOf(id);
+    expect(first.map((l) => [l.channel, l.provider, l.state])).toEqual([
+      ['sms', 'outbox', 'sent'],
+      ['email', 'outbox', 'sent'],
+    ]);
+    const later = await settle(id);
+    expect(later.map((l) => l.state)).toEqual(['delivered', 'delivered']);
+  });
+
+  it('the phone ending 0000 is not delivered, with the carrier’s reason', async () => {
+    const id = (await send(api, key, { customerPhone: '+14155550000' })).body.data.requestId as string;
+    const [leg] = await settle(id);
+    expect(leg).toMatchObject({ state: 'undelivered', error: expect.stringMatching(/out of reach/) });
+  });
+});

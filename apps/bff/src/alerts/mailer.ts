@@ -1,0 +1,44 @@
+import nodemailer from 'nodemailer';
+
+// Email through the SMTP server in BFF_SMTP_URL (nodemailer). `sent` means the server accepted
+// the message for delivery, never that it arrived.
+
+export type OutgoingEmail = { to: string; subject: string; text: string; html: string };
+
+export type Mailer = {
+  readonly configured: boolean;
+  send(email: OutgoingEmail): Promise<void>;
+  close(): void;
+};
+
+export const noMailer: Mailer = {
+  configured: false,
+  async send() {
+    throw new Error('Email is not configured (BFF_SMTP_URL)');
+  },
+  close() {},
+};
+
+export function createMailer(smtp: { url: string; from: string } | null): Mailer {
+  if (!smtp) return noMailer;
+  const url = new URL(smtp.url);
+  const secure = url.protocol === 'smtps:';
+  const transport = nodemailer.createTransport({
+    host: url.hostname,
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    ...(url.username
+      ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }
+      : {}),
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
+  return {
+    configured: true,
+    async send(email) {
+      await transport.sendMail({ from: smtp.from, ...email });
+    },
+    close: () => transport.close(),
+  };
+}

@@ -1,0 +1,113 @@
+import { AppError } from '@review-desk/server/errors';
+import { can, ok } from '@review-desk/shared';
+import {
+  ALERT_PATHS,
+  type AlertList,
+  alertPreferencesSchema,
+  markAlertsReadSchema,
+  type PreferencesReply,
+} from '@review-desk/shared/alerts';
+import { type RequestHandler, Router } from 'express';
+import type { Logger } from 'pino';
+import type { RouteGates } from '../gates.ts';
+import { readJsonBody } from '../http/body.ts';
+import { gateway } from '../http/gate.ts';
+import { methodNotAllowed } from '../http/method.ts';
+import type { LocationDirectory } from '../locations/directory.ts';
+import type { Alerts } from './service.ts';
+
+// GET/PUT /bff/notifications/preferences: the signed-in user's alert choices. GET /bff/alerts:
+// their newest alerts and the unread count, only for locations they may read now. POST
+// /bff/alerts/read: marks some ({ids}) or all ({all:true}) of their own alerts read.
+
+export function alertRoutes(deps: {
+  alerts: Alerts;
+  directory: LocationDirectory;
+  gates: RouteGates;
+  logger: Pick<Logger, 'info'>;
+}): Router {
+  const { alerts, directory } = deps;
+  const router = Router();
+  const name =
+    (route: string): RequestHandler =>
+    (req, _res, next) => {
+      req.ctx.route = route;
+      next();
+    };
+
+  const reply = async (userId: string, role: Parameters<typeof can>[0]): Promise<PreferencesReply> => ({
+    preferences: await (await alerts.store()).preferences(userId),
+    emailConfigured: alerts.mailer.configured,
+    digestAllowed: can(role, 'analytics:read'),
+  });
+
+  router.get(ALERT_PATHS.preferences, name('alerts'), gateway(deps.gates.alerts), async (req, res) => {
+    const { user } = req.ctx.session!;
+    res.json(ok(await reply(user.id, user.role)));
+  });
+
+  router.put(
+    ALERT_PATHS.preferences,
+    name('alerts'),
+    gateway(deps.gates['alerts.write']),
+    async (req, res) => {
+      const { user } = req.ctx.session!;
+      const parsed = alertPreferencesSchema.safeParse(await readJsonBody(req));
+      if (!parsed.success) throw AppError.validation(parsed.error);
+      if (parsed.data.digest && !can(user.role, 'analytics:read'))
+        throw new AppError(
+          'role_forbidden',
+          'The weekly digest shows analytics, which your role cannot read.',
+        );
+      const store = await alerts.store();
+      const before = await store.preferences(user.id);
+      await store.setPreferences(user.id, parsed.data);
+      if (parsed.data.enabled && !before.enabled) await alerts.pollSoon();
+      if (parsed.data.digest) await alerts.plan();
+      deps.logger.info(
+        { reqId: req.ctx.id, user: user.id, enabled: parsed.data.enabled, channel: parsed.data.channel },
+        'notification preferences changed',
+      );
+      res.json(ok(await reply(user.id, user.role)));
+    },
+  );
+
+  router.get(ALERT_PATHS.alerts, name('alerts'), gateway(deps.gates.alerts), async (req, res) => {
+    const { user } = req.ctx.session!;
+    const reach = await directory.forUser(user.id);
+    const names = new Map(reach.map((l) => [l.slug, l.name]));
+    const list = await (await alerts.store()).list(
+      user.id,
+      reach.map((l) => l.slug),
+    );
+    const body: AlertList = {
+      unread: list.unread,
+      alerts: list.alerts.map((a) => ({
+        id: a.id,
+        location: a.location,
+        locationName: names.get(a.location) ?? a.location,
+        reviewId: a.reviewId,
+        rating: a.rating,
+        author: a.author,
+        excerpt: a.excerpt,
+        reviewDate: a.reviewDate,
+        createdAt: new Date(a.createdAt).toISOString(),
+        read: a.read,
+      })),
+    };
+    res.set('cache-control', 'no-store').json(ok(body));
+  });
+
+  router.post(ALERT_PATHS.read, name('alerts'), gateway(deps.gates['alerts.write']), async (req, res) => {
+    const { user } = req.ctx.session!;
+    const parsed = markAlertsReadSchema.safeParse(await readJsonBody(req));
+    if (!parsed.success) throw AppError.validation(parsed.error);
+    const marked = await (await alerts.store()).markRead(user.id, parsed.data);
+    res.json(ok({ marked }));
+  });
+
+  router.all(ALERT_PATHS.preferences, methodNotAllowed('GET', 'PUT'));
+  router.all(ALERT_PATHS.alerts, methodNotAllowed('GET'));
+  router.all(ALERT_PATHS.read, methodNotAllowed('POST'));
+  return router;
+}

@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import { type Clock, systemClock } from '@review-desk/server/db/clock';
+import { type JobHandler, JobRunner } from '@review-desk/server/db/job-runner';
+import { jobStore, schedulingMigrations } from '@review-desk/server/db/jobs';
+import { migrate } from '@review-desk/server/db/migrate';
+import type { Database } from '@review-desk/server/db/types';
+import { can } from '@review-desk/shared';
+import { reviewDetailPath } from '@review-desk/shared/alerts';
+import type { Logger } from 'pino';
+import type { UserStore } from '../auth/users.ts';
+import type { Config } from '../env.ts';
+import type { LocationDirectory, RoutedLocation } from '../locations/directory.ts';
+import { nextPollDelay, recipients } from './decide.ts';
+import { createDigests, DIGEST_KIND } from './digest-job.ts';
+import { createDigestStore, type DigestStore } from './digest-store.ts';
+import { renderAlertEmail } from './email.ts';
+import { createMailer, type Mailer } from './mailer.ts';
+import { ALERT_MIGRATIONS, type AlertStore, createAlertStore, type RaisedAlert } from './store.ts';
+import { newestReviews, UpstreamFailure } from './upstream.ts';
+
+// Watching each location for new low ratings. One job per location (`alerts.poll:<slug>`) in the
+// scheduling tables: whichever BFF process holds its lease polls, then reschedules it one
+// interval later (longer after failures), so however many processes run, one poll of a location
+// runs at a time. Alerts are raised in the same transaction that records the reviews as seen;
+// emails go out after it commits, at most once each (docs/alerts.md).
+
+export const POLL_KIND = 'alerts.poll';
+export const pollKey = (slug: string) => `${POLL_KIND}:${slug}`;
+
+export type AlertsDeps = {
+  config: Pick<Config, 'alerts' | 'publicOrigin'>;
+  /** The BFF's database (its owner closes it). */
+  db: Database;
+  directory: LocationDirectory;
+  users: Pick<UserStore, 'get'>;
+  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  clock?: Clock;
+  mailer?: Mailer;
+};
+
+export type PollOutcome =
+  | { kind: 'skipped'; reason: 'no-location' | 'no-subscribers' }
+  | { kind: 'polled'; baseline: boolean; fresh: number; raised: number; emailed: number }
+  | { kind: 'failed'; failures: number; error: string; delayMs: number };
+
+export type Alerts = ReturnType<typeof createAlerts>;
+
+export function createAlerts(deps: AlertsDeps) {
+  const { config, directory, users, logger } = deps;
+  const clock = deps.clock ?? systemClock;
+  const mailer = deps.mailer ?? createMailer(config.alerts.smtp);
+  const intervalMs = config.alerts.pollMs;
+  let opened: Promise<{ db: Database; store: AlertStore; digests: DigestStore }> | null = null;
+  let runner: JobRunner | null = null;
+  let ensureTimer: NodeJS.Timeout | undefined;
+  let unsubscribe: (() => void) | undefined;
+  let dashboardOrigin = config.publicOrigin;
+
+  const open = async () => {
+    const { db } = deps;
+    await migrate(db, [schedulingMigrations, ALERT_MIGRATIONS]);
+    return { db, store: createAlertStore(db, clock), digests: createDigestStore(db, clock) };
+  };
+  const handle = async () => {
+    opened ??= open();
+    return opened;
+  };
+  const store = async () => (await handle()).store;
+  const digests = createDigests({
+    store,
+    digests: async () => (await handle()).digests,
+    directory,
+    users,
+    mailer,
+    clock,
+    logger,
+    origin: () => dashboardOrigin ?? '',
+  });
+
+  async function deliver(raised: readonly RaisedAlert[], location: RoutedLocation): Promise<number> {
+    const alerts = await store();
+    let emailed = 0;
+    for (const alert of raised) {
+      if (alert.channel !== 'email' || !mailer.configured) continue;
+      const user = await users.get(alert.userId);
+      if (!user) {
+        await alerts.setEmailState(alert.alertId, 'failed', 'The user no longer exists');
+        continue;
+      }
+      const link = `${dashboardOrigin ?? ''}${reviewDetailPath(location.slug, alert.id)}`;
+      const email = renderAlertEmail({
+        rating: alert.rating,
+        author: alert.author,
+        excerpt: alert.excerpt,
+        locationName: location.name,
+        link,
+      });
+      try {
+        await mailer.send({ to: user.email, ...email });
+        await alerts.setEmailState(alert.alertId, 'sent');
+        emailed++;
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await alerts.setEmailState(alert.alertId, 'failed', message.slice(0, 500));
+        logger.warn({ alert: alert.alertId, err: message }, 'alert email refused by the mail server');
+      }
+    }
+    return emailed;
+  }
+
+  /** One poll of one location; never throws for an upstream failure (it is recorded instead). */
+  async function poll(slug: string): Promise<PollOutcome & { delayMs: number }> {
+    const alerts = await store();
+    const location = (await directory.all()).find((l) => l.slug === slug);
+    if (!location) return { kind: 'skipped', reason: 'no-location', delayMs: intervalMs };
+    const subscribers = await alerts.subscribers();
+    // Nobody listening: no upstream call. Whoever turns alerts on later starts from the next poll.
+    if (subscribers.length === 0) return { kind: 'skipped', reason: 'no-subscribers', delayMs: intervalMs };
+    const startedAt = clock.now();
+    const readers = new Set<string>();
+    for (const subscriber of subscribers) {
+      const user = await users.get(subscriber.userId);
+      if (!user || !can(user.role, 'reviews:read')) continue;
+      const reach = await directory.forUser(subscriber.userId);
+      if (reach.some((l) => l.slug === slug)) readers.add(subscriber.userId);
+    }
+    try {
+      const reviews = await newestReviews(location, (ids) => alerts.seenAmong(slug, ids));
+      const result = await alerts.recordPoll(
+        slug,
+        startedAt,
+        reviews,
+        (review, previous) => recipients(review, previous, subscribers, (id) => readers.has(id)),
+        (subscriber) => (subscriber.channel === 'email' && mailer.configured ? 'pending' : 'none'),
+      );
+      if (result.raised.length > 0)
+        logger.info({ location: slug, alerts: result.raised.length }, 'low-rating alerts raised');
+      const emailed = await deliver(result.raised, location);
+      return {
+        kind: 'polled',
+        baseline: result.baseline,
+        fresh: result.fresh,
+        raised: result.raised.length,
+        emailed,
+        delayMs: intervalMs,
+      };
+    } catch (error) {
+      if (!(error instanceof UpstreamFailure)) throw error;
+      const failures = await alerts.recordFailure(slug, error.message);
+      const delayMs = nextPollDelay(intervalMs, failures, error.retryAfterMs);
+      logger.warn(
+        { location: slug, status: error.status, failures, nextInMs: delayMs },
+        'alerts poll failed; backing off',
+      );
+      return { kind: 'failed', failures, error: error.message, delayMs };
+    }
+  }
+
+  const handlers: Record<string, JobHandler> = {
+    [DIGEST_KIND]: digests.handler,
+    [POLL_KIND]: async ({ job }) => {
+      const slug = String((job.payload as { slug?: unknown })?.slug ?? '');
+      let delayMs = intervalMs;
+      try {
+        delayMs = (await poll(slug)).delayMs;
+      } catch (error) {
+        // The job must live on (its unique key would block a new one): back off and go on.
+        const failures = await (await store()).recordFailure(slug, String(error)).catch(() => 1);
+        delayMs = nextPollDelay(intervalMs, failures);
+        logger.error({ location: slug, err: error }, 'alerts poll crashed; backing off');
+      }
+      return { continueAt: clock.now() + delayMs };
+    },
+  };
+
+  /** A poll job for every location (a new location gets one within an interval). */
+  async function ensureJobs(): Promise<void> {
+    const { db } = await handle();
+    const jobs = jobStore(db, clock);
+    let created = 0;
+    for (const location of await directory.all()) {
+      const id = await jobs.enqueue({
+        kind: POLL_KIND,
+        uniqueKey: pollKey(location.slug),
+        payload: { slug: location.slug },
+      });
+      if (id !== null) created++;
+    }
+    created += await digests.plan(jobs);
+    if (created > 0) runner?.wake();
+  }
+  /** One planning round at a time: the timer and a moved clock may both ask. */
+  let planning: Promise<void> | null = null;
+  const plan = () => {
+    planning ??= ensureJobs()
+      .catch((error) => logger.warn({ err: error }, 'alerts: adding jobs failed'))
+      .finally(() => {
+        planning = null;
+      });
+    return planning;
+  };
+
+  return {
+    store,
+    mailer,
+    clock,
+    poll,
+    ensureJobs,
+    /** Where links in emails point when PUBLIC_URL is unset: the address the BFF listens on. */
+    setDashboardOrigin(origin: string): void {
+      dashboardOrigin ??= origin.replace(/\/+$/, '');
+    },
+    /** Opens the tables and starts polling in this process (other processes may share the work). */
+    async start(): Promise<void> {
+      const { db } = await handle();
+      runner = new JobRunner({
+        db,
+        owner: `bff-alerts-${randomUUID()}`,
+        handlers,
+        clock,
+        concurrency: 4,
+        // Due polls are looked for every second (or every interval, if shorter).
+        pollMs: Math.min(1_000, intervalMs),
+        logger,
+      });
+      await ensureJobs();
+      runner.start();
+      ensureTimer = setInterval(plan, Math.min(intervalMs, 60_000));
+      ensureTimer.unref();
+      // A moved clock (dev hooks) may have reached a new week: plan its digests at once.
+      unsubscribe = clock.onChange?.(() => void plan());
+    },
+    /** Plans polls and digests now (after a change of preferences). */
+    plan,
+    /** Forces the next poll of every location to run now (after turning alerts on). */
+    async pollSoon(): Promise<void> {
+      if (!runner) return;
+      const { db } = await handle();
+      await db.run(
+        `UPDATE jobs SET run_at = $1 WHERE kind = $2 AND state = 'pending' AND run_at > $1`,
+        clock.now(),
+        POLL_KIND,
+      );
+      runner.wake();
+    },
+    async stop(): Promise<void> {
+      clearInterval(ensureTimer);
+      unsubscribe?.();
+      await planning;
+      await runner?.stop({ timeoutMs: 5_000 });
+      runner = null;
+      mailer.close();
+      opened = null;
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type AnalyticsResult,
+  analyticsResultSchema,
+  ENDPOINTS,
+  isLastPage,
+  reviewListSchema,
+  reviewsSearchParams,
+} from '@review-desk/shared';
+import { alertExcerpt } from '@review-desk/shared/alerts';
+import type { z } from 'zod';
+import type { RoutedLocation } from '../locations/directory.ts';
+import { createUpstreamHeaders } from '../proxy/headers.ts';
+import { retryAfterMs } from './decide.ts';
+import type { SeenReview } from './store.ts';
+
+// The two reads alerts need, with a location's own upstream and key: the newest reviews and the
+// analytics. A refusal never carries the upstream's body (it could echo the key).
+
+/** Reviews asked for per page; the list is newest first (docs/api.md, Listing reviews). */
+export const POLL_PAGE_SIZE = 50;
+/** Pages one poll reads at most: more new reviews than this in one interval wait for the next. */
+export const POLL_MAX_PAGES = 4;
+
+export class UpstreamFailure extends Error {
+  readonly status: number | null;
+  readonly retryAfterMs: number | null;
+  constructor(message: string, status: number | null, retryAfter: number | null = null) {
+    super(message);
+    this.name = 'UpstreamFailure';
+    this.status = status;
+    this.retryAfterMs = retryAfter;
+  }
+}
+
+async function upstreamGet<S extends z.ZodType>(
+  location: RoutedLocation,
+  endpoint: 'reviews' | 'analytics',
+  query: URLSearchParams,
+  schema: S,
+): Promise<z.output<S>> {
+  const base = location.upstream.url.href.replace(/\/+$/, '');
+  const headers = createUpstreamHeaders(location.upstream)({ method: 'GET', requestId: randomUUID() });
+  delete headers.host;
+  let response: Response;
+  try {
+    response = await fetch(`${base}${ENDPOINTS[endpoint].path}?${query}`, {
+      headers: headers as Record<string, string>,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(location.upstream.timeoutMs),
+    });
+  } catch (error) {
+    const timeout = (error as Error).name === 'TimeoutError';
+    throw new UpstreamFailure(timeout ? 'The API did not answer in time' : 'The API is unreachable', null);
+  }
+  const text = await response.text();
+  if (response.status < 200 || response.status >= 300) {
+    throw new UpstreamFailure(
+      `The API answered ${response.status}`,
+      response.status,
+      retryAfterMs(response.headers.get('retry-after'), Date.now()),
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UpstreamFailure('The API answered something other than JSON', response.status);
+  }
+  const data = schema.safeParse((parsed as { data?: unknown } | null)?.data);
+  if (!data.success) throw new UpstreamFailure('The API answered in an unexpected shape', response.status);
+  return data.data;
+}
+
+/**
+ * The newest reviews, page after page while every review on a page is unseen (at most
+ * POLL_MAX_PAGES): the first page that holds a seen review ends the read, since the list is
+ * newest first.
+ */
+export async function newestReviews(
+  location: RoutedLocation,
+  seen: (ids: string[]) => Promise<Set<string>>,
+): Promise<SeenReview[]> {
+  const found: SeenReview[] = [];
+  for (let page = 1; page <= POLL_MAX_PAGES; page++) {
+    const query = new URLSearchParams({ page: String(page), limit: String(POLL_PAGE_SIZE) });
+    const list = await upstreamGet(location, 'reviews', query, reviewListSchema);
+    const reviews = list.reviews.map((r) => ({
+      id: String(r.id),
+      rating: r.rating,
+      author: typeof r.author_name === 'string' ? r.author_name : null,
+      excerpt: alertExcerpt(r.text),
+      reviewDate: typeof r.review_date === 'string' ? r.review_date : null,
+    }));
+    found.push(...reviews);
+    if (isLastPage(list)) break;
+    const known = await seen(reviews.map((r) => r.id));
+    if (known.size > 0) break;
+  }
+  return found;
+}
+
+/** How many reviews wait for a response (at or above `minRating`): a one-row page's total. */
+export async function pendingCount(location: RoutedLocation, minRating?: number): Promise<number> {
+  const query = reviewsSearchParams({
+    page: 1,
+    limit: 1,
+    status: 'pending',
+    ...(minRating ? { minRating } : {}),
+  });
+  return (await upstreamGet(location, 'reviews', query, reviewListSchema)).total;
+}
+
+/** GET /api/v1/analytics?days=N, read as the Analytics page reads it. */
+export function analyticsFor(location: RoutedLocation, days: number): Promise<AnalyticsResult> {
+  return upstreamGet(
+    location,
+    'analytics',
+    new URLSearchParams({ days: String(days) }),
+    analyticsResultSchema,
+  );
+}

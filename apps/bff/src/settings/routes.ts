@@ -1,0 +1,106 @@
+import { AppError } from '@review-desk/server/errors';
+import { BFF_PATHS, SETTINGS_ENDPOINTS, settingsUpdateSchema } from '@review-desk/shared';
+import { type RequestHandler, Router } from 'express';
+import type { RouteGates } from '../gates.ts';
+import { readJsonBody } from '../http/body.ts';
+import { gateway } from '../http/gate.ts';
+import { methodNotAllowed } from '../http/method.ts';
+import type { RoutedLocation } from '../locations/directory.ts';
+import { interpretReply } from '../proxy/answer.ts';
+import { createUpstreamHeaders } from '../proxy/headers.ts';
+import { PROXY_MESSAGES } from '../proxy/messages.ts';
+
+// GET/PUT /bff/settings: the owners' Settings page, forwarded to the location's upstream
+// GET/PUT /api/v1/settings with that location's key (owners only: `settings:manage`). The body of
+// a PUT is checked with the shared schema before it leaves, and rebuilt from what it parsed, so
+// nothing but the settings' own fields goes upstream. An upstream without the extension (404 or
+// 405) is answered `settings_not_offered`: the page says those are managed by that service.
+
+type Exchange = { status: number; contentType: string | undefined; body: Buffer };
+
+async function exchange(
+  location: RoutedLocation,
+  method: 'GET' | 'PUT',
+  requestId: string,
+  body?: Buffer,
+): Promise<Exchange> {
+  const base = location.upstream.url.href.replace(/\/+$/, '');
+  const headers = createUpstreamHeaders(location.upstream)(
+    method === 'GET'
+      ? { method: 'GET', requestId }
+      : // The write's headers are a POST's: the Origin rule, JSON and the length.
+        { method: 'POST', requestId, contentLength: body?.length ?? 0 },
+  );
+  delete headers.host;
+  delete headers['content-length'];
+  try {
+    const response = await fetch(`${base}${SETTINGS_ENDPOINTS.read.path}`, {
+      method,
+      headers: headers as Record<string, string>,
+      ...(body ? { body: new Uint8Array(body) } : {}),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(location.upstream.timeoutMs),
+    });
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? undefined,
+      body: Buffer.from(await response.arrayBuffer()),
+    };
+  } catch (error) {
+    throw (error as Error).name === 'TimeoutError'
+      ? new AppError('upstream_timeout', PROXY_MESSAGES.timeout)
+      : new AppError('upstream_unreachable', PROXY_MESSAGES.unreachable);
+  }
+}
+
+export function settingsRoutes(deps: { gates: RouteGates }): Router {
+  const router = Router();
+  const name =
+    (route: string): RequestHandler =>
+    (req, _res, next) => {
+      req.ctx.route = route;
+      next();
+    };
+
+  const relay = async (
+    location: RoutedLocation,
+    res: Parameters<RequestHandler>[1],
+    method: 'GET' | 'PUT',
+    requestId: string,
+    body?: Buffer,
+  ) => {
+    const { read, write } = SETTINGS_ENDPOINTS;
+    const reply = await exchange(location, method, requestId, body);
+    if (reply.status === 404 || reply.status === 405) throw new AppError('settings_not_offered');
+    const answer = interpretReply(
+      reply,
+      method === 'GET' ? read.scope : write.scope,
+      Buffer.from(location.upstream.key),
+    );
+    res.status(answer.status).type('application/json').set('cache-control', 'no-store').send(answer.body);
+  };
+
+  router.get(
+    BFF_PATHS.settings,
+    name('settings.read'),
+    gateway(deps.gates['settings.read']),
+    async (req, res) => {
+      await relay(req.ctx.location!, res, 'GET', req.ctx.id);
+    },
+  );
+
+  router.put(
+    BFF_PATHS.settings,
+    name('settings.write'),
+    gateway(deps.gates['settings.write']),
+    async (req, res) => {
+      const parsed = settingsUpdateSchema.safeParse(await readJsonBody(req));
+      if (!parsed.success) throw AppError.validation(parsed.error);
+      const body = Buffer.from(JSON.stringify(parsed.data));
+      await relay(req.ctx.location!, res, 'PUT', req.ctx.id, body);
+    },
+  );
+
+  router.all(BFF_PATHS.settings, methodNotAllowed('GET', 'PUT'));
+  return router;
+}

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { schedulingMigrations } from '@review-desk/server/db/jobs';
+import { type MigrationSource, migrate } from '@review-desk/server/db/migrate';
+import { isPostgresUrl, openDatabase } from '@review-desk/server/db/open';
+import type { Database, DbLogger, Queryable } from '@review-desk/server/db/types';
+import { LOCATION_MIGRATIONS } from '../locations/store.ts';
+
+// The BFF's own database: users, sessions, login throttling, the send journal, the running
+// instances' leases and the locations. SQLite by default (BFF_DATABASE_PATH: several processes may
+// open it at once, cluster workers and the CLI; WAL, busy timeout, every claim one atomic
+// statement); PostgreSQL when BFF_DATABASE_URL is set, shared by every replica. Opened once per
+// process and handed to every store.
+
+export const BFF_MIGRATIONS: MigrationSource = {
+  component: 'bff',
+  dir: path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'),
+  // Before numbered migrations the schema was counted in SQLite's user_version.
+  legacy: 'user_version',
+};
+
+/** Every component whose tables live in the BFF's database, in the order they are migrated. */
+export const ALL_BFF_MIGRATIONS: readonly MigrationSource[] = [
+  BFF_MIGRATIONS,
+  schedulingMigrations,
+  LOCATION_MIGRATIONS,
+];
+
+export type DatabaseSettings = {
+  /** A postgres:// URL (BFF_DATABASE_URL) or an absolute SQLite file path (BFF_DATABASE_PATH). */
+  databaseUrl: string;
+  databasePoolSize?: number;
+};
+
+/** The variable that chose the database, named in refusals to start. */
+export const databaseVariable = (settings: DatabaseSettings) =>
+  isPostgresUrl(settings.databaseUrl) ? 'BFF_DATABASE_URL' : 'BFF_DATABASE_PATH';
+
+/** Opens the BFF's database and brings every component's tables up to date (once, under a lock). */
+export async function openBffDatabase(settings: DatabaseSettings, logger?: DbLogger): Promise<Database> {
+  const variable = databaseVariable(settings);
+  const db = await openDatabase({
+    url: settings.databaseUrl,
+    variable,
+    ...(settings.databasePoolSize ? { poolSize: settings.databasePoolSize } : {}),
+    ...(logger ? { logger } : {}),
+    applicationName: 'review-desk-bff',
+  });
+  try {
+    await migrate(db, ALL_BFF_MIGRATIONS, { variable });
+    await ensureContactSecret(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
+}
+
+/**
+ * The secret the journal hashes contacts with, made once per database: every process and replica
+ * must hash a contact the same way, or the frequency-cap warning would miss a send made elsewhere.
+ */
+async function ensureContactSecret(db: Queryable): Promise<void> {
+  await db.run(
+    `INSERT INTO meta (key, value) VALUES ('contact_hash_secret', $1) ON CONFLICT (key) DO NOTHING`,
+    randomBytes(32).toString('base64url'),
+  );
+}
+
+export async function metaValue(db: Queryable, key: string): Promise<string | null> {
+  const row = await db.get<{ value: string }>('SELECT value FROM meta WHERE key = $1', key);
+  return row?.value ?? null;
+}

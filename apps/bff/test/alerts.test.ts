@@ -1,0 +1,239 @@
+import { ALERT_PATHS } from '@review-desk/shared/alerts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeUpstream, faults, json, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
+import { request, type Session } from '../../../test/support/http.ts';
+import { type SmtpCatcher, startSmtpCatcher } from '../../../test/support/smtp.ts';
+import {
+  type SystemApi,
+  type SystemBff,
+  startSystemApi,
+  startSystemBff,
+  waitFor,
+} from '../../../test/support/stack.ts';
+
+// Low-rating alerts end to end: the real API as the upstream (through a relay that can turn
+// into a 429 storm), the real BFF process polling it every second, and a real SMTP listener.
+
+const MANAGER = { email: 'manager@example.com', password: 'manager-password-1234', role: 'manager' };
+const STAFF = { email: 'staff@example.com', password: 'staff-password-1234', role: 'staff' };
+
+let smtp: SmtpCatcher;
+let api: SystemApi;
+let link: FakeUpstream;
+let bff: SystemBff;
+let key: string;
+let owner: Session;
+let manager: Session;
+let staff: Session;
+/** When each throttled reviews read arrived (the storm's answers). */
+const throttled: number[] = [];
+
+const reviewsCalls = () => link.count('/api/v1/reviews');
+
+/** Waits until the BFF has read the reviews `n` more times. */
+async function polls(n: number) {
+  const target = reviewsCalls() + n;
+  await waitFor(() => reviewsCalls() >= target, 20_000, `${n} more polls`);
+}
+
+/** A customer leaves a review through the API's customer page (a link request, then the form). */
+let customers = 0;
+const contactOf = (n: number) => `customer.private.${n}@example.net`;
+async function leaveReview(rating: number, comment: string, customerName: string): Promise<void> {
+  const sent = await request(api.url, '/api/v1/requests/send', {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json', origin: api.url },
+    body: JSON.stringify({
+      channel: 'email',
+      customerName,
+      customerEmail: contactOf(++customers),
+    }),
+  });
+  expect(sent.status).toBe(200);
+  const token = new URL(sent.json.data.reviewLink).pathname.split('/')[2]!;
+  const page = await request(api.url, `/r/${token}`);
+  const cookie = String(page.headers['set-cookie']?.[0]?.split(';')[0]);
+  const formToken = /name="form_token" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
+  const reply = await request(api.url, `/r/${token}`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ rating: String(rating), comment, form_token: formToken }).toString(),
+  });
+  expect(reply.status).toBe(303);
+}
+
+async function signIn(user: { email: string; password: string }): Promise<Session> {
+  const session = bff.session();
+  const reply = await session.login(user.email, user.password);
+  expect(reply.status).toBe(200);
+  return session;
+}
+
+const alertsOf = async (session: Session) => {
+  const reply = await session.get(ALERT_PATHS.alerts);
+  expect(reply.status).toBe(200);
+  return reply.json.data as { unread: number; alerts: { id: number; rating: number; reviewId: string }[] };
+};
+
+beforeAll(async () => {
+  smtp = await startSmtpCatcher();
+  api = await startSystemApi({ RATE_LIMIT_PER_MINUTE: '100000' });
+  key = await api.createKey();
+  link = await startFakeUpstream();
+  link.behave(faults.relay(api.url));
+  bff = await startSystemBff(link.url, {
+    UPSTREAM_API_KEY: key,
+    ALERT_POLL_SECONDS: '1',
+    BFF_SMTP_URL: smtp.url,
+    BFF_SMTP_FROM: 'Review Desk <alerts@example.com>',
+  });
+  owner = await bff.owner();
+  for (const user of [MANAGER, STAFF]) expect((await owner.post('/bff/users', user)).status).toBe(201);
+  manager = await signIn(MANAGER);
+  staff = await signIn(STAFF);
+}, 60_000);
+
+afterAll(async () => {
+  await bff?.cleanup();
+  await link?.close();
+  await api?.cleanup();
+  await smtp?.close();
+});
+
+describe('low-rating alerts', () => {
+  it('starts with alerts off, says whether email is configured, and validates a change', async () => {
+    const reply = await owner.get(ALERT_PATHS.preferences);
+    expect(reply.status).toBe(200);
+    expect(reply.json.data).toEqual({
+      preferences: { enabled: false, threshold: 2, channel: 'email', timeZone: 'UTC', digest: false },
+      emailConfigured: true,
+      digestAllowed: true,
+    });
+    const bad = await owner.request('PUT', ALERT_PATHS.preferences, {
+      json: { enabled: true, threshold: 9, channel: 'sms', timeZone: 'Mars/Olympus', digest: false },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json.code).toBe('validation_failed');
+    expect(Object.keys(bad.json.fields ?? {})).toEqual(
+      expect.arrayContaining(['threshold', 'channel', 'timeZone']),
+    );
+    // Staff read reviews but not analytics: alerts yes, the digest no.
+    const staffPrefs = await staff.get(ALERT_PATHS.preferences);
+    expect(staffPrefs.json.data.digestAllowed).toBe(false);
+    const digest = await staff.request('PUT', ALERT_PATHS.preferences, {
+      json: { enabled: true, threshold: 2, channel: 'in_app', timeZone: 'UTC', digest: true },
+    });
+    expect(digest.status).toBe(403);
+    expect(digest.json.code).toBe('role_forbidden');
+    // Not signed in: the envelope, never a page.
+    const anonymous = await bff.session().get(ALERT_PATHS.alerts);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.json.success).toBe(false);
+  });
+
+  it('never alerts on reviews that existed when alerts were turned on', async () => {
+    await leaveReview(1, 'Already here before alerts', 'Early Customer');
+    for (const [session, channel] of [
+      [owner, 'email'],
+      [manager, 'in_app'],
+      [staff, 'in_app'],
+    ] as const) {
+      const saved = await session.request('PUT', ALERT_PATHS.preferences, {
+        json: { enabled: true, threshold: 2, channel, timeZone: 'Europe/London', digest: false },
+      });
+      expect(saved.status).toBe(200);
+      expect(saved.json.data.preferences.enabled).toBe(true);
+    }
+    await polls(3);
+    expect((await alertsOf(owner)).alerts).toEqual([]);
+    expect((await alertsOf(manager)).alerts).toEqual([]);
+    expect(smtp.messages).toHaveLength(0);
+  });
+
+  it('a new 1★ review raises one alert per subscriber and one email to the one who chose email; a 5★ none', async () => {
+    await leaveReview(1, 'Cold coffee <b>and</b> a rude "welcome" & a long wait. '.repeat(10), 'Dana <Doe>');
+    await leaveReview(5, 'Lovely place', 'Happy Customer');
+    await smtp.waitFor(1);
+    await polls(2);
+    expect(smtp.messages).toHaveLength(1);
+    const mail = smtp.messages[0]!;
+    expect(mail.to).toEqual(['owner@example.com']);
+    expect(mail.subject).toContain('1★');
+    expect(mail.text).toContain('Author: Dana <Doe>');
+    expect(mail.text).toContain('Cold coffee <b>and</b>');
+    // The first 300 characters only, escaped in the HTML part.
+    const excerpt = /\n\n([^\n]*…)\n/.exec(mail.text)?.[1] ?? '';
+    expect(Array.from(excerpt)).toHaveLength(301);
+    expect(mail.html).toContain('Cold coffee &lt;b&gt;and&lt;/b&gt; a rude &quot;welcome&quot; &amp;');
+    expect(mail.html).not.toContain('<b>and</b>');
+    expect(mail.html).toContain('Dana &lt;Doe&gt;');
+    // A link to the review in the dashboard; never the key, never the customer's contact.
+    const ownerAlerts = await alertsOf(owner);
+    expect(ownerAlerts.unread).toBe(1);
+    expect(ownerAlerts.alerts.map((a) => a.rating)).toEqual([1]);
+    const reviewId = ownerAlerts.alerts[0]!.reviewId;
+    expect(mail.text).toContain(`${bff.url}/l/main/reviews?review=${encodeURIComponent(reviewId)}`);
+    for (const secret of [key, 'customer.private.']) {
+      expect(mail.raw).not.toContain(secret);
+      expect(JSON.stringify(ownerAlerts)).not.toContain(secret);
+    }
+    const managerAlerts = await alertsOf(manager);
+    expect(managerAlerts.alerts.map((a) => a.reviewId)).toEqual([reviewId]);
+    expect((await alertsOf(staff)).alerts.map((a) => a.reviewId)).toEqual([reviewId]);
+  });
+
+  it('a restart raises nothing again', async () => {
+    await bff.restart();
+    // The same users, on the BFF's new address.
+    owner = await bff.owner();
+    manager = await signIn(MANAGER);
+    staff = await signIn(STAFF);
+    await polls(3);
+    expect(smtp.messages).toHaveLength(1);
+    expect((await alertsOf(owner)).alerts).toHaveLength(1);
+  });
+
+  it('a 429 storm delays the alert, with growing waits, and never duplicates it', async () => {
+    link.behaveOn('/api/v1/reviews', (_req, res) => {
+      throttled.push(Date.now());
+      json(
+        res,
+        429,
+        { success: false, error: 'Rate limit exceeded', code: 'rate_limited' },
+        { 'retry-after': '1' },
+      );
+    });
+    await waitFor(() => throttled.length >= 1, 10_000, 'a throttled poll');
+    await leaveReview(2, 'Slow service during the storm', 'Storm Customer');
+    await waitFor(() => throttled.length >= 3, 20_000, 'three throttled polls');
+    expect(smtp.messages).toHaveLength(1);
+    // Backing off: each wait at least as long as the last, the third clearly longer than the interval.
+    const gaps = throttled.slice(1).map((at, i) => at - throttled[i]!);
+    expect(gaps[1]!).toBeGreaterThanOrEqual(gaps[0]! - 250);
+    expect(gaps[1]!).toBeGreaterThan(2_500);
+    link.behaveOn('/api/v1/reviews', null);
+    await smtp.waitFor(2, 30_000);
+    await polls(2);
+    expect(smtp.messages).toHaveLength(2);
+    expect(smtp.messages[1]!.subject).toContain('2★');
+    const ownerAlerts = await alertsOf(owner);
+    expect(ownerAlerts.alerts.map((a) => a.rating)).toEqual([2, 1]);
+    expect(ownerAlerts.unread).toBe(2);
+  }, 60_000);
+
+  it('marks only the user’s own alerts read', async () => {
+    const mine = await alertsOf(owner);
+    const others = await manager.post(ALERT_PATHS.read, { ids: mine.alerts.map((a) => a.id) });
+    expect(others.status).toBe(200);
+    expect(others.json.data.marked).toBe(0);
+    expect((await alertsOf(owner)).unread).toBe(2);
+    const one = await owner.post(ALERT_PATHS.read, { ids: [mine.alerts[0]!.id] });
+    expect(one.json.data.marked).toBe(1);
+    expect((await alertsOf(owner)).unread).toBe(1);
+    const all = await owner.post(ALERT_PATHS.read, { all: true });
+    expect(all.json.data.marked).toBe(1);
+    expect((await alertsOf(owner)).unread).toBe(0);
+    const bad = await owner.post(ALERT_PATHS.read, { ids: [] });
+    expect(bad.status).toBe(400);
+  });
+});

@@ -1,0 +1,120 @@
+import path from 'node:path';
+import { outboxListSchema, SMS_OPT_OUT, settingsResponseSchema } from '@review-desk/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
+import { type RunningApp, startApp, tempDir } from '../../../test/support/processes.ts';
+import { startBff, type TestBff } from './support/bff.ts';
+import { DashboardClient } from './support/client.ts';
+
+// /bff/settings in front of the real API (both real processes): owners read and change the
+// business's settings, a send then uses the new words; managers and staff are refused before
+// anything goes upstream; an upstream without the extension is named as such.
+
+const dir = tempDir('bff-settings-');
+const keyFile = path.join(dir.dir, 'demo-api-key');
+let api: RunningApp;
+let bff: TestBff;
+let owner: DashboardClient;
+let manager: DashboardClient;
+let staff: DashboardClient;
+let bare: FakeUpstream;
+let bareBff: TestBff;
+
+beforeAll(async () => {
+  api = await startApp('api', {
+    env: {
+      DATABASE_PATH: path.join(dir.dir, 'api.db'),
+      SEED_DEMO: '1',
+      DEV_OUTBOX: '1',
+      DEMO_KEY_FILE: keyFile,
+      RATE_LIMIT_PER_MINUTE: '100000',
+      FREQUENCY_CAP_DAYS: '0',
+    },
+  });
+  bare = await startFakeUpstream();
+  [bff, bareBff] = await Promise.all([
+    startBff(api.url, { UPSTREAM_API_KEY: '', UPSTREAM_API_KEY_FILE: keyFile }),
+    startBff(bare.url),
+  ]);
+  owner = await bff.owner();
+  const users = { manager: null as DashboardClient | null, staff: null as DashboardClient | null };
+  for (const role of ['manager', 'staff'] as const) {
+    const user = { email: `${role}@example.com`, password: `${role}-password-long-enough` };
+    const created = await owner.post('/bff/users', { ...user, role });
+    expect(created.status).toBe(201);
+    const client = new DashboardClient(bff.url);
+    expect((await client.login(user.email, user.password)).status).toBe(200);
+    users[role] = client;
+  }
+  manager = users.manager!;
+  staff = users.staff!;
+});
+
+afterAll(async () => {
+  await Promise.all([bff?.stop(), bareBff?.stop()]);
+  await bare?.close();
+  await api?.stop();
+  dir.cleanup();
+});
+
+const put = (client: DashboardClient, body: unknown, options: { csrf?: boolean } = {}) =>
+  client.request('PUT', '/bff/settings', { body, ...options });
+
+describe('/bff/settings', () => {
+  it('an owner reads the settings and changes the SMS template; the next send uses the new words', async () => {
+    const read = await owner.get('/bff/settings');
+    expect(read.status).toBe(200);
+    const before = settingsResponseSchema.parse(read.json.data);
+    expect(before.settings.smsTemplate).toContain('{review_link}');
+
+    const template = 'Thanks from {business_name}, {customer_name|friend}! Two taps: {review_link}';
+    const changed = await put(owner, { smsTemplate: template });
+    expect(changed.status).toBe(200);
+    expect(settingsResponseSchema.parse(changed.json.data).settings.smsTemplate).toBe(template);
+
+    const phone = '+14155550123';
+    const sent = await owner.send({ customerName: 'Ana', customerPhone: phone });
+    expect(sent.status).toBe(200);
+    const outbox = await fetch(`${api.url}/dev/outbox.json?to=${encodeURIComponent(phone)}`);
+    const [message] = outboxListSchema.parse(((await outbox.json()) as { data: unknown }).data).messages;
+    expect(message!.body).toBe(
+      `Thanks from ${before.preview.businessName}, Ana! Two taps: ${sent.json.data.reviewLink} ${SMS_OPT_OUT}`,
+    );
+  });
+
+  it('refuses a template without the link at the BFF, naming the field, with the shared words', async () => {
+    const refused = await put(owner, { smsTemplate: 'Thanks from {business_name}!', reminderAfterDays: 99 });
+    expect(refused.status).toBe(400);
+    expect(refused.json.code).toBe('validation_failed');
+    expect(refused.json.fields.reminderAfterDays).toMatch(/0 \(no reminder\) or 1 to 14/);
+    // The segment and link rules are the API's (they need the business's name): it names the field too.
+    const upstream = await put(owner, { smsTemplate: 'Thanks from {business_name}!' });
+    expect(upstream.status).toBe(400);
+    expect(upstream.json.fields.smsTemplate).toMatch(/must contain \{review_link\}/);
+  });
+
+  it('refuses a PUT without the CSRF header', async () => {
+    const refused = await put(owner, { reminderAfterDays: 2 }, { csrf: false });
+    expect(refused.status).toBe(403);
+  });
+
+  it('managers and staff cannot read or change the settings', async () => {
+    for (const client of [manager, staff]) {
+      expect((await client.get('/bff/settings')).json.code).toBe('role_forbidden');
+      const refused = await put(client, { reminderAfterDays: 2 });
+      expect(refused.status).toBe(403);
+      expect(refused.json.code).toBe('role_forbidden');
+    }
+    const after = settingsResponseSchema.parse((await owner.get('/bff/settings')).json.data);
+    expect(after.settings.reminderAfterDays).not.toBe(2);
+  });
+
+  it('says an upstream without the extension manages its own settings', async () => {
+    const bareOwner = await bareBff.owner();
+    const read = await bareOwner.get('/bff/settings');
+    expect(read.status).toBe(404);
+    expect(read.json.code).toBe('settings_not_offered');
+    expect(read.json.error).toMatch(/managed by that service/);
+    expect(bare.calls.some((c) => c.url === '/api/v1/settings')).toBe(true);
+  });
+});

@@ -1,0 +1,19 @@
+import { BFF_PATHS } from '@review-desk/shared/bff';
+import { type Settings, settingsResponseSchema } from '@review-desk/shared/settings';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { request } from '../../../lib/http.ts';
+import { settingsKeys } from './get-settings.ts';
+
+// PUT /bff/settings (owners): the whole form; the answer is the settings as stored.
+
+export async function updateSettings(body: Settings) {
+  return (await request(BFF_PATHS.settings, settingsResponseSchema, { method: 'PUT', body })).data;
+}
+
+export function useUpdateSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateSettings,
+    onSuccess: (answer) => queryClient.setQueryData(settingsKeys.all, answer),
+  });
+}

@@ -1,0 +1,271 @@
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  NativeSelect,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { fieldErrors } from '@review-desk/shared/envelope';
+import {
+  PLACEHOLDERS,
+  REMINDER_AFTER_DAYS_MAX,
+  SAMPLE_CUSTOMER_NAME,
+  type Settings,
+  type SettingsResponse,
+  settingsSchemaFor,
+} from '@review-desk/shared/settings';
+import { type FormEvent, useMemo, useState } from 'react';
+import { ErrorState } from '../../../components/error-state.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { ApiError } from '../../../lib/api-error.ts';
+import { toast } from '../../../lib/toast.ts';
+import { useSettings } from '../api/get-settings.ts';
+import { useUpdateSettings } from '../api/update-settings.ts';
+import { EmailPreview, SmsPreview } from './message-preview.tsx';
+
+// Owners word their review requests and see them as the customer will, set the one reminder,
+// the sending hours and time zone, and the review site. Checked with the shared schema (the
+// same words the service answers with) before anything is sent.
+
+type Form = {
+  smsTemplate: string;
+  emailSubject: string;
+  emailTemplate: string;
+  reminderAfterDays: string;
+  quietHoursOn: boolean;
+  start: string;
+  end: string;
+  timeZone: string;
+  reviewSiteUrl: string;
+};
+
+type Errors = Partial<Record<string, string>>;
+
+function toForm(settings: Settings): Form {
+  return {
+    smsTemplate: settings.smsTemplate,
+    emailSubject: settings.emailSubject,
+    emailTemplate: settings.emailTemplate,
+    reminderAfterDays: String(settings.reminderAfterDays),
+    quietHoursOn: settings.quietHours !== null,
+    start: settings.quietHours?.start ?? '08:00',
+    end: settings.quietHours?.end ?? '21:00',
+    timeZone: settings.timeZone,
+    reviewSiteUrl: settings.reviewSiteUrl ?? '',
+  };
+}
+
+function fromForm(form: Form): Settings {
+  return {
+    smsTemplate: form.smsTemplate,
+    emailSubject: form.emailSubject,
+    emailTemplate: form.emailTemplate,
+    reminderAfterDays: Number(form.reminderAfterDays),
+    quietHours: form.quietHoursOn ? { start: form.start, end: form.end } : null,
+    timeZone: form.timeZone,
+    reviewSiteUrl: form.reviewSiteUrl.trim() === '' ? null : form.reviewSiteUrl.trim(),
+  };
+}
+
+const REMINDER_OPTIONS = [
+  { value: '0', label: 'No reminder' },
+  ...Array.from({ length: REMINDER_AFTER_DAYS_MAX }, (_, i) => ({
+    value: String(i + 1),
+    label: i === 0 ? 'After 1 day' : `After ${i + 1} days`,
+  })),
+];
+
+function timeZones(current: string): string[] {
+  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return zones.includes(current) ? zones : [current, ...zones];
+}
+
+export function SettingsForm({ answer }: { answer: SettingsResponse }) {
+  const update = useUpdateSettings();
+  const [form, setForm] = useState<Form>(() => toForm(answer.settings));
+  const [errors, setErrors] = useState<Errors>({});
+  const [withoutName, setWithoutName] = useState(false);
+  const zones = useMemo(() => timeZones(answer.settings.timeZone), [answer.settings.timeZone]);
+  const set =
+    <K extends keyof Form>(key: K) =>
+    (value: Form[K]) =>
+      setForm((f) => ({ ...f, [key]: value }));
+
+  const values = {
+    customerName: withoutName ? null : SAMPLE_CUSTOMER_NAME,
+    businessName: answer.preview.businessName,
+    reviewLink: answer.preview.reviewLink,
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = settingsSchemaFor(answer.preview).safeParse(fromForm(form));
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error).fields);
+      return;
+    }
+    setErrors({});
+    update.mutate(parsed.data, {
+      onSuccess: (saved) => {
+        setForm(toForm(saved.settings));
+        toast({ color: 'green', title: 'Settings saved', message: 'The next messages use them.' });
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.fields) setErrors(error.fields);
+      },
+    });
+  };
+
+  const quietError = errors['quietHours.start'] ?? errors['quietHours.end'] ?? errors.quietHours;
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Settings">
+      <Stack gap="lg">
+        {update.error && !(update.error instanceof ApiError && update.error.fields) && (
+          <ErrorState error={update.error} />
+        )}
+        <Paper withBorder p="md">
+          <Stack gap="sm">
+            <Title order={2} size="h4">
+              Messages
+            </Title>
+            <Text size="sm" c="dimmed">
+              Placeholders: {PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}. A customer without a name reads
+              “there”, or your own word: {'{customer_name|friend}'}. The opt-out words are always added.
+            </Text>
+            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+              <Stack gap="sm">
+                <Textarea
+                  label="SMS message"
+                  rows={3}
+                  value={form.smsTemplate}
+                  onChange={(e) => set('smsTemplate')(e.currentTarget.value)}
+                  error={errors.smsTemplate}
+                />
+                <TextInput
+                  label="Email subject"
+                  value={form.emailSubject}
+                  onChange={(e) => set('emailSubject')(e.currentTarget.value)}
+                  error={errors.emailSubject}
+                />
+                <Textarea
+                  label="Email message"
+                  rows={7}
+                  value={form.emailTemplate}
+                  onChange={(e) => set('emailTemplate')(e.currentTarget.value)}
+                  error={errors.emailTemplate}
+                />
+              </Stack>
+              <Stack gap="md">
+                <Checkbox
+                  label="Preview for a customer without a name"
+                  checked={withoutName}
+                  onChange={(e) => setWithoutName(e.currentTarget.checked)}
+                />
+                <SmsPreview template={form.smsTemplate} values={values} />
+                <EmailPreview subject={form.emailSubject} template={form.emailTemplate} values={values} />
+              </Stack>
+            </SimpleGrid>
+          </Stack>
+        </Paper>
+
+        <Paper withBorder p="md">
+          <Stack gap="sm">
+            <Title order={2} size="h4">
+              Reminder and sending hours
+            </Title>
+            <NativeSelect
+              label="Reminder"
+              description="One reminder to a customer who has not opened the link, sent with the same words."
+              data={REMINDER_OPTIONS}
+              value={form.reminderAfterDays}
+              onChange={(e) => set('reminderAfterDays')(e.currentTarget.value)}
+              error={errors.reminderAfterDays}
+            />
+            <Checkbox
+              label="Send only during sending hours"
+              description="A message asked for outside them waits until they open."
+              checked={form.quietHoursOn}
+              onChange={(e) => set('quietHoursOn')(e.currentTarget.checked)}
+            />
+            {form.quietHoursOn && (
+              <Group align="flex-start">
+                <TextInput
+                  label="From"
+                  type="time"
+                  value={form.start}
+                  onChange={(e) => set('start')(e.currentTarget.value)}
+                  error={errors['quietHours.start']}
+                />
+                <TextInput
+                  label="Until"
+                  type="time"
+                  value={form.end}
+                  onChange={(e) => set('end')(e.currentTarget.value)}
+                  error={errors['quietHours.end']}
+                />
+              </Group>
+            )}
+            {quietError && !errors['quietHours.start'] && !errors['quietHours.end'] && (
+              <Text size="sm" c="red">
+                {quietError}
+              </Text>
+            )}
+            <NativeSelect
+              label="Time zone"
+              data={zones}
+              value={form.timeZone}
+              onChange={(e) => set('timeZone')(e.currentTarget.value)}
+              error={errors.timeZone}
+            />
+            <TextInput
+              label="Review site address"
+              description="Where a happy customer is offered to post a public review (optional)."
+              placeholder="https://…"
+              value={form.reviewSiteUrl}
+              onChange={(e) => set('reviewSiteUrl')(e.currentTarget.value)}
+              error={errors.reviewSiteUrl}
+            />
+          </Stack>
+        </Paper>
+        <Group>
+          <Button type="submit" loading={update.isPending}>
+            Save settings
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export default function SettingsPage({ title }: { title: string }) {
+  const settings = useSettings();
+  const notOffered = settings.error instanceof ApiError && settings.error.code === 'settings_not_offered';
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title={title}
+        lead="The words of your review requests, the reminder, and when messages may be sent."
+      />
+      {notOffered && (
+        <Alert color="blue" title="Managed by the review service" data-testid="settings-not-offered">
+          The review service this dashboard is connected to does not offer these settings: message wording,
+          sending hours and reminders are managed by that service.
+        </Alert>
+      )}
+      {settings.error && !notOffered && (
+        <ErrorState error={settings.error} onRetry={() => settings.refetch()} />
+      )}
+      {!settings.data && !settings.error && <Skeleton height={320} aria-label="Loading settings" />}
+      {settings.data && <SettingsForm answer={settings.data} />}
+    </Stack>
+  );
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { RATING_MAX, RATING_MIN } from './limits.ts';
+import { locationPrefix } from './location-paths.ts';
+import { isValidTimeZone } from './quiet-hours.ts';
+
+// Alerts on low ratings and the weekly digest (docs/alerts.md): the BFF's routes, each user's
+// preferences, and what the bell and the Notifications page read.
+
+export const ALERT_PATHS = {
+  preferences: '/bff/notifications/preferences',
+  alerts: '/bff/alerts',
+  read: '/bff/alerts/read',
+} as const;
+
+/** A review at or below this rating raises an alert unless the user chose another threshold. */
+export const ALERT_THRESHOLD_DEFAULT = 2;
+/** Email (and the bell), or the bell only. */
+export const ALERT_CHANNELS = ['email', 'in_app'] as const;
+export type AlertChannel = (typeof ALERT_CHANNELS)[number];
+/** Characters of a review's text an alert carries. */
+export const ALERT_EXCERPT_MAX = 300;
+/** Alerts one list read returns, newest first. */
+export const ALERT_LIST_MAX = 50;
+export const ALERT_TIME_ZONE_DEFAULT = 'UTC';
+
+export const alertPreferencesSchema = z.strictObject({
+  enabled: z.boolean({ error: 'enabled must be true or false' }),
+  threshold: z
+    .number({ error: `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
+    .int({ error: `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
+    .min(RATING_MIN, { error: `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
+    .max(RATING_MAX, { error: `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}` }),
+  channel: z.enum(ALERT_CHANNELS, { error: 'channel must be email or in_app' }),
+  timeZone: z
+    .string({ error: 'timeZone must be a time zone such as Europe/London' })
+    .refine(isValidTimeZone, { error: 'timeZone must be a time zone such as Europe/London' }),
+  digest: z.boolean({ error: 'digest must be true or false' }),
+});
+export type AlertPreferences = z.infer<typeof alertPreferencesSchema>;
+
+export const DEFAULT_ALERT_PREFERENCES: AlertPreferences = {
+  enabled: false,
+  threshold: ALERT_THRESHOLD_DEFAULT,
+  channel: 'email',
+  timeZone: ALERT_TIME_ZONE_DEFAULT,
+  digest: false,
+};
+
+/** GET/PUT /bff/notifications/preferences answer. */
+export const preferencesReplySchema = z.object({
+  preferences: alertPreferencesSchema,
+  /** Whether the BFF can send email at all (BFF_SMTP_URL is set). */
+  emailConfigured: z.boolean(),
+  /** The weekly digest needs analytics: roles without it cannot opt in. */
+  digestAllowed: z.boolean(),
+});
+export type PreferencesReply = z.infer<typeof preferencesReplySchema>;
+
+export const alertSchema = z.object({
+  id: z.number().int(),
+  location: z.string(),
+  locationName: z.string(),
+  reviewId: z.string(),
+  rating: z.number().int(),
+  author: z.string().nullable(),
+  excerpt: z.string().nullable(),
+  reviewDate: z.string().nullable(),
+  createdAt: z.string(),
+  read: z.boolean(),
+});
+export type Alert = z.infer<typeof alertSchema>;
+
+/** GET /bff/alerts answer. */
+export const alertListSchema = z.object({
+  unread: z.number().int().nonnegative(),
+  alerts: z.array(alertSchema),
+});
+export type AlertList = z.infer<typeof alertListSchema>;
+
+/** POST /bff/alerts/read: some alerts by id, or all of the user's. */
+export const markAlertsReadSchema = z.union(
+  [
+    z.strictObject({
+      ids: z
+        .array(z.number().int().positive(), { error: 'ids must be a list of alert ids' })
+        .min(1, { error: 'ids must name at least one alert' })
+        .max(ALERT_LIST_MAX, { error: `ids may name at most ${ALERT_LIST_MAX} alerts` }),
+    }),
+    z.strictObject({ all: z.literal(true, { error: 'all must be true' }) }),
+  ],
+  { error: 'Send {"ids": [...]} or {"all": true}' },
+);
+export type MarkAlertsRead = z.infer<typeof markAlertsReadSchema>;
+
+/** Where the dashboard shows one review: the location's reviews page with its detail open. */
+export function reviewDetailPath(location: string, reviewId: string): string {
+  return `${locationPrefix(location)}/reviews?review=${encodeURIComponent(reviewId)}`;
+}
+
+/** The first ALERT_EXCERPT_MAX characters (whole code points), with an ellipsis when cut. */
+export function alertExcerpt(text: string | null | undefined): string | null {
+  if (typeof text !== 'string' || text.trim() === '') return null;
+  const chars = Array.from(text.trim());
+  return chars.length <= ALERT_EXCERPT_MAX
+    ? chars.join('')
+    : `${chars.slice(0, ALERT_EXCERPT_MAX).join('')}…`;
+}
