@@ -116,6 +116,12 @@ export const BFF_CONFIG = setting.defineConfig({
     description:
       'Sent in `/auth/me` settings: the window in which the send form warns about an earlier request to the same contact; `0`: no cap, no warning.',
   },
+  USER_RATE_LIMIT_PER_MINUTE: {
+    type: setting.wholeNumber(0, 1_000_000),
+    default: '60',
+    description:
+      'Each signed-in user’s share of the upstream calls (GCRA, counted in the BFF’s database, so every worker shares it): kept below the API key’s own limit (120/min by default), so one runaway tab or script cannot use up the key for everyone. Over it: 429 `user_rate_limited` with `Retry-After`; `0`: no per-user limit.',
+  },
   WEB_DIST_DIR: { type: setting.text(), default: 'apps/web/dist', description: 'The dashboard’s build.' },
   SESSION_IDLE_MINUTES: {
     type: setting.decimal(0.01, 1_000_000),
@@ -283,6 +289,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     businessName: env.BUSINESS_NAME ?? null,
     frequencyCapDays: env.FREQUENCY_CAP_DAYS,
+    /** Upstream calls per user per minute; 0: no per-user limit. */
+    userRatePerMinute: env.USER_RATE_LIMIT_PER_MINUTE,
     webDistDir: resolveFrom(REPO_ROOT, env.WEB_DIST_DIR),
     session: {
       idleMs: Math.round(env.SESSION_IDLE_MINUTES * 60_000),
