@@ -154,6 +154,8 @@ export async function startBenchBff(
       BUSINESS_NAME: 'Harbour Street Coffee',
       LOG_LEVEL: 'info',
       WEB_DIST_DIR: path.join(dir, 'no-dashboard'),
+      // One user at full speed: the share's gate and UPSERT run on every call, never refusing.
+      USER_RATE_LIMIT_PER_MINUTE: '1000000',
     },
   });
 }

@@ -295,6 +295,8 @@ async function main(): Promise<void> {
       ...withoutKeys(env, external ? [] : ['UPSTREAM_API_KEY']),
       ...upstreamEnv,
       BFF_DATABASE_PATH: path.join(dataDir, 'bff.db'),
+      // The demo's key allows 1,200 calls a minute (apps/api demo data): each user gets half.
+      ...(external ? {} : { USER_RATE_LIMIT_PER_MINUTE: env.USER_RATE_LIMIT_PER_MINUTE || '600' }),
     },
     ready: listeningLine,
   });

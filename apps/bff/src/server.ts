@@ -14,6 +14,7 @@ import { createSessionStore, type SessionEvent, type SessionStore } from './auth
 import { createLoginThrottle } from './auth/throttle.ts';
 import { createUserStore, type UserStore } from './auth/users.ts';
 import type { Config } from './env.ts';
+import { createUserRate } from './fair-share/user-rate.ts';
 import { createGates } from './gates.ts';
 import { type GateRequest, gateway } from './http/gate.ts';
 import { answerPreflight, type OriginPolicy } from './http/origin.ts';
@@ -71,10 +72,11 @@ export async function openStores(
   };
 }
 
-/** Periodic clean-up: expired sessions, stale throttle windows, forgotten keys, old history. */
+/** Periodic clean-up: expired sessions, stale throttle windows and user shares, forgotten keys, old history. */
 export async function runMaintenance(stores: Stores, config: Config): Promise<void> {
   await stores.sessions.sweep();
   await createLoginThrottle(stores.db).sweep();
+  if (config.userRatePerMinute > 0) await createUserRate(stores.db, config.userRatePerMinute).sweep();
   await stores.journal.orphanStale(config.upstream.timeoutMs + 5_000);
   await stores.journal.cleanup(config.idempotencyRetentionMs, config.sendHistoryMs);
 }
@@ -155,7 +157,9 @@ export function createBff(
     maxAgeMs: config.session.absoluteMs,
     trust: policy.trust,
   };
+  const share = config.userRatePerMinute > 0 ? createUserRate(stores.db, config.userRatePerMinute) : null;
   const gates = createGates({
+    share,
     access: logs.access,
     metrics,
     policy,

@@ -41,6 +41,14 @@ export const BFF_ERROR_CODES = {
     retry: false,
     action: 'Use the dashboard itself; a page on another site cannot act for you.',
   },
+  user_rate_limited: {
+    from: 'bff',
+    status: 429,
+    message: 'You are sending requests faster than your share of the service’s limit allows.',
+    retry: true,
+    action:
+      'Wait as long as Retry-After says. Each user has their own share, so colleagues can still work meanwhile.',
+  },
   login_failed: {
     from: 'bff',
     status: 401,
