@@ -156,6 +156,24 @@ export const BFF_CONFIG = setting.defineConfig({
     shown: 'none',
     description: '`production` refuses `BFF_DEV_HOOKS=1`.',
   },
+  BULK_SEND_RATE_PER_MINUTE: {
+    type: setting.wholeNumber(1, 100_000),
+    default: '60',
+    description:
+      'A list send’s most sends a minute (each job; one at a time). The upstream’s `429` and `Retry-After` slow it further.',
+  },
+  BULK_UPSTREAM_DOWN_MINUTES: {
+    type: setting.decimal(0.01, 10_080),
+    default: '15',
+    description:
+      'A list send pauses, with the reason, when the upstream has failed every attempt for this long.',
+  },
+  BULK_LEASE_SECONDS: {
+    type: setting.decimal(0.5, 3_600),
+    default: '30',
+    description:
+      'How long a list send’s worker holds its job without renewing: after a crash another process (or the restarted one) resumes it this long later.',
+  },
   ...setting.OPERATION_VARIABLES,
 });
 
@@ -261,5 +279,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       smtp: env.BFF_SMTP_URL ? { url: env.BFF_SMTP_URL, from: env.BFF_SMTP_FROM } : null,
     },
     devHooks: env.BFF_DEV_HOOKS,
+    bulk: {
+      ratePerMinute: env.BULK_SEND_RATE_PER_MINUTE,
+      downBoundMs: Math.round(env.BULK_UPSTREAM_DOWN_MINUTES * 60_000),
+      leaseMs: Math.round(env.BULK_LEASE_SECONDS * 1_000),
+      pollMs: Math.min(1_000, Math.round(env.BULK_LEASE_SECONDS * 250)),
+    },
   };
 }

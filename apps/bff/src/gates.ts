@@ -1,4 +1,4 @@
-import type { Permission } from '@review-desk/shared';
+import { BULK_BODY_LIMIT_BYTES, type Permission } from '@review-desk/shared';
 import type { CookieSettings } from './auth/cookies.ts';
 import { permission, session } from './auth/gates.ts';
 import type { SessionStore } from './auth/sessions.ts';
@@ -43,7 +43,10 @@ export type RouteGates = Record<
   | 'settings.read'
   | 'settings.write'
   | 'alerts'
-  | 'alerts.write',
+  | 'alerts.write'
+  | 'bulk.read'
+  | 'bulk.write'
+  | 'bulk.control',
   readonly Gate[]
 >;
 
@@ -98,6 +101,10 @@ export function createGates(deps: {
       'settings.write': [sameSite, ...may('settings:manage'), at, json, share],
       alerts: [...may('reviews:read'), noBody],
       'alerts.write': [sameSite, ...may('reviews:read'), json],
+      // List sends: who may send may send to a list, at the location addressed.
+      'bulk.read': [...may('sends:read'), at, noBody],
+      'bulk.write': [sameSite, ...may('requests:send'), at, jsonBody(BULK_BODY_LIMIT_BYTES)],
+      'bulk.control': [sameSite, ...may('requests:send'), at],
     },
   };
 }

@@ -1,8 +1,10 @@
+import { createPostgresDatabase } from '@review-desk/server/test-support/databases';
 import { ERROR_CODES } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
+import { newApiKey } from '../../../test/support/stack.ts';
 import { startBff, type TestBff } from './support/bff.ts';
-import type { DashboardClient } from './support/client.ts';
+import { DashboardClient } from './support/client.ts';
 
 // One signed-in user cannot use up the shared API key's rate limit: each has a share of their own
 // (USER_RATE_LIMIT_PER_MINUTE), counted before anything goes upstream.
@@ -68,4 +70,42 @@ describe('each user’s fair share of the key’s rate limit', () => {
     // The owner is still over the share (signing in again does not reset it).
     expect((await owner.get('/api/v1/reviews')).status).toBe(429);
   });
+});
+
+describe('the share across replicas', () => {
+  let database: { url: string; drop(): Promise<void> };
+  let replicas: TestBff[] = [];
+
+  beforeAll(async () => {
+    database = await createPostgresDatabase();
+    const env = {
+      BFF_DATABASE_URL: database.url,
+      USER_RATE_LIMIT_PER_MINUTE: '6',
+      BFF_DATABASE_POOL_SIZE: '2',
+    };
+    const key = newApiKey();
+    replicas = await Promise.all([
+      startBff(upstream.url, env, { key }),
+      startBff(upstream.url, env, { key }),
+    ]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(replicas.map((r) => r.stop()));
+    await database?.drop();
+  });
+
+  it('counts one user’s calls on two BFF replicas of one database together', async () => {
+    const [a, b] = replicas as [TestBff, TestBff];
+    const onA = await a.owner();
+    const onB = new DashboardClient(b.url);
+    onB.cookie = onA.cookie;
+    const before = upstream.calls.length;
+    const statuses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? onA : onB).get('/api/v1/reviews')),
+    );
+    expect(statuses.filter((r) => r.status === 200)).toHaveLength(6);
+    expect(statuses.filter((r) => r.status === 429)).toHaveLength(6);
+    expect(upstream.calls.length - before).toBe(6);
+  }, 60_000);
 });

@@ -108,6 +108,22 @@ export const BFF_ERROR_CODES = {
     action: 'Choose another slug, or rotate the existing location’s key.',
   },
 
+  // Sending to a list (docs/bulk.md).
+  bulk_not_found: {
+    from: 'bff',
+    status: 404,
+    message: 'No such list send.',
+    retry: false,
+    action: 'Choose a list send from the list of past ones.',
+  },
+  bulk_state_conflict: {
+    from: 'bff',
+    status: 409,
+    message: 'This list send cannot do that in its current state.',
+    retry: false,
+    action: 'Reload the list send to see its state.',
+  },
+
   // The BFF's send journal (one send per Idempotency-Key).
   idempotency_key_missing: {
     from: 'bff',
