@@ -80,7 +80,7 @@ export const API_CONFIG = setting.defineConfig({
     type: setting.wholeNumber(0, REMINDER_AFTER_DAYS_MAX),
     default: '0',
     description:
-      'Days after a request with no click before the one automatic reminder, for businesses that have not set their own; `0`: no reminder.',
+      'Default reminder delay in days (`0`: none) for businesses that have not set their own. Kept with the settings; this version does not send reminders yet.',
   },
   SMS_PROVIDER: {
     type: setting.oneOf(['outbox', 'twilio']),
