@@ -35,7 +35,11 @@ const external = Boolean(env.UPSTREAM_URL && (env.UPSTREAM_API_KEY || env.UPSTRE
  */
 const devOutbox =
   env.DEV_OUTBOX ||
-  (env.NODE_ENV === 'production' || (env.DELIVERY_PROVIDER ?? 'outbox') !== 'outbox' ? '0' : '1');
+  (env.NODE_ENV === 'production' ||
+  (env.EMAIL_PROVIDER || env.DELIVERY_PROVIDER || 'outbox') !== 'outbox' ||
+  (env.SMS_PROVIDER || 'outbox') !== 'outbox'
+    ? '0'
+    : '1');
 const DEMO_USERS = [
   { email: 'owner@example.com', role: 'owner' },
   { email: 'manager@example.com', role: 'manager' },
@@ -295,6 +299,8 @@ async function main(): Promise<void> {
       ...withoutKeys(env, external ? [] : ['UPSTREAM_API_KEY']),
       ...upstreamEnv,
       BFF_DATABASE_PATH: path.join(dataDir, 'bff.db'),
+      // The demo's key allows 1,200 calls a minute (apps/api demo data): each user gets half.
+      ...(external ? {} : { USER_RATE_LIMIT_PER_MINUTE: env.USER_RATE_LIMIT_PER_MINUTE || '600' }),
     },
     ready: listeningLine,
   });

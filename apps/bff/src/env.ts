@@ -4,11 +4,14 @@ import * as setting from '@review-desk/server/config';
 import { REPO_ROOT, resolveFrom } from '@review-desk/server/files';
 import { AUTH_SCHEMES, FREQUENCY_CAP_DAYS_DEFAULT, PASSWORD_MIN } from '@review-desk/shared';
 import { z } from 'zod';
-import { parseSecretsKey } from './locations/secrets.ts';
+import { loadStorageConfig, STORAGE_CONFIG } from './env-storage.ts';
 
 // The only reader of process.env: the BFF's configuration table. Each variable is declared once
 // (name, type, default, meaning); a bad or missing one stops the start with one line naming it.
-// The README's table is generated from this one (npm run docs:config).
+// The README's table is generated from this one (npm run docs:config). Where the data lives is
+// declared in env-storage.ts, which the CLI reads alone.
+
+export { loadCliConfig } from './env-storage.ts';
 
 export const BFF_CONFIG = setting.defineConfig({
   ...setting.listenVariables(8080),
@@ -43,37 +46,7 @@ export const BFF_CONFIG = setting.defineConfig({
     description:
       'Whole-exchange deadline per upstream call (100–300000). Reads → 504; a send → outcome unknown.',
   },
-  BFF_DATABASE_PATH: {
-    type: setting.text(),
-    default: 'data/bff.db',
-    description:
-      'The BFF’s SQLite database (users, sessions, throttling, journal, locations) when `BFF_DATABASE_URL` is not set. Its folder is created readable by this user only (0700), the files 0600.',
-  },
-  BFF_DATABASE_URL: {
-    type: setting.postgresUrl(),
-    shown: 'none (SQLite)',
-    description:
-      'A `postgres://` URL: the BFF keeps everything in PostgreSQL instead, shared by every replica (docs/deploy.md). Never logged with its password.',
-  },
-  BFF_DATABASE_POOL_SIZE: {
-    type: setting.wholeNumber(1, 100),
-    default: '10',
-    description: 'PostgreSQL connections per BFF process (each cluster worker has its own pool).',
-  },
-  BFF_SECRETS_KEY: {
-    type: z.string().refine((value) => parseSecretsKey(value) !== null, {
-      error: 'must be 32 bytes written as 64 hex digits or base64',
-    }),
-    shown: 'none (the file below)',
-    description:
-      'Seals the locations’ API keys in the database (AES-256-GCM): 32 bytes as 64 hex digits or base64. Keep it out of the database’s backups.',
-  },
-  BFF_SECRETS_KEY_FILE: {
-    type: setting.text(),
-    default: 'data/bff-secrets.key',
-    description:
-      'Read when `BFF_SECRETS_KEY` is unset; made with a random key (mode 0600) when the first location is added.',
-  },
+  ...STORAGE_CONFIG,
   ALLOWED_ORIGINS: {
     type: setting.originList(),
     default: '',
@@ -115,6 +88,12 @@ export const BFF_CONFIG = setting.defineConfig({
     default: String(FREQUENCY_CAP_DAYS_DEFAULT),
     description:
       'Sent in `/auth/me` settings: the window in which the send form warns about an earlier request to the same contact; `0`: no cap, no warning.',
+  },
+  USER_RATE_LIMIT_PER_MINUTE: {
+    type: setting.wholeNumber(0, 1_000_000),
+    default: '60',
+    description:
+      'Each signed-in user’s share of the upstream calls (GCRA, counted in the BFF’s database, so every worker shares it): kept below the API key’s own limit (120/min by default), so one runaway tab or script cannot use up the key for everyone. Over it: 429 `user_rate_limited` with `Retry-After`; `0`: no per-user limit.',
   },
   WEB_DIST_DIR: { type: setting.text(), default: 'apps/web/dist', description: 'The dashboard’s build.' },
   SESSION_IDLE_MINUTES: {
@@ -176,6 +155,24 @@ export const BFF_CONFIG = setting.defineConfig({
     type: setting.text(),
     shown: 'none',
     description: '`production` refuses `BFF_DEV_HOOKS=1`.',
+  },
+  BULK_SEND_RATE_PER_MINUTE: {
+    type: setting.wholeNumber(1, 100_000),
+    default: '60',
+    description:
+      'A list send’s most sends a minute (each job; one at a time). The upstream’s `429` and `Retry-After` slow it further.',
+  },
+  BULK_UPSTREAM_DOWN_MINUTES: {
+    type: setting.decimal(0.01, 10_080),
+    default: '15',
+    description:
+      'A list send pauses, with the reason, when the upstream has failed every attempt for this long.',
+  },
+  BULK_LEASE_SECONDS: {
+    type: setting.decimal(0.5, 3_600),
+    default: '30',
+    description:
+      'How long a list send’s worker holds its job without renewing: after a crash another process (or the restarted one) resumes it this long later.',
   },
   ...setting.OPERATION_VARIABLES,
 });
@@ -255,8 +252,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       origin: env.UPSTREAM_ORIGIN ?? env.UPSTREAM_URL.origin,
       timeoutMs: env.UPSTREAM_TIMEOUT_MS,
     },
-    ...databaseSettings(env),
-    secrets: secretsSource(env),
+    ...loadStorageConfig(env),
     allowedOrigins: env.ALLOWED_ORIGINS as readonly string[],
     /** The dashboard's origin as browsers see it, when it is fixed by configuration. */
     publicOrigin: env.PUBLIC_URL ?? null,
@@ -265,6 +261,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     businessName: env.BUSINESS_NAME ?? null,
     frequencyCapDays: env.FREQUENCY_CAP_DAYS,
+    /** Upstream calls per user per minute; 0: no per-user limit. */
+    userRatePerMinute: env.USER_RATE_LIMIT_PER_MINUTE,
     webDistDir: resolveFrom(REPO_ROOT, env.WEB_DIST_DIR),
     session: {
       idleMs: Math.round(env.SESSION_IDLE_MINUTES * 60_000),
@@ -281,45 +279,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       smtp: env.BFF_SMTP_URL ? { url: env.BFF_SMTP_URL, from: env.BFF_SMTP_FROM } : null,
     },
     devHooks: env.BFF_DEV_HOOKS,
-  };
-}
-
-function secretsSource(env: { BFF_SECRETS_KEY?: string | undefined; BFF_SECRETS_KEY_FILE: string }) {
-  return { key: env.BFF_SECRETS_KEY, file: resolveFrom(REPO_ROOT, env.BFF_SECRETS_KEY_FILE) };
-}
-
-/** Where the BFF's data lives: PostgreSQL when BFF_DATABASE_URL is set, else the SQLite file. */
-function databaseSettings(env: {
-  BFF_DATABASE_PATH: string;
-  BFF_DATABASE_URL?: string | undefined;
-  BFF_DATABASE_POOL_SIZE: number;
-}) {
-  const databasePath = resolveFrom(REPO_ROOT, env.BFF_DATABASE_PATH);
-  return {
-    /** The SQLite file (also what `migrate-to-postgres` copies from). */
-    databasePath,
-    /** What the stores open: the PostgreSQL URL, or the SQLite file's absolute path. */
-    databaseUrl: env.BFF_DATABASE_URL ?? databasePath,
-    databasePoolSize: env.BFF_DATABASE_POOL_SIZE,
-  };
-}
-
-/** The CLI needs only the database and the secrets key (and must run without an upstream configured). */
-export function loadCliConfig(source: Record<string, string | undefined> = process.env): {
-  databasePath: string;
-  databaseUrl: string;
-  databasePoolSize: number;
-  secrets: { key: string | undefined; file: string };
-} {
-  const { values } = setting.parseEnv(
-    {
-      BFF_DATABASE_PATH: BFF_CONFIG.BFF_DATABASE_PATH,
-      BFF_DATABASE_URL: BFF_CONFIG.BFF_DATABASE_URL,
-      BFF_DATABASE_POOL_SIZE: BFF_CONFIG.BFF_DATABASE_POOL_SIZE,
-      BFF_SECRETS_KEY: BFF_CONFIG.BFF_SECRETS_KEY,
-      BFF_SECRETS_KEY_FILE: BFF_CONFIG.BFF_SECRETS_KEY_FILE,
+    bulk: {
+      ratePerMinute: env.BULK_SEND_RATE_PER_MINUTE,
+      downBoundMs: Math.round(env.BULK_UPSTREAM_DOWN_MINUTES * 60_000),
+      leaseMs: Math.round(env.BULK_LEASE_SECONDS * 1_000),
+      pollMs: Math.min(1_000, Math.round(env.BULK_LEASE_SECONDS * 250)),
     },
-    source,
-  );
-  return { ...databaseSettings(values), secrets: secretsSource(values) };
+  };
 }

@@ -1,7 +1,9 @@
-import type { Permission } from '@review-desk/shared';
+import { BULK_BODY_LIMIT_BYTES, type Permission } from '@review-desk/shared';
 import type { CookieSettings } from './auth/cookies.ts';
 import { permission, session } from './auth/gates.ts';
 import type { SessionStore } from './auth/sessions.ts';
+import { fairShare } from './fair-share/gate.ts';
+import type { ShareDecision } from './fair-share/user-rate.ts';
 import { jsonBody, noBody } from './http/body.ts';
 import { beginRequest } from './http/context.ts';
 import type { Gate } from './http/gate.ts';
@@ -19,6 +21,8 @@ import type { Metrics } from './metrics.ts';
 //
 //   entry:  request id → security headers → safe target → public Host → cross-origin
 //   route:  [allow-list, under /api: proxy/routes.ts] → CSRF → session → role → location → body rules
+//           → the user's fair share of the key's rate limit (upstream calls only: counted last,
+//             so a call refused for another reason uses none of it)
 //   (the `/l/<slug>` prefix is taken off before any route: locations/gate.ts)
 
 export type RouteGates = Record<
@@ -39,7 +43,10 @@ export type RouteGates = Record<
   | 'settings.read'
   | 'settings.write'
   | 'alerts'
-  | 'alerts.write',
+  | 'alerts.write'
+  | 'bulk.read'
+  | 'bulk.write'
+  | 'bulk.control',
   readonly Gate[]
 >;
 
@@ -57,6 +64,8 @@ export function createGates(deps: {
   sessions: SessionStore;
   cookies: CookieSettings;
   locations: LocationDirectory;
+  /** Each user's share of the upstream key's rate limit (null: none). */
+  share: { take(userId: string): Promise<ShareDecision> } | null;
 }): Gates {
   const signedIn = session(deps.sessions, deps.cookies);
   const sameSite = csrf(deps.policy);
@@ -64,6 +73,8 @@ export function createGates(deps: {
   const may = (needed: Permission) => [signedIn, permission(needed)];
   /** An upstream call: the permission, then the location (403 before anything goes upstream). */
   const at = locationGate(deps.locations);
+  /** The user's fair share of the key's rate limit: the last gate before a call goes upstream. */
+  const share = fairShare(deps.share);
   /** The first gate: the request's context and id, and its access line (it never refuses). */
   const requestId: Gate = (req, res) => {
     beginRequest(req, res, deps.access, deps.metrics);
@@ -72,11 +83,11 @@ export function createGates(deps: {
   return {
     entry: [requestId, securityHeaders(), safeTarget, publicHost(deps.policy), crossOrigin(deps.policy)],
     routes: {
-      reviews: [...may('reviews:read'), at, noBody],
-      analytics: [...may('analytics:read'), at, noBody],
-      send: [sameSite, ...may('requests:send'), at, json],
-      requests: [...may('sends:read'), at, noBody],
-      request: [...may('sends:read'), at, noBody],
+      reviews: [...may('reviews:read'), at, noBody, share],
+      analytics: [...may('analytics:read'), at, noBody, share],
+      send: [sameSite, ...may('requests:send'), at, json, share],
+      requests: [...may('sends:read'), at, noBody, share],
+      request: [...may('sends:read'), at, noBody, share],
       login: [sameSite, json],
       logout: [sameSite],
       me: [signedIn],
@@ -85,11 +96,15 @@ export function createGates(deps: {
       'users.write': [sameSite, ...may('users:manage'), json],
       'users.remove': [sameSite, ...may('users:manage')],
       locations: [signedIn],
-      overview: [...may('analytics:read'), noBody],
-      'settings.read': [...may('settings:manage'), at, noBody],
-      'settings.write': [sameSite, ...may('settings:manage'), at, json],
+      overview: [...may('analytics:read'), noBody, share],
+      'settings.read': [...may('settings:manage'), at, noBody, share],
+      'settings.write': [sameSite, ...may('settings:manage'), at, json, share],
       alerts: [...may('reviews:read'), noBody],
       'alerts.write': [sameSite, ...may('reviews:read'), json],
+      // List sends: who may send may send to a list, at the location addressed.
+      'bulk.read': [...may('sends:read'), at, noBody],
+      'bulk.write': [sameSite, ...may('requests:send'), at, jsonBody(BULK_BODY_LIMIT_BYTES)],
+      'bulk.control': [sameSite, ...may('requests:send'), at],
     },
   };
 }

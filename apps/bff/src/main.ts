@@ -142,6 +142,7 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     listening = await listen(bff, config, sink);
     bff.alerts.setDashboardOrigin(listening.url);
     await bff.alerts.start();
+    await bff.bulk.start();
   } catch (error) {
     await lease?.stop();
     await stores.db.close();
@@ -154,6 +155,7 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
   onShutdownSignals(async (signal) => {
     logger.info({ signal }, 'shutting down');
     stopTimers();
+    await bff.bulk.stop();
     await shutdown(listening, bff, config.upstream.timeoutMs + 2_000);
     await bff.alerts.stop();
     // Every send of this instance has its outcome now: ending the lease leaves nothing to settle.

@@ -13,7 +13,11 @@ import { authRoutes } from './auth/routes.ts';
 import { createSessionStore, type SessionEvent, type SessionStore } from './auth/sessions.ts';
 import { createLoginThrottle } from './auth/throttle.ts';
 import { createUserStore, type UserStore } from './auth/users.ts';
+import { type BulkModule, openBulk } from './bulk/open.ts';
+import { recentContactCheck } from './bulk/recent.ts';
+import { bulkRoutes } from './bulk/routes.ts';
 import type { Config } from './env.ts';
+import { createUserRate } from './fair-share/user-rate.ts';
 import { createGates } from './gates.ts';
 import { type GateRequest, gateway } from './http/gate.ts';
 import { answerPreflight, type OriginPolicy } from './http/origin.ts';
@@ -71,10 +75,11 @@ export async function openStores(
   };
 }
 
-/** Periodic clean-up: expired sessions, stale throttle windows, forgotten keys, old history. */
+/** Periodic clean-up: expired sessions, stale throttle windows and user shares, forgotten keys, old history. */
 export async function runMaintenance(stores: Stores, config: Config): Promise<void> {
   await stores.sessions.sweep();
   await createLoginThrottle(stores.db).sweep();
+  if (config.userRatePerMinute > 0) await createUserRate(stores.db, config.userRatePerMinute).sweep();
   await stores.journal.orphanStale(config.upstream.timeoutMs + 5_000);
   await stores.journal.cleanup(config.idempotencyRetentionMs, config.sendHistoryMs);
 }
@@ -109,6 +114,8 @@ export type Bff = {
   locations: OpenedLocations & { directory: LocationDirectory };
   /** Low-rating alerts and digests: started by main.ts after listening (docs/alerts.md). */
   alerts: Alerts;
+  /** List sends: started by main.ts after listening (docs/bulk.md). */
+  bulk: BulkModule;
 };
 
 export function createBff(
@@ -132,6 +139,24 @@ export function createBff(
   // Scheduled work's clock: the system's, or one the dev hook moves (BFF_DEV_HOOKS=1).
   const clock = createClock({ fake: config.devHooks });
   const alerts = createAlerts({ config, db: stores.db, directory, users: stores.users, logger, clock });
+  const bulk = openBulk(
+    stores.db,
+    config,
+    {
+      async senderFor(job) {
+        if ((await stores.users.get(job.createdBy)) === null)
+          return { reason: `${job.createdByEmail}, who started this list send, is no longer a user.` };
+        const mine = await directory.forUser(job.createdBy);
+        const location = mine.find((l) => l.slug === job.location);
+        if (!location)
+          return { reason: `${job.createdByEmail} no longer has access to the location ${job.location}.` };
+        return handlers.forLocation(location).send;
+      },
+      recentlySent: recentContactCheck({ journal: stores.journal, hasher, capDays: config.frequencyCapDays }),
+      logger,
+    },
+    logger,
+  );
   const ready = upstreamProbe(config);
   const dbCheck = stores.db.prepare('SELECT 1 AS one');
   const throttle = createLoginThrottle(stores.db);
@@ -155,7 +180,9 @@ export function createBff(
     maxAgeMs: config.session.absoluteMs,
     trust: policy.trust,
   };
+  const share = config.userRatePerMinute > 0 ? createUserRate(stores.db, config.userRatePerMinute) : null;
   const gates = createGates({
+    share,
     access: logs.access,
     metrics,
     policy,
@@ -236,6 +263,7 @@ export function createBff(
     }),
   );
   app.use(overviewRoutes({ directory, gates: gates.routes }));
+  app.use(bulkRoutes({ bulk, gates: gates.routes, logger }));
   app.use(settingsRoutes({ gates: gates.routes }));
   app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger }));
   if (clock instanceof FakeClock) {
@@ -248,7 +276,7 @@ export function createBff(
     sendError(res, new AppError('not_found'));
   });
   app.use(errorHandler(logger));
-  return { app, stores, handlers, locations: { ...opened, directory }, alerts };
+  return { app, stores, handlers, locations: { ...opened, directory }, alerts, bulk };
 }
 
 /** Listens on the configured port (packages/server/serve.ts); refusals before Express are logged too. */

@@ -78,6 +78,7 @@ export const BFF_PATHS = {
   locations: '/bff/locations',
   overview: '/bff/overview',
   settings: '/bff/settings',
+  bulkSends: '/bff/bulk-sends',
   healthz: '/healthz',
   readyz: '/readyz',
   metrics: '/metrics',

@@ -41,6 +41,14 @@ export const BFF_ERROR_CODES = {
     retry: false,
     action: 'Use the dashboard itself; a page on another site cannot act for you.',
   },
+  user_rate_limited: {
+    from: 'bff',
+    status: 429,
+    message: 'You are sending requests faster than your share of the service’s limit allows.',
+    retry: true,
+    action:
+      'Wait as long as Retry-After says. Each user has their own share, so colleagues can still work meanwhile.',
+  },
   login_failed: {
     from: 'bff',
     status: 401,
@@ -98,6 +106,22 @@ export const BFF_ERROR_CODES = {
     message: 'A location with this slug already exists.',
     retry: false,
     action: 'Choose another slug, or rotate the existing location’s key.',
+  },
+
+  // Sending to a list (docs/bulk.md).
+  bulk_not_found: {
+    from: 'bff',
+    status: 404,
+    message: 'No such list send.',
+    retry: false,
+    action: 'Choose a list send from the list of past ones.',
+  },
+  bulk_state_conflict: {
+    from: 'bff',
+    status: 409,
+    message: 'This list send cannot do that in its current state.',
+    retry: false,
+    action: 'Reload the list send to see its state.',
   },
 
   // The BFF's send journal (one send per Idempotency-Key).

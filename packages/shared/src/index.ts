@@ -2,6 +2,7 @@
 // dashboard's first load small; this index is for servers and tests.
 export * from './analytics.ts';
 export * from './bff.ts';
+export * from './bulk.ts';
 export * from './client.ts';
 export * from './dev.ts';
 export * from './envelope.ts';

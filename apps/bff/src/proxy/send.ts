@@ -6,6 +6,8 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_REPLAYED_HEADER,
   idempotencyKeySchema,
+  type SendOutcome,
+  type SendRequest,
   sendIntent,
   sendRequestSchema,
 } from '@review-desk/shared';
@@ -37,6 +39,24 @@ export type SendDeps = {
   metrics: Metrics;
 };
 
+export type Delivery = {
+  user: { id: string; email: string };
+  /** The idempotency key (a UUID): one send per (user, key), ever. */
+  key: string;
+  /** Validated and normalised by the shared send schema. */
+  send: SendRequest;
+  requestId: string;
+  acceptLanguage?: string | string[] | undefined;
+};
+
+export type DeliveryResult =
+  /** The exchange ran: what the upstream's answer (or the lack of one) means. */
+  | { kind: 'settled'; entry: string; settled: Settled }
+  /** The key already holds a finished send: its answer again, nothing sent. */
+  | { kind: 'replay'; status: number; type: string; body: Uint8Array; outcome: SendOutcome }
+  /** The key is in flight, unknown or reused for another intent: nothing sent. */
+  | { kind: 'refused'; error: AppError };
+
 export function createSendHandler(deps: SendDeps) {
   const { config, journal, hasher, metrics } = deps;
   const target = new URL(config.upstream.url.href.replace(/\/+$/, '') + ENDPOINTS.send.path);
@@ -59,13 +79,35 @@ export function createSendHandler(deps: SendDeps) {
     if (rawKey === undefined) throw new AppError('idempotency_key_missing', PROXY_MESSAGES.keyMissing);
     const key = idempotencyKeySchema.safeParse(rawKey);
     if (!key.success) throw new AppError('idempotency_key_invalid', key.error.issues[0]?.message);
-    const idemKey = key.data.toLowerCase();
 
     const parsed = sendRequestSchema.safeParse(await readJsonBody(req));
     if (!parsed.success) throw AppError.validation(parsed.error);
-    const send = parsed.data;
-    const fingerprint = hash('sha256', sendIntent(send), 'base64url');
+    const attempt = await deliver({
+      user: { id: user.id, email: user.email },
+      key: key.data,
+      send: parsed.data,
+      requestId: req.ctx.id,
+      acceptLanguage: req.headers['accept-language'],
+    });
+    if (attempt.kind === 'refused') throw attempt.error;
+    if (attempt.kind === 'replay') {
+      write(res, attempt.status, attempt.body, {
+        'content-type': attempt.type,
+        [IDEMPOTENCY_REPLAYED_HEADER]: 'true',
+      });
+      return;
+    }
+    write(res, attempt.settled.answer.status, attempt.settled.answer.body, attempt.settled.headers);
+  }
 
+  /**
+   * One send at most once per (user, key): claim → forward the validated body → record the
+   * outcome. The dashboard's sends and each row of a list send (bulk/worker.ts) come through here.
+   */
+  async function deliver(input: Delivery): Promise<DeliveryResult> {
+    const { user, send } = input;
+    const idemKey = input.key.toLowerCase();
+    const fingerprint = hash('sha256', sendIntent(send), 'base64url');
     const claim = {
       userId: user.id,
       sentBy: user.email,
@@ -86,38 +128,40 @@ export function createSendHandler(deps: SendDeps) {
         if (answer.kind === 'refuse') {
           if (answer.orphanStale) await journal.orphanStale(staleAfterMs);
           metrics.sends.inc({ outcome: answer.metric });
-          throw answer.error;
+          return { kind: 'refused', error: answer.error };
         }
         metrics.sends.inc({ outcome: 'replayed' });
-        write(res, answer.status, answer.body, {
-          'content-type': answer.type,
-          [IDEMPOTENCY_REPLAYED_HEADER]: 'true',
-        });
-        return;
+        return {
+          kind: 'replay',
+          status: answer.status,
+          type: answer.type,
+          body: answer.body,
+          outcome: existing.outcome,
+        };
       }
       id = await journal.claim(claim);
     }
-    if (id === null) throw new AppError('idempotency_in_flight', PROXY_MESSAGES.inFlight);
+    if (id === null)
+      return { kind: 'refused', error: new AppError('idempotency_in_flight', PROXY_MESSAGES.inFlight) };
 
     // What goes upstream is what was validated, re-serialised: never the browser's bytes, in
     // which a duplicated key could make the upstream read another value than the one checked.
     const body = Buffer.from(JSON.stringify(send));
-    const exchange = forward(id, body, req);
+    const exchange = forward(id, body, input);
     pending.add(exchange);
     try {
-      const { answer, headers } = await exchange;
-      write(res, answer.status, answer.body, headers);
+      return { kind: 'settled', entry: id, settled: await exchange };
     } finally {
       pending.delete(exchange);
     }
   }
 
-  async function forward(id: string, body: Buffer, req: GateRequest): Promise<Settled> {
+  async function forward(id: string, body: Buffer, input: Delivery): Promise<Settled> {
     const started = process.hrtime.bigint();
     const headers = deps.upstreamHeaders({
       method: 'POST',
-      requestId: req.ctx.id,
-      acceptLanguage: req.headers['accept-language'],
+      requestId: input.requestId,
+      acceptLanguage: input.acceptLanguage,
       contentLength: body.length,
     });
     const result = await postUpstream(target, headers, body, config.upstream.timeoutMs);
@@ -133,8 +177,8 @@ export function createSendHandler(deps: SendDeps) {
     await journal.finish(id, settled.finish);
     metrics.sends.inc({ outcome: settled.finish.outcome });
     deps.log.send({
-      reqId: req.ctx.id,
-      user: req.ctx.session?.user.id,
+      reqId: input.requestId,
+      user: input.user.id,
       send: id,
       outcome: settled.finish.outcome,
       upstreamStatus: result.kind === 'reply' ? result.status : null,
@@ -146,6 +190,7 @@ export function createSendHandler(deps: SendDeps) {
 
   return {
     handle,
+    deliver,
     /** Resolves when every send already forwarded has its outcome recorded (graceful shutdown). */
     drain: () => Promise.allSettled([...pending]).then(() => undefined),
   };

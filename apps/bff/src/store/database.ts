@@ -5,6 +5,7 @@ import { schedulingMigrations } from '@review-desk/server/db/jobs';
 import { type MigrationSource, migrate } from '@review-desk/server/db/migrate';
 import { isPostgresUrl, openDatabase } from '@review-desk/server/db/open';
 import type { Database, DbLogger, Queryable } from '@review-desk/server/db/types';
+import { USER_RATE_MIGRATIONS } from '../fair-share/user-rate.ts';
 import { LOCATION_MIGRATIONS } from '../locations/store.ts';
 
 // The BFF's own database: users, sessions, login throttling, the send journal, the running
@@ -25,6 +26,7 @@ export const ALL_BFF_MIGRATIONS: readonly MigrationSource[] = [
   BFF_MIGRATIONS,
   schedulingMigrations,
   LOCATION_MIGRATIONS,
+  USER_RATE_MIGRATIONS,
 ];
 
 export type DatabaseSettings = {

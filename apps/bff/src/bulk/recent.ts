@@ -1,0 +1,28 @@
+import type { SendRequest } from '@review-desk/shared';
+import type { ContactHasher } from '../journal/contact.ts';
+import type { Journal } from '../journal/journal.ts';
+
+// "Skip contacts sent to recently": the same send history the send form warns from (GET
+// /bff/sends?contact=…), read through the journal's own query, by the contact's keyed hash.
+
+/** Outcomes that count as "a request went (or may have gone) to this contact". */
+const COUNTED = new Set(['sent', 'warning', 'unknown', 'in_flight']);
+
+export function recentContactCheck(deps: { journal: Journal; hasher: ContactHasher; capDays: number }) {
+  return async (send: SendRequest, now = Date.now()): Promise<string | null> => {
+    if (deps.capDays === 0) return null;
+    const since = now - deps.capDays * 86_400_000;
+    const filters = [
+      send.customerPhone ? { phoneHash: deps.hasher.phone(send.customerPhone) } : null,
+      send.customerEmail ? { emailHashes: deps.hasher.emailLookups(send.customerEmail) } : null,
+    ];
+    for (const filter of filters) {
+      if (filter === null) continue;
+      const { sends } = await deps.journal.list({ page: 1, limit: 5, ...filter });
+      const hit = sends.find((s) => COUNTED.has(s.outcome) && Date.parse(s.createdAt) >= since);
+      if (hit)
+        return `A request went to this contact on ${hit.createdAt.slice(0, 10)}, within the ${deps.capDays}-day window: skipped.`;
+    }
+    return null;
+  };
+}

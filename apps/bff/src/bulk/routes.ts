@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '@review-desk/server/errors';
+import {
+  BFF_PATHS,
+  BULK_BODY_LIMIT_BYTES,
+  type BulkAction,
+  type BulkJob,
+  bulkRowsQuerySchema,
+  bulkSendRequestSchema,
+  ok,
+  queryRecord,
+} from '@review-desk/shared';
+import { csvCell } from '@review-desk/shared/csv';
+import { type Request, type RequestHandler, Router } from 'express';
+import type { Logger } from 'pino';
+import type { RouteGates } from '../gates.ts';
+import { readJsonBody } from '../http/body.ts';
+import { gateway } from '../http/gate.ts';
+import { methodNotAllowed } from '../http/method.ts';
+import { maskContact } from '../journal/contact.ts';
+import type { BulkModule } from './open.ts';
+import type { BulkJobRecord, BulkStore } from './store.ts';
+
+// The list sends' interface (docs/bulk.md), for the dashboard and for scripts:
+//   POST /bff/bulk-sends                      store the job and its rows, answer 202 at once
+//   GET  /bff/bulk-sends                      the location's jobs, newest first
+//   GET  /bff/bulk-sends/:id                  status, reason, counts per outcome, rate
+//   GET  /bff/bulk-sends/:id/rows             the rows' outcomes, paged
+//   GET  /bff/bulk-sends/:id/results.csv      every row's outcome (formula-safe cells)
+//   POST /bff/bulk-sends/:id/pause|resume|cancel|retry-unknown
+// A job belongs to the location it was started in: asked for at another, it is not found.
+
+const ACTIONS: readonly BulkAction[] = ['pause', 'resume', 'cancel', 'retry-unknown'];
+
+export async function jobView(store: BulkStore, job: BulkJobRecord): Promise<BulkJob> {
+  return {
+    id: job.id,
+    status: job.status,
+    reason: job.reason,
+    channel: job.channel,
+    skipRecent: job.skipRecent,
+    location: job.location,
+    counts: await store.counts(job.id, job.total),
+    createdBy: job.createdByEmail,
+    createdAt: new Date(job.createdAt).toISOString(),
+    finishedAt: job.finishedAt === null ? null : new Date(job.finishedAt).toISOString(),
+    ratePerMinute: job.status === 'running' ? await store.ratePerMinute(job.id) : null,
+  };
+}
+
+export function bulkRoutes(deps: { bulk: BulkModule; gates: RouteGates; logger: Logger }): Router {
+  const { bulk } = deps;
+  const router = Router();
+  const name =
+    (route: string): RequestHandler =>
+    (req, _res, next) => {
+      req.ctx.route = route;
+      next();
+    };
+  const base = BFF_PATHS.bulkSends;
+
+  async function found(req: Request): Promise<{ store: BulkStore; job: BulkJobRecord }> {
+    const store = await bulk.store();
+    const job = await store.get(String(req.params.id));
+    if (!job || job.location !== req.ctx.location?.slug) throw new AppError('bulk_not_found');
+    return { store, job };
+  }
+
+  router.post(base, name('bulk-sends'), gateway(deps.gates['bulk.write']), async (req, res) => {
+    const parsed = bulkSendRequestSchema.safeParse(await readJsonBody(req, BULK_BODY_LIMIT_BYTES));
+    if (!parsed.success) throw AppError.validation(parsed.error);
+    const user = req.ctx.session!.user;
+    const job = await bulk.create({
+      id: randomUUID(),
+      location: req.ctx.location!.slug,
+      channel: parsed.data.channel,
+      skipRecent: parsed.data.skipRecent,
+      createdBy: user.id,
+      createdByEmail: user.email,
+      rows: parsed.data.rows.map((send) => ({
+        send,
+        contactMasked: maskContact({ phone: send.customerPhone, email: send.customerEmail }),
+      })),
+    });
+    deps.logger.info(
+      { reqId: req.ctx.id, user: user.id, bulk: job.id, rows: job.total, location: job.location },
+      'list send started',
+    );
+    res.status(202).json(ok({ id: job.id }));
+  });
+
+  router.get(base, name('bulk-sends'), gateway(deps.gates['bulk.read']), async (req, res) => {
+    const store = await bulk.store();
+    const jobs = await store.list(req.ctx.location!.slug);
+    res.json(ok({ jobs: await Promise.all(jobs.map((job) => jobView(store, job))) }));
+  });
+  router.all(base, methodNotAllowed('GET', 'POST'));
+
+  router.get(`${base}/:id`, name('bulk-send'), gateway(deps.gates['bulk.read']), async (req, res) => {
+    const { store, job } = await found(req);
+    res.json(ok(await jobView(store, job)));
+  });
+
+  router.get(`${base}/:id/rows`, name('bulk-send'), gateway(deps.gates['bulk.read']), async (req, res) => {
+    const q = req.url.indexOf('?');
+    const query = bulkRowsQuerySchema.safeParse(queryRecord(q === -1 ? '' : req.url.slice(q + 1)));
+    if (!query.success) throw AppError.validation(query.error);
+    const { store, job } = await found(req);
+    const { total, rows } = await store.rows(job.id, query.data.page, query.data.limit);
+    res.json(ok({ page: query.data.page, limit: query.data.limit, total, rows }));
+  });
+
+  router.get(
+    `${base}/:id/results.csv`,
+    name('bulk-send'),
+    gateway(deps.gates['bulk.read']),
+    async (req, res) => {
+      const { store, job } = await found(req);
+      const lines = ['row,customer_name,contact,outcome,code,detail,request_id,finished_at'];
+      const quote = (value: unknown) => {
+        const cell = String(csvCell(value));
+        return /[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+      };
+      for (let page = 1; ; page++) {
+        const { rows } = await store.rows(job.id, page, 1_000);
+        for (const r of rows)
+          lines.push(
+            [r.index + 1, r.customerName, r.contact, r.outcome, r.code, r.detail, r.requestId, r.finishedAt]
+              .map(quote)
+              .join(','),
+          );
+        if (rows.length < 1_000) break;
+      }
+      res.setHeader('content-type', 'text/csv; charset=utf-8');
+      res.setHeader('content-disposition', `attachment; filename="list-send-${job.id.slice(0, 8)}.csv"`);
+      res.setHeader('cache-control', 'no-store');
+      res.send(`${lines.join('\r\n')}\r\n`);
+    },
+  );
+
+  for (const action of ACTIONS) {
+    router.post(
+      `${base}/:id/${action}`,
+      name('bulk-send'),
+      gateway(deps.gates['bulk.control']),
+      async (req, res) => {
+        const { store, job } = await found(req);
+        const user = req.ctx.session!.user;
+        // Staff control the jobs they started; owners and managers any job.
+        if (user.role === 'staff' && job.createdBy !== user.id)
+          throw new AppError(
+            'role_forbidden',
+            'Staff may pause, resume or cancel only the list sends they started.',
+          );
+        let changed: boolean;
+        if (action === 'pause') changed = await store.pause(job.id, null);
+        else if (action === 'resume') changed = await bulk.resume(job.id);
+        else if (action === 'cancel') changed = await store.cancel(job.id);
+        else changed = (await bulk.retryUnknown(job.id)) > 0;
+        if (!changed)
+          throw new AppError(
+            'bulk_state_conflict',
+            action === 'retry-unknown'
+              ? 'No row of this list send has an unknown outcome.'
+              : `This list send is ${job.status}: it cannot ${action === 'resume' ? 'be resumed' : `be ${action === 'pause' ? 'paused' : 'cancelled'}`}.`,
+          );
+        deps.logger.info({ reqId: req.ctx.id, user: user.id, bulk: job.id, action }, 'list send changed');
+        const after = await store.get(job.id);
+        res.json(ok(await jobView(store, after ?? job)));
+      },
+    );
+  }
+  return router;
+}

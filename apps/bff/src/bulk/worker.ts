@@ -1,0 +1,154 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { JobHandler } from '@review-desk/server/db/job-runner';
+import type { SendRequest } from '@review-desk/shared';
+import type { Logger } from 'pino';
+import type { Delivery, DeliveryResult } from '../proxy/send.ts';
+import { judgeDelivery, rowKey } from './decisions.ts';
+import type { BulkJobRecord, BulkStore } from './store.ts';
+
+// The list send's worker: one runner job (packages/server job-runner.ts, claimed under a lease)
+// sends one job's rows one at a time, in order, each through the send journal with its own key
+// (decisions.ts `rowKey`). The journal is what keeps a row to one send: a row found claimed by a
+// run that stopped is offered to the journal again, which replays a recorded send, or answers
+// "unknown" for one that was in flight — never a second request upstream.
+//
+// Pacing: at most `ratePerMinute` sends a minute per job; a 429 waits its Retry-After and tries
+// the same row again; 401/403 pause the job (every row would be refused alike); an upstream that
+// keeps failing pauses it after `downBoundMs`. A run gives way after `sliceMs` so that other
+// jobs waiting for a slot get one.
+
+export const BULK_JOB_KIND = 'bulk-send';
+
+export type Sender = { deliver(input: Delivery): Promise<DeliveryResult> };
+
+export type BulkWorkerDeps = {
+  store: BulkStore;
+  /** This process's lease owner id: a claimed row carries it. */
+  owner: string;
+  /** The job's location's send path, or why the job cannot go on. */
+  senderFor(job: BulkJobRecord): Promise<Sender | { reason: string }>;
+  /** Words saying when this contact was last sent a request within the cap window, or null. */
+  recentlySent(send: SendRequest): Promise<string | null>;
+  ratePerMinute: number;
+  downBoundMs: number;
+  sliceMs?: number;
+  /** Aborted when the process stops: waits end at once and the job is left for the next run. */
+  stopping: AbortSignal;
+  logger: Logger;
+  now?: () => number;
+  random?: () => number;
+};
+
+type Payload = { id: string; downSince?: number | null };
+
+/** Waits longer than this end the run; the job continues at the right time in any process. */
+const LONG_WAIT_MS = 30_000;
+
+export function bulkWorker(deps: BulkWorkerDeps): JobHandler {
+  const { store, owner, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const sliceMs = deps.sliceMs ?? 30_000;
+  const minGapMs = 60_000 / deps.ratePerMinute;
+
+  return async ({ job, signal }) => {
+    const payload = job.payload as Payload;
+    const id = payload.id;
+    const stop = AbortSignal.any([signal, deps.stopping]);
+    const started = now();
+    let downSince = payload.downSince ?? null;
+    let lastSend = 0;
+    let tries = 0;
+    const later = (at: number) => ({ continueAt: at, payload: { id, downSince } satisfies Payload });
+    /** Sleeps; false when the run must stop first. */
+    const wait = async (ms: number) => {
+      if (ms <= 0) return !stop.aborted;
+      try {
+        await sleep(ms, undefined, { signal: stop });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+
+    for (;;) {
+      if (stop.aborted) return later(now());
+      const bulk = await store.get(id);
+      if (bulk?.status !== 'running') return;
+      if (now() - started > sliceMs) return later(now());
+      const row = await store.nextOpen(id);
+      if (!row) {
+        await store.complete(id);
+        return;
+      }
+      const sender = await deps.senderFor(bulk);
+      if ('reason' in sender) {
+        await store.pause(id, sender.reason);
+        return;
+      }
+      if (!(await wait(lastSend + minGapMs - now()))) return later(now());
+      // A row left `sending` by a run that stopped goes to the journal again (see above).
+      const fresh = row.outcome === 'pending';
+      if (!(await store.claimRow(id, row.index, owner))) continue;
+      const send: SendRequest = { ...row.send, channel: bulk.channel };
+      if (bulk.skipRecent && fresh && row.generation === 0) {
+        const recent = await deps.recentlySent(send);
+        if (recent !== null) {
+          await store.settleRow(id, row.index, owner, {
+            outcome: 'skipped',
+            code: 'recently_sent',
+            detail: recent,
+          });
+          continue;
+        }
+      }
+
+      lastSend = now();
+      let result: DeliveryResult;
+      try {
+        result = await sender.deliver({
+          user: { id: bulk.createdBy, email: bulk.createdByEmail },
+          key: rowKey(id, row.index, row.generation),
+          send,
+          requestId: `bulk-${id.slice(0, 8)}-${row.index}`,
+        });
+      } catch (error) {
+        // Whether the journal's claim or its outcome failed cannot be told apart here.
+        logger.error({ err: error, bulk: id, row: row.index }, 'a list send row could not be sent');
+        await store.settleRow(id, row.index, owner, {
+          outcome: 'unknown',
+          code: 'internal',
+          detail:
+            'The dashboard server failed while sending this row: it may have been sent. Check recent requests.',
+        });
+        continue;
+      }
+      const verdict = judgeDelivery(result, tries + 1, now(), deps.random);
+      if (verdict.kind === 'row') {
+        tries = 0;
+        downSince = null;
+        await store.settleRow(id, row.index, owner, verdict.result);
+        continue;
+      }
+      await store.releaseRow(id, row.index, owner);
+      if (verdict.kind === 'pause') {
+        await store.pause(id, verdict.reason);
+        logger.warn({ bulk: id, reason: verdict.reason }, 'list send paused');
+        return;
+      }
+      tries++;
+      if (verdict.down) {
+        downSince ??= now();
+        if (now() - downSince >= deps.downBoundMs) {
+          const minutes = Math.max(1, Math.round((now() - downSince) / 60_000));
+          await store.pause(
+            id,
+            `The review service has not accepted a request for about ${minutes} minute${minutes === 1 ? '' : 's'}: ${verdict.reason}`,
+          );
+          return;
+        }
+      } else downSince = null;
+      if (verdict.ms > LONG_WAIT_MS) return later(now() + verdict.ms);
+      if (!(await wait(verdict.ms))) return later(now());
+    }
+  };
+}

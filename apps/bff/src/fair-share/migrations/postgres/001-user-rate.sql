@@ -1,0 +1,8 @@
+-- Each dashboard user's share of the upstream key's rate limit (GCRA: one theoretical arrival
+-- time per user). `allowed` is what the last request was told, read back by the same UPSERT.
+CREATE TABLE user_rate (
+  user_id text PRIMARY KEY,
+  tat bigint NOT NULL,
+  allowed integer NOT NULL CHECK (allowed IN (0, 1))
+);
+CREATE INDEX user_rate_tat ON user_rate (tat);

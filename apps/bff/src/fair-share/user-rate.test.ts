@@ -1,0 +1,57 @@
+import { migrationParity } from '@review-desk/server/db/migrate';
+import { describeEngines, useTestDatabase } from '@review-desk/server/test-support/databases';
+import { beforeEach, expect, it } from 'vitest';
+import { createUserRate, USER_RATE_MIGRATIONS } from './user-rate.ts';
+
+// Each user's share of the key's rate limit, one GCRA UPSERT per call, on both engines.
+
+describeEngines('the per-user share', (dialect) => {
+  const database = useTestDatabase(dialect, { migrations: [USER_RATE_MIGRATIONS] });
+  const clock = { now: Date.UTC(2026, 10, 25, 12) };
+  const share = (perMinute = 6) => createUserRate(database().db, perMinute, () => clock.now);
+  const rows = async () =>
+    Number((await database().db.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM user_rate'))?.n);
+
+  beforeEach(async () => {
+    clock.now = Date.UTC(2026, 10, 25, 12);
+    await database().db.exec('DELETE FROM user_rate');
+  });
+
+  it('lets a user burst up to the share, then refuses with the wait; another user is not touched', async () => {
+    const rate = share(6);
+    const ana = [];
+    for (let i = 0; i < 7; i++) ana.push(await rate.take('ana'));
+    expect(ana.slice(0, 6).every((d) => d.allowed)).toBe(true);
+    expect(ana[6]).toEqual({ allowed: false, retryAfterSeconds: 10 });
+    expect(await rate.take('bo')).toEqual({ allowed: true });
+    // One interval later (60 s / 6) one more call fits, and only one.
+    clock.now += 10_000;
+    expect(await rate.take('ana')).toEqual({ allowed: true });
+    expect((await rate.take('ana')).allowed).toBe(false);
+  });
+
+  it('counts concurrent calls exactly: every replica on the database shares one count', async () => {
+    // Two limiters on one database stand for two processes.
+    const [a, b] = [share(10), share(10)];
+    const decisions = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? a : b).take('carla')),
+    );
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
+  });
+
+  it('sweeps the rows of users whose share is whole again, and survives a clock that went back', async () => {
+    const rate = share(6);
+    for (let i = 0; i < 50; i++) await rate.take(`user-${i}`);
+    expect(await rows()).toBe(50);
+    clock.now += 60_001;
+    await rate.sweep();
+    expect(await rows()).toBe(0);
+    for (let i = 0; i < 6; i++) await rate.take('dan');
+    clock.now -= 3_600_000; // an hour back: the stored time lies far ahead
+    expect(await rate.take('dan')).toEqual({ allowed: true });
+  });
+
+  it('has the same migrations for both engines', () => {
+    expect(migrationParity(USER_RATE_MIGRATIONS)).toEqual([]);
+  });
+});

@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { channelSchema, DEFAULT_CHANNEL } from './channels.ts';
+import { fieldErrors } from './envelope.ts';
+import { PAGE_MAX, PAGE_MIN } from './limits.ts';
+import { intParam } from './query.ts';
+import { type SendRequest, sendRequestSchema } from './send.ts';
+
+// Sending to a list (docs/bulk.md): the dashboard checks every row with the same schema a single
+// send uses (send.ts), the BFF checks them again before it stores the job, and a worker sends the
+// rows one at a time through the send journal, each at most once.
+
+/** Rows in one list at most, and the file the dashboard reads them from. */
+export const BULK_ROWS_MAX = 10_000;
+export const BULK_FILE_BYTES_MAX = 2 * 1024 * 1024;
+/** The JSON body of POST /bff/bulk-sends: 10,000 rows of long names and addresses fit. */
+export const BULK_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+/** Bad rows named in the refusal's sentence (every one is in its `fields`). */
+const ROWS_NAMED_MAX = 20;
+
+export const BULK_JOB_STATUSES = ['running', 'paused', 'done', 'cancelled'] as const;
+export type BulkJobStatus = (typeof BULK_JOB_STATUSES)[number];
+
+/**
+ * A row's outcome. `sent`/`warning`: the upstream accepted it (not a delivery, not a review);
+ * `skipped`: not sent, on purpose (recently contacted, or the job was cancelled first);
+ * `refused`: the upstream refused it (nothing went out; its words are kept); `failed`: the
+ * dashboard server could not send it; `unknown`: it may have gone out — never sent again
+ * automatically.
+ */
+export const BULK_ROW_OUTCOMES = [
+  'pending',
+  'sent',
+  'warning',
+  'skipped',
+  'refused',
+  'failed',
+  'unknown',
+] as const;
+export type BulkRowOutcome = (typeof BULK_ROW_OUTCOMES)[number];
+
+/** A row as a file gives it: the fields a single send takes, without the channel. */
+export const bulkRowInputSchema = z.object({
+  customerName: z.string().max(1000).optional(),
+  customerPhone: z.string().max(1000).optional(),
+  customerEmail: z.string().max(1000).optional(),
+});
+export type BulkRowInput = z.input<typeof bulkRowInputSchema>;
+
+/** One row with the list's channel, through the single send's own schema. */
+export function checkBulkRow(row: BulkRowInput, channel: z.input<typeof channelSchema>) {
+  return sendRequestSchema.safeParse({ ...row, channel });
+}
+
+/**
+ * POST /bff/bulk-sends. Every row goes through the single send's schema (send.ts) with the list's
+ * channel; one bad row refuses the whole list, naming each bad row (`rows.<index>.<field>`).
+ * `skipRecent`: a row whose contact was sent a request within the frequency cap's window is
+ * skipped when its turn comes, rather than sent.
+ */
+export const bulkSendRequestSchema = z
+  .strictObject({
+    channel: channelSchema.default(DEFAULT_CHANNEL),
+    rows: z
+      .array(bulkRowInputSchema.strict(), { error: 'rows must be a list of rows' })
+      .min(1, { error: 'rows must hold at least one row' })
+      .max(BULK_ROWS_MAX, { error: `rows must hold at most ${BULK_ROWS_MAX.toLocaleString('en')} rows` }),
+    skipRecent: z.boolean().default(false),
+  })
+  .transform((body, ctx) => {
+    const sends: SendRequest[] = [];
+    const bad: string[] = [];
+    body.rows.forEach((row, index) => {
+      const checked = checkBulkRow(row, body.channel);
+      if (checked.success) {
+        sends.push(checked.data);
+        return;
+      }
+      const { fields, general } = fieldErrors(checked.error);
+      const words = [...general, ...Object.values(fields)].join(' ');
+      if (bad.length < ROWS_NAMED_MAX) bad.push(`Row ${index + 1}: ${words}`);
+      for (const [field, message] of Object.entries(fields))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['rows', index, field],
+          message: `Row ${index + 1}: ${message}`,
+        });
+    });
+    if (bad.length > 0) return z.NEVER;
+    return { channel: body.channel, skipRecent: body.skipRecent, rows: sends };
+  });
+export type BulkSendRequestInput = z.input<typeof bulkSendRequestSchema>;
+export type BulkSendRequest = z.output<typeof bulkSendRequestSchema>;
+
+export const bulkCountsSchema = z.object({
+  total: z.number().int(),
+  pending: z.number().int(),
+  sent: z.number().int(),
+  warning: z.number().int(),
+  skipped: z.number().int(),
+  refused: z.number().int(),
+  failed: z.number().int(),
+  unknown: z.number().int(),
+});
+export type BulkCounts = z.infer<typeof bulkCountsSchema>;
+
+export const bulkJobSchema = z.object({
+  id: z.string(),
+  status: z.enum(BULK_JOB_STATUSES),
+  /** Why the job is paused or stopped, in words (null while running normally). */
+  reason: z.string().nullable(),
+  channel: channelSchema,
+  skipRecent: z.boolean(),
+  location: z.string(),
+  counts: bulkCountsSchema,
+  createdBy: z.string(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  /** Rows per minute over the last rows sent (null before two have gone). */
+  ratePerMinute: z.number().nullable(),
+});
+export type BulkJob = z.infer<typeof bulkJobSchema>;
+
+export const bulkJobListSchema = z.object({ jobs: z.array(bulkJobSchema) });
+export type BulkJobList = z.infer<typeof bulkJobListSchema>;
+
+export const bulkRowSchema = z.object({
+  index: z.number().int(),
+  customerName: z.string().nullable(),
+  contact: z.string(),
+  outcome: z.enum(BULK_ROW_OUTCOMES),
+  /** The upstream's error code for a refusal, or why a row was skipped or is unknown. */
+  code: z.string().nullable(),
+  /** The upstream's words, or ours. */
+  detail: z.string().nullable(),
+  requestId: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});
+export type BulkRow = z.infer<typeof bulkRowSchema>;
+
+export const bulkRowPageSchema = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int(),
+  rows: z.array(bulkRowSchema),
+});
+export type BulkRowPage = z.infer<typeof bulkRowPageSchema>;
+
+/** GET /bff/bulk-sends/{id}/rows: pages of up to 500 rows. */
+export const BULK_ROWS_PAGE_MAX = 500;
+export const bulkRowsQuerySchema = z.strictObject({
+  page: intParam('page', PAGE_MIN, PAGE_MAX, `of at least ${PAGE_MIN}`).default(PAGE_MIN),
+  limit: intParam('limit', 1, BULK_ROWS_PAGE_MAX).default(100),
+});
+
+export const BULK_ACTIONS = ['pause', 'resume', 'cancel', 'retry-unknown'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+export const bulkPaths = {
+  list: '/bff/bulk-sends',
+  one: (id: string) => `/bff/bulk-sends/${encodeURIComponent(id)}`,
+  rows: (id: string) => `/bff/bulk-sends/${encodeURIComponent(id)}/rows`,
+  results: (id: string) => `/bff/bulk-sends/${encodeURIComponent(id)}/results.csv`,
+  action: (id: string, action: BulkAction) => `/bff/bulk-sends/${encodeURIComponent(id)}/${action}`,
+} as const;
