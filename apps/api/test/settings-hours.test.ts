@@ -36,7 +36,11 @@ beforeAll(async () => {
   );
   for (const slug of ['deli', 'diner']) {
     createBusiness(api.ctx.store, { slug, name: `The ${slug}`, reviewUrl: null }, clock.now());
-    keys[slug] = createApiKey(api.ctx.store, { businessSlug: slug, scopes: [...SCOPES], now: clock.now() }).key;
+    keys[slug] = createApiKey(api.ctx.store, {
+      businessSlug: slug,
+      scopes: [...SCOPES],
+      now: clock.now(),
+    }).key;
   }
 });
 afterAll(async () => {
@@ -69,7 +73,10 @@ describe('a business’s own sending hours', () => {
     expect(put.status).toBe(200);
 
     const held = await send('deli');
-    expect(held).toMatchObject({ status: 'scheduled', scheduledFor: new Date(NEW_YORK_OPENING).toISOString() });
+    expect(held).toMatchObject({
+      status: 'scheduled',
+      scheduledFor: new Date(NEW_YORK_OPENING).toISOString(),
+    });
     expect((await send('diner')).status).toBe('sent');
 
     // Sending at any hour again: the next send leaves at once.
