@@ -63,6 +63,8 @@ export default defineConfig({
           DEMO_PASSWORD: process.env.E2E_PASSWORD,
           PORT: bffPort,
           API_PORT: apiPort,
+          // Any hour, so a run at night sends at once.
+          QUIET_HOURS: process.env.QUIET_HOURS ?? 'off',
         },
       },
 });

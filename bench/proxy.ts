@@ -2,6 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request } from 'autocannon';
+import {
+  type PostgresCluster,
+  startPostgresCluster,
+} from '../packages/server/test-support/postgres-cluster.ts';
 import { type LoadResult, runLoad, runPaced } from './lib/load.ts';
 import { ENTRIES, runCli, type Server, startServer, tempDir } from './lib/processes.ts';
 import { summariseProfiles } from './lib/profile.ts';
@@ -136,11 +140,15 @@ export async function startBenchBff(
   dir: string,
   apiUrl: string,
   keyFile: string,
-  options: { name: string; workers: string; nodeArgs?: string[]; entry?: string },
+  options: { name: string; workers: string; nodeArgs?: string[]; entry?: string; databaseUrl?: string },
 ): Promise<Server> {
   const bffDb = path.join(dir, `${options.name}.db`);
+  const database = {
+    BFF_DATABASE_PATH: bffDb,
+    ...(options.databaseUrl ? { BFF_DATABASE_URL: options.databaseUrl } : {}),
+  };
   await runCli('bff', ['user', 'add', '--email', 'bench@example.com', '--role', 'owner'], {
-    env: { BFF_DATABASE_PATH: bffDb },
+    env: database,
     stdin: `${PASSWORD}\n`,
   });
   return startServer(options.name, options.entry ?? ENTRIES.bff, {
@@ -149,7 +157,7 @@ export async function startBenchBff(
     env: {
       UPSTREAM_URL: apiUrl,
       UPSTREAM_API_KEY_FILE: keyFile,
-      BFF_DATABASE_PATH: bffDb,
+      ...database,
       BFF_WORKERS: options.workers,
       BUSINESS_NAME: 'Harbour Street Coffee',
       LOG_LEVEL: 'info',
@@ -165,6 +173,7 @@ const ms = (value: number) => Math.round(value * 1000) / 1000;
 export async function proxyBenchmark(options: ProxyOptions): Promise<Section> {
   const temp = tempDir('rd-bench-proxy-');
   const servers: Server[] = [];
+  let postgres: PostgresCluster | null = null;
   const seconds = options.quick ? 1.5 : 5;
   const pacedSeconds = options.quick ? 2 : 6;
   try {
@@ -182,6 +191,15 @@ export async function proxyBenchmark(options: ProxyOptions): Promise<Section> {
       servers.push(bff);
       bffs.push({ workers, server: bff });
     }
+    // The first BFF again with its database (users, sessions, journal) on PostgreSQL, durable
+    // settings, on this machine: what the journal's engine adds to a send.
+    postgres = await startPostgresCluster({ durable: true });
+    const onPostgres = await startBenchBff(temp.dir, api.url, keyFile, {
+      name: 'bff-postgres',
+      workers: options.workers[0] ?? '1',
+      databaseUrl: postgres.url,
+    });
+    servers.push(onPostgres);
     const bare = await startServer('bare', ENTRIES.bareProxy, {
       logFile: path.join(temp.dir, 'bare.log'),
       env: { TARGET: api.url, API_KEY: apiKey },
@@ -201,6 +219,13 @@ export async function proxyBenchmark(options: ProxyOptions): Promise<Section> {
       });
     }
     const judged = variants.find((v) => v.kind === 'bff')!.name;
+    const onPostgresName = `${judged} · PostgreSQL`;
+    variants.push({
+      name: onPostgresName,
+      kind: 'bff',
+      server: onPostgres,
+      headers: { cookie: await login(onPostgres.url), 'x-csrf': '1', origin: onPostgres.url },
+    });
 
     await warmUp(variants);
 
@@ -323,6 +348,7 @@ export async function proxyBenchmark(options: ProxyOptions): Promise<Section> {
       `BFF ×N = BFF_WORKERS=N; targets are judged on ${judged}${options.workers.length > 1 ? ', the other setting is measured alongside for comparison' : ''}. LOG_LEVEL=info with stdout to a file; sessions, validation and the send journal on, as in production.`,
       'API started with FREQUENCY_CAP_DAYS=0, RATE_LIMIT_PER_MINUTE=0, MONTHLY_SEND_ALLOWANCE=0, demo data, outbox delivery.',
       'Load generator: autocannon in the benchmark process, on the same cores as the API and the proxies.',
+      `${onPostgresName}: the same BFF with BFF_DATABASE_URL on a local PostgreSQL 18 (durable settings, same cores); its added p50 beside the SQLite journal's is what the engine costs a call.`,
     ];
     if (options.cpuProfDir) {
       for (const server of [...servers].reverse()) await server.stop();
@@ -334,6 +360,7 @@ export async function proxyBenchmark(options: ProxyOptions): Promise<Section> {
     return { name: 'Proxy overhead', tables, targets, notes };
   } finally {
     for (const server of servers.reverse()) await server.stop();
+    await postgres?.stop();
     temp.cleanup();
   }
 }

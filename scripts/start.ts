@@ -35,7 +35,11 @@ const external = Boolean(env.UPSTREAM_URL && (env.UPSTREAM_API_KEY || env.UPSTRE
  */
 const devOutbox =
   env.DEV_OUTBOX ||
-  (env.NODE_ENV === 'production' || (env.DELIVERY_PROVIDER ?? 'outbox') !== 'outbox' ? '0' : '1');
+  (env.NODE_ENV === 'production' ||
+  (env.EMAIL_PROVIDER || env.DELIVERY_PROVIDER || 'outbox') !== 'outbox' ||
+  (env.SMS_PROVIDER || 'outbox') !== 'outbox'
+    ? '0'
+    : '1');
 const DEMO_USERS = [
   { email: 'owner@example.com', role: 'owner' },
   { email: 'manager@example.com', role: 'manager' },

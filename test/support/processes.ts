@@ -45,6 +45,8 @@ export async function startApp(
       HOST: '127.0.0.1',
       PORT: '0',
       LOG_LEVEL: 'info',
+      // Any hour, so a run at night sends at once; a test about sending hours sets them.
+      QUIET_HOURS: 'off',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

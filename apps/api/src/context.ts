@@ -1,3 +1,4 @@
+import type { Clock } from '@review-desk/server/db/clock';
 import type { Logger } from '@review-desk/server/log';
 import type { HttpMetrics } from '@review-desk/server/metrics';
 import type { DeliveryProvider } from './delivery/provider.ts';
@@ -22,6 +23,8 @@ export type AppContext = {
   /** Each business's settings: its messages' words, sending window and reminder. */
   settings: SettingsService;
   now: () => number;
+  /** The clock `now` reads (movable with DEV_CLOCK=1), which scheduled work waits on. */
+  clock: Clock;
   /** Filled in once the server is bound (PUBLIC_ORIGIN defaults to the bound address). */
   site: { publicOrigin: string };
 };

@@ -80,7 +80,7 @@ export const API_CONFIG = setting.defineConfig({
     type: setting.wholeNumber(0, REMINDER_AFTER_DAYS_MAX),
     default: '0',
     description:
-      'Days after a request with no click before the one automatic reminder, for businesses that have not set their own; `0`: no reminder.',
+      'Default reminder delay in days (`0`: none) for businesses that have not set their own. Kept with the settings; this version does not send reminders yet.',
   },
   SMS_PROVIDER: {
     type: setting.oneOf(['outbox', 'twilio']),
@@ -159,6 +159,12 @@ export const API_CONFIG = setting.defineConfig({
     description:
       '`1` serves `/dev/outbox` and `/dev/outbox.json` (customers’ contacts and live review links), turns on the outbox’s fault hooks and the dev clock (`/dev/clock`). Refused with `NODE_ENV=production` or a real delivery provider.',
   },
+  DEV_CLOCK: {
+    type: setting.bool(),
+    default: '0',
+    description:
+      '`1` runs the service on a clock that `POST /dev/clock` moves (`{"set": "2030-01-01T23:00:00Z"}` or `{"advanceMs": 3600000}`), to see sending hours and scheduled sends at work. Refused with `NODE_ENV=production`.',
+  },
   SEED_DEMO: {
     type: setting.bool(),
     default: '0',
@@ -221,6 +227,11 @@ function toConfig(env: Record<string, string | undefined>) {
       timeoutMs: e.TWILIO_TIMEOUT_MS,
     };
   }
+  if (e.DEV_CLOCK && e.NODE_ENV === 'production')
+    throw setting.configError(
+      'DEV_CLOCK',
+      'must be off when NODE_ENV=production (anyone could move the clock)',
+    );
   // The dev outbox shows customers' contacts and its fault hooks fail real sends on purpose.
   if (e.DEV_OUTBOX && e.NODE_ENV === 'production')
     throw setting.configError(
@@ -264,6 +275,8 @@ function toConfig(env: Record<string, string | undefined>) {
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
     devOutbox: e.DEV_OUTBOX,
+    /** A movable clock and the /dev/clock hook. */
+    devClock: e.DEV_CLOCK,
     seedDemo: e.SEED_DEMO,
     demoKeyFile: resolveFrom(REPO_ROOT, e.DEMO_KEY_FILE),
     logLevel: e.LOG_LEVEL as string,
@@ -279,5 +292,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /** Defaults for tests and tools: the same table, with overrides. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({}), port: 0, databasePath: ':memory:', logLevel: 'silent', ...overrides };
+  // Any hour: a test about sending hours sets them.
+  return {
+    ...loadConfig({}),
+    port: 0,
+    databasePath: ':memory:',
+    logLevel: 'silent',
+    quietHours: null,
+    ...overrides,
+  };
 }

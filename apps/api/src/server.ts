@@ -1,3 +1,4 @@
+import { type Clock, FakeClock, systemClock } from '@review-desk/server/db/clock';
 import { healthRoutes } from '@review-desk/server/health';
 import { createLogSink, type LogSink, writeReadyLine } from '@review-desk/server/log';
 import { createHttpMetrics } from '@review-desk/server/metrics';
@@ -7,11 +8,18 @@ import express from 'express';
 import type { AppContext } from './context.ts';
 import { createDeliveryProvider } from './delivery/index.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
+import { type Scheduler, scheduledSendHandler, startScheduler } from './delivery/scheduled.ts';
 import { openDeliveryTracker } from './delivery/tracker.ts';
 import { seedDemo } from './domain/demo.ts';
 import { createKeyUsage } from './domain/keys.ts';
 import { createRateLimiter } from './domain/rate-limiter.ts';
-import { recoverInterruptedSends } from './domain/requests.ts';
+import {
+  deliverHeld,
+  recordHeld,
+  recoverInterruptedSends,
+  reviewLinkFor,
+  type SendContext,
+} from './domain/requests.ts';
 import type { Config } from './env.ts';
 import {
   cors,
@@ -25,6 +33,7 @@ import {
   securityHeaders,
 } from './http/index.ts';
 import { apiRoutes } from './routes/api.ts';
+import { devClockRoutes } from './routes/dev-clock.ts';
 import { devOutboxRoutes } from './routes/dev-outbox.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { requestsRoutes } from './routes/requests.ts';
@@ -44,6 +53,8 @@ export type ApiOptions = {
   sink?: LogSink;
   /** Clock for tests (ms since the epoch). */
   now?: () => number;
+  /** A clock for tests that scheduled work waits on (a FakeClock); `now` reads it when given. */
+  clock?: Clock;
 };
 
 export function buildApp(config: Config, options: ApiOptions = {}) {
@@ -52,7 +63,9 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
   const metrics = createHttpMetrics('api');
   const settingsTable = openSettings(config.databasePath);
   const site = { publicOrigin: config.publicOrigin ?? `http://${config.host}:${config.port}` };
-  const now = options.now ?? Date.now;
+  const clock: Clock =
+    options.clock ?? (options.now ? { now: options.now } : config.devClock ? new FakeClock() : systemClock);
+  const now = options.now ?? (() => clock.now());
   const ctx: AppContext = {
     config,
     store,
@@ -64,7 +77,7 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
     tracker: openDeliveryTracker({
       databasePath: config.databasePath,
       logger: sink.logger,
-      now: options.now ?? Date.now,
+      now,
     }),
     logger: sink.logger,
     metrics,
@@ -82,6 +95,7 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
       now,
     }),
     now,
+    clock,
     site,
   };
 
@@ -115,6 +129,7 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
     }),
   );
   if (config.devOutbox) app.use(devOutboxRoutes(ctx));
+  if (config.devClock && clock instanceof FakeClock) app.use(devClockRoutes(clock));
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
   return { app, ctx, sink, settingsTable };
@@ -140,6 +155,37 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   }
   const recovered = await recoverInterruptedSends(ctx.store, ctx.tracker, ctx.now());
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
+  // Held requests go out when their sending hours open, from whichever process claims them.
+  const sendContext = (): SendContext => ({
+    store: ctx.store,
+    delivery: ctx.delivery,
+    tracker: ctx.tracker,
+    publicOrigin: ctx.site.publicOrigin,
+    frequencyCapDays: ctx.config.frequencyCapDays,
+    monthlySendAllowance: ctx.config.monthlySendAllowance,
+    now: ctx.now,
+    clock: ctx.clock,
+  });
+  const scheduler: Scheduler = await startScheduler({
+    tracker: ctx.tracker,
+    clock: ctx.clock,
+    logger: ctx.logger,
+    handler: scheduledSendHandler({
+      store: ctx.store,
+      tracker: ctx.tracker,
+      logger: ctx.logger,
+      now: ctx.now,
+      reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
+      templatesFor: (businessId) => ctx.settings.templatesFor(businessId),
+      deliver: (reserved, messages) => deliverHeld(sendContext(), reserved, messages),
+      giveUp: (reserved, messages, outcome) =>
+        recordHeld(
+          sendContext(),
+          reserved,
+          messages.map((message) => ({ message, outcome })),
+        ),
+    }),
+  });
 
   // Demo data before the ready line: whoever waits for `listening` finds it in place.
   if (config.seedDemo) {
@@ -192,6 +238,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
         await served.close({ graceMs: 3_000 });
         clearInterval(usageTimer);
         ctx.keyUsage.flush();
+        await scheduler.stop();
         await ctx.delivery.close();
         await ctx.tracker.close();
         await settingsTable.close();

@@ -2,6 +2,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { outboxListSchema, sendResultSchema, successEnvelopeSchema } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/processes.ts';
+import { optOut } from '../src/domain/review-page.ts';
 import { closeDatabase, migrationFiles, openDatabase } from '../src/store/db.ts';
 import { expectFailure, getJson, send, startTestApi, type TestApi } from './helpers.ts';
 
@@ -70,8 +71,35 @@ describe('the frequency cap and plus-addressing', () => {
   });
 });
 
+describe('opt-outs and plus-addressing', () => {
+  it('an opt-out from ana+news@gmail.com covers the mailbox: ana@gmail.com and ana+2@gmail.com are refused', async () => {
+    const ana = fresh('optana');
+    const first = await email(`${ana}+news@gmail.com`);
+    expect(first.status).toBe(200);
+    const token = successEnvelopeSchema(sendResultSchema).parse(first.body).data.reviewLink.split('/r/')[1]!;
+    optOut(api.ctx.store, token, api.clock.now);
+    api.clock.now += 400 * 86_400_000; // long after any cap
+    try {
+      for (const spelling of [`${ana}@gmail.com`, `${ana}+2@gmail.com`, `${ana}+news@gmail.com`]) {
+        expectFailure(await email(spelling), 'opted_out');
+      }
+      // Elsewhere a tag may be another mailbox: only the address that opted out is refused.
+      const sales = fresh('optsales');
+      const other = await email(`${sales}+eu@company.example`);
+      const otherToken = successEnvelopeSchema(sendResultSchema)
+        .parse(other.body)
+        .data.reviewLink.split('/r/')[1]!;
+      optOut(api.ctx.store, otherToken, api.clock.now);
+      expectFailure(await email(`${sales}+eu@company.example`), 'opted_out');
+      expect((await email(`${sales}@company.example`)).status).toBe(200);
+    } finally {
+      api.clock.now -= 400 * 86_400_000;
+    }
+  });
+});
+
 describe('requests stored before the contact key', () => {
-  it('are keyed from their address when the database is opened, so they still count', () => {
+  it('are keyed from their address when the database is opened, so they still count (requests and opt-outs)', () => {
     const temp = tempDir('api-contact-key-');
     try {
       const file = `${temp.dir}/api.db`;
@@ -87,11 +115,16 @@ describe('requests stored before the contact key', () => {
       old.exec(`INSERT INTO businesses (slug, name, created_at) VALUES ('old', 'Old', 0)`);
       old.exec(`INSERT INTO requests (public_id, token, business_id, channel, customer_email, status, created_at)
         VALUES ('req_old', 'tok_old', 1, 'email', 'c.a.t+spring@gmail.com', 'sent', ${Date.now()})`);
+      old.exec(
+        `INSERT INTO opt_outs (business_id, contact, created_at) VALUES (1, 'c.a.t+spring@gmail.com', 0)`,
+      );
       old.close();
 
       const db = openDatabase(file);
       const row = db.prepare('SELECT customer_email, email_key FROM requests').get();
       expect(row).toEqual({ customer_email: 'c.a.t+spring@gmail.com', email_key: 'cat@gmail.com' });
+      const optOuts = db.prepare('SELECT contact FROM opt_outs ORDER BY contact').all();
+      expect(optOuts).toEqual([{ contact: 'c.a.t+spring@gmail.com' }, { contact: 'cat@gmail.com' }]);
       closeDatabase(db);
     } finally {
       temp.cleanup();

@@ -36,6 +36,9 @@ beforeAll(async () => {
     businessTimeZone: 'Europe/London',
     reminderAfterDays: 0,
   });
+  // Noon in London: inside the sending window, so the sends below go out at once.
+  const today = new Date();
+  api.clock.now = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate(), 12);
   api.business('bakery', 'Crumb & Co');
   key = api.key('bakery');
 });

@@ -2,7 +2,7 @@ import { createPostgresDatabase } from '@review-desk/server/test-support/databas
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { runCli } from '../../../test/support/processes.ts';
-import { OWNER, startBff } from './support/bff.ts';
+import { startBff } from './support/bff.ts';
 
 // An installation moves from its SQLite file to PostgreSQL with one command, and keeps everything:
 // users and their passwords, the journal (a retry of a finished send is still its replay, never a

@@ -123,4 +123,43 @@ describe('two BFF replicas on one PostgreSQL', () => {
     upstream.behaveOn(SEND, null);
     await killed.stop();
   }, 60_000);
+
+  it('SIGKILL of a replica amid sends: every acknowledged send is in the journal, and the other replica kept serving', async () => {
+    const doomed = await startBff(upstream.url, a.env, { key: a.key });
+    const pair = await startRoundRobin([doomed.url, b.url]);
+    try {
+      const client = new DashboardClient(pair.url);
+      expect((await client.login(OWNER.email, OWNER.password)).status).toBe(200);
+      upstream.reset();
+      const acknowledged: string[] = [];
+      let servedAfterKill = 0;
+      let killed = false;
+      const sendOne = async (n: number) => {
+        const name = `Durable ${n}`;
+        const reply = await client.send({ ...SMS, customerName: name });
+        if (reply.status === 200 || reply.status === 201) {
+          acknowledged.push(name);
+          if (killed) servedAfterKill++;
+        }
+      };
+      for (let wave = 0; wave < 12; wave++) {
+        if (wave === 4) {
+          await doomed.app.stop('SIGKILL');
+          killed = true;
+        }
+        await Promise.all(Array.from({ length: 5 }, (_, i) => sendOne(wave * 5 + i)));
+      }
+      expect(servedAfterKill).toBeGreaterThan(10);
+      const viaB = await b.owner();
+      const history = (await viaB.get('/bff/sends?limit=100')).json.data.sends as {
+        customerName: string;
+        outcome: string;
+      }[];
+      const sent = new Set(history.filter((s) => s.outcome === 'sent').map((s) => s.customerName));
+      expect(acknowledged.filter((name) => !sent.has(name))).toEqual([]);
+    } finally {
+      await pair.close();
+      await doomed.stop();
+    }
+  }, 60_000);
 });

@@ -115,6 +115,9 @@ export function deliveryStore(db: Database) {
   // The business that last texted this phone from this sender: the one a reply is about.
   const lastSender = db.prepare(`SELECT business_id FROM delivery_legs
     WHERE to_addr = $1 AND channel = 'sms' AND (sender = $2 OR $2 = '') ORDER BY updated_at DESC LIMIT 1`);
+  const startSending = db.prepare(
+    "UPDATE delivery_requests SET status = 'sending', updated_at = $2 WHERE request_id = $1 AND status = 'scheduled'",
+  );
   const discardLegs = db.prepare('DELETE FROM delivery_legs WHERE request_id = $1');
   const discardRequest = db.prepare('DELETE FROM delivery_requests WHERE request_id = $1');
   const stale = db.prepare("SELECT * FROM delivery_requests WHERE status = 'sending' AND updated_at < $1");
@@ -259,6 +262,11 @@ export function deliveryStore(db: Database) {
     async businessTexting(phone: string, sender: string | null): Promise<number | null> {
       const row = await lastSender.get<{ business_id: number }>(phone, sender ?? '');
       return row ? Number(row.business_id) : null;
+    },
+
+    /** A held request's time came: marks it being sent; false when it no longer waits. */
+    async startSending(requestId: string, at: number): Promise<boolean> {
+      return (await startSending.run(requestId, at)).changes > 0;
     },
 
     /** Forgets a request refused for its contact (see requests.discard in the service's store). */

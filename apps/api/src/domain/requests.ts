@@ -1,16 +1,21 @@
+import type { Clock } from '@review-desk/server/db/clock';
 import { AppError } from '@review-desk/server/errors';
 import {
   ERROR_CODES,
   type LegState,
   MESSAGES,
   type MessageTemplates,
+  nextAllowedSendTime,
+  SEND_STATUS_SCHEDULED,
   SEND_STATUS_SENT,
   SEND_STATUS_UNKNOWN,
   type SendRequest,
   type SendResult,
+  type SendWindow,
 } from '@review-desk/shared';
 import { composeMessages } from '../delivery/messages.ts';
 import type { CarrierOutcome, DeliveryProvider, OutgoingMessage } from '../delivery/provider.ts';
+import { holdRequest } from '../delivery/scheduled.ts';
 import type { NewLeg } from '../delivery/store.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
 import type { Store } from '../store/index.ts';
@@ -34,6 +39,10 @@ export type SendContext = {
   now: () => number;
   /** The business's words (its settings); the built-in words when absent. */
   templates?: MessageTemplates;
+  /** The business's sending window and its zone; absent: any hour. */
+  quietHoursFor?: (businessId: number) => Promise<{ window: SendWindow | null; timeZone: string }>;
+  /** The service's clock for scheduled work (jobs' run times). */
+  clock?: Clock;
 };
 
 export type SendOutcome = { result: SendResult; request: RequestRow; legs: LegOutcome[] };
@@ -133,6 +142,9 @@ export async function sendReviewRequest(
   const delivery = await ctx.tracker.store();
   // A phone that texted STOP to the business's number.
   if (phone && (await delivery.isOptedOut(business.id, phone))) throw new AppError('opted_out');
+  // Outside the business's sending hours a message is held until they open; a link never is.
+  const hours = sendsMessage && ctx.quietHoursFor ? await ctx.quietHoursFor(business.id) : null;
+  const sendAt = hours ? nextAllowedSendTime(now, hours.window, hours.timeZone) : now;
 
   const token = randomToken(32);
   const reviewLink = reviewLinkFor(ctx.publicOrigin, token);
@@ -179,6 +191,25 @@ export async function sendReviewRequest(
       createdAt: now,
     });
   };
+
+  if (sendAt > now) {
+    const reserved = store.transaction(reserve);
+    await holdRequest(
+      { tracker: ctx.tracker, delivery: ctx.delivery, clock: ctx.clock ?? { now: ctx.now } },
+      reserved,
+      messages,
+      sendAt,
+      now,
+    );
+    const result: SendResult = {
+      requestId: reserved.public_id,
+      status: SEND_STATUS_SCHEDULED,
+      channel: reserved.channel,
+      reviewLink,
+      scheduledFor: new Date(sendAt).toISOString(),
+    };
+    return { result, request: reserved, legs: [] };
+  }
 
   // Outcomes known without I/O (the outbox): reserve, record and finish in one transaction.
   const decided = messages.map((message) => ({
@@ -313,6 +344,46 @@ export function completeSend(ctx: SendContext, reserved: RequestRow, legs: LegOu
     error,
   });
   return { row, warning, error, allFailed };
+}
+
+/** Sends a held request's messages when its sending hours open, and records the outcome. */
+export async function deliverHeld(ctx: SendContext, reserved: RequestRow, messages: OutgoingMessage[]) {
+  const delivery = await ctx.tracker.store();
+  const phone = messages.find((m) => m.channel === 'sms')?.to;
+  const optedOut = async (m: OutgoingMessage) =>
+    ctx.store.requests.isOptedOut(reserved.business_id, m.to) ||
+    (m.channel === 'sms' && phone !== undefined && (await delivery.isOptedOut(reserved.business_id, m.to)));
+  // A customer who opted out while it was held is not messaged.
+  const sendable: OutgoingMessage[] = [];
+  const refused: LegOutcome[] = [];
+  for (const message of messages) {
+    if (await optedOut(message))
+      refused.push({
+        message,
+        outcome: {
+          status: 'failed',
+          error: 'The customer opted out before the sending hours opened: not sent.',
+        },
+      });
+    else sendable.push(message);
+  }
+  const legs = [...refused, ...(await deliverAll(ctx, sendable))];
+  await recordHeld(ctx, reserved, legs);
+}
+
+/** Records a held request's outcome (also when its first attempt was interrupted: unknown). */
+export async function recordHeld(ctx: SendContext, reserved: RequestRow, legs: LegOutcome[]) {
+  const delivery = await ctx.tracker.store();
+  ctx.store.transaction(() => completeSend(ctx, reserved, legs));
+  const at = ctx.now();
+  await delivery.recordLegs(
+    reserved.public_id,
+    reserved.business_id,
+    legRecords(ctx, legs),
+    requestStatusOf(legs),
+    at,
+  );
+  await afterDelivery(ctx, reserved.business_id, legs, at);
 }
 
 /**

@@ -223,12 +223,14 @@ export function requestStore(db: Db) {
       if (contact.email && recentEmail.get(businessId, emailKey(contact.email), since)) return true;
       return false;
     },
+    /** A phone as given; an email as given or under its contact key (the mailbox opted out). */
     isOptedOut(businessId: number, contact: string): boolean {
-      return optedOut.get(businessId, contact) !== undefined;
+      if (optedOut.get(businessId, contact) !== undefined) return true;
+      return contact.includes('@') && optedOut.get(businessId, emailContactKey(contact)) !== undefined;
     },
     optOut(row: RequestRow, now: number): void {
       setOptedOut.run(now, row.id);
-      for (const contact of [row.customer_phone, row.customer_email]) {
+      for (const contact of [row.customer_phone, row.customer_email, emailKey(row.customer_email)]) {
         if (contact) insertOptOut.run(row.business_id, contact, now);
       }
     },

@@ -4,9 +4,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/http.ts';
 import { settingsKeys } from './get-settings.ts';
 
-// PUT /bff/settings (owners): the whole form; the answer is the settings as stored.
+// PUT /bff/settings (owners): the fields the owner changed; the answer is the settings as stored.
 
-export async function updateSettings(body: Settings) {
+export async function updateSettings(body: Partial<Settings>) {
   return (await request(BFF_PATHS.settings, settingsResponseSchema, { method: 'PUT', body })).data;
 }
 

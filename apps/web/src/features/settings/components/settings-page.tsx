@@ -75,6 +75,14 @@ function fromForm(form: Form): Settings {
   };
 }
 
+function changedFields(before: Settings, after: Settings): Partial<Settings> {
+  const changed: Partial<Record<keyof Settings, unknown>> = {};
+  for (const key of Object.keys(after) as (keyof Settings)[]) {
+    if (JSON.stringify(after[key]) !== JSON.stringify(before[key])) changed[key] = after[key];
+  }
+  return changed as Partial<Settings>;
+}
+
 const REMINDER_OPTIONS = [
   { value: '0', label: 'No reminder' },
   ...Array.from({ length: REMINDER_AFTER_DAYS_MAX }, (_, i) => ({
@@ -113,7 +121,8 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
       return;
     }
     setErrors({});
-    update.mutate(parsed.data, {
+    // Only what the owner changed: a field left alone keeps following the service's default.
+    update.mutate(changedFields(answer.settings, parsed.data), {
       onSuccess: (saved) => {
         setForm(toForm(saved.settings));
         toast({ color: 'green', title: 'Settings saved', message: 'The next messages use them.' });
@@ -184,7 +193,7 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
             </Title>
             <NativeSelect
               label="Reminder"
-              description="One reminder to a customer who has not opened the link, sent with the same words."
+              description="The delay for one reminder to a customer who has not opened the link. Kept with your settings; this version does not send reminders yet."
               data={REMINDER_OPTIONS}
               value={form.reminderAfterDays}
               onChange={(e) => set('reminderAfterDays')(e.currentTarget.value)}

@@ -1,0 +1,67 @@
+import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@review-desk/shared/bff';
+import { expect, test, uniquePhone } from './fixtures.ts';
+import { fillPhone } from './support/pages.ts';
+import { BASE_URL } from './support/stack.ts';
+
+// An owner words the SMS on the Settings page, sees it as the customer will, saves it, and the
+// next send carries those words; managers and staff cannot open the page.
+
+test('an owner edits the SMS template, the preview follows, and a send uses the new words', async ({
+  signedIn,
+  outbox,
+}) => {
+  const owner = await signedIn('owner');
+  await owner.goto('/settings');
+  await expect(owner.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  const sms = owner.getByLabel('SMS message');
+  const original = await sms.inputValue();
+  const words = `Thanks for the visit, {customer_name|friend}! E2E ${Date.now()} {review_link}`;
+  try {
+    await sms.fill(words);
+    const preview = owner.getByTestId('sms-text');
+    await expect(preview).toContainText('Thanks for the visit, Alexandra Whitfield! E2E');
+    await expect(preview).toContainText('Reply STOP to opt out.');
+    await expect(owner.getByTestId('sms-count')).toContainText('GSM-7');
+    await owner.getByLabel('Preview for a customer without a name').check();
+    await expect(preview).toContainText('Thanks for the visit, friend! E2E');
+    await owner.getByRole('button', { name: 'Save settings' }).click();
+    await expect(owner.getByText('Settings saved')).toBeVisible();
+
+    await owner.goto('/send');
+    const phone = uniquePhone();
+    await owner.getByLabel('Customer name').fill('Rosa');
+    await fillPhone(owner, phone.typed);
+    await owner.getByRole('button', { name: 'Send request' }).click();
+    const result = owner.getByTestId('send-result');
+    await expect(result).toContainText('Accepted for delivery');
+    const requestId = ((await result.getByTestId('request-id').textContent()) ?? '').trim();
+    const [message] = await outbox.forRequest(requestId);
+    expect(message!.body).toMatch(
+      /^Thanks for the visit, Rosa! E2E \d+ http\S+\/r\/\S+ Reply STOP to opt out\.$/,
+    );
+  } finally {
+    // Other specs share the demo business: put its words back.
+    const restored = await owner.request.put(`${BASE_URL}/bff/settings`, {
+      data: { smsTemplate: original },
+      headers: { [CSRF_HEADER]: CSRF_HEADER_VALUE, origin: BASE_URL },
+    });
+    expect(restored.status()).toBe(200);
+  }
+});
+
+test('managers and staff have no Settings page, and the BFF refuses them', async ({ signedIn }) => {
+  for (const role of ['manager', 'staff'] as const) {
+    const page = await signedIn(role);
+    await page.goto('/settings');
+    await expect(page.getByTestId('not-allowed')).toContainText(
+      `Your role (${role}) does not give access to Settings`,
+    );
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }),
+    ).toHaveCount(0);
+    const direct = await page.request.get(`${BASE_URL}/bff/settings`, {
+      headers: { [CSRF_HEADER]: CSRF_HEADER_VALUE },
+    });
+    expect(direct.status()).toBe(403);
+  }
+});
