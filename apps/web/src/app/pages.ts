@@ -110,6 +110,13 @@ export const PAGES = {
     load: () => import('../features/settings/components/settings-page.tsx'),
     nav: { label: 'Settings' },
   },
+  // Every role that reads reviews may have alerts; the bell's list links here (no nav entry).
+  notifications: {
+    path: paths.notifications,
+    title: 'Notifications',
+    access: 'reviews:read',
+    load: () => import('../features/notifications/components/notifications-page.tsx'),
+  },
 } satisfies Record<Exclude<keyof typeof paths, 'home'>, PageRow>;
 
 /**

@@ -12,6 +12,7 @@ export const paths = {
   locations: '/locations',
   attention: '/attention',
   settings: '/settings',
+  notifications: '/notifications',
 } as const;
 
 /** Where to come back to after signing in: only a path of this dashboard, never another site. */
