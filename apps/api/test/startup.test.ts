@@ -1,6 +1,7 @@
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startApp, tempDir } from '../../../test/support/processes.ts';
 
@@ -59,6 +60,25 @@ describe('a taken port', () => {
     } finally {
       held.close();
     }
+  });
+});
+
+describe('a database written by a newer version', () => {
+  it('stops the start with one plain line naming the file, the variable and both schema versions', async () => {
+    const settings = env();
+    // A first start makes the database; then a migration this version does not know is recorded.
+    const app = await startApp('api', { env: settings });
+    await app.stop();
+    const db = new DatabaseSync(settings.DATABASE_PATH);
+    db.prepare(
+      `INSERT INTO schema_migrations (component, version, name, applied_at) VALUES ('api', 999, '999-future.sql', '2030-01-01')`,
+    ).run();
+    db.close();
+    const lines = await refusedStart({ DATABASE_PATH: settings.DATABASE_PATH });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^The database .*api\.db \(DATABASE_PATH\) was written by a newer version of Review Desk \(schema 999, this version knows up to \d+; api tables\)\. Run that version or a newer one, or restore a backup made before the upgrade\.$/,
+    );
   });
 });
 

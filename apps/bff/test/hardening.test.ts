@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { rawExchange } from '../../../test/support/http.ts';
@@ -114,6 +115,33 @@ describe('files', () => {
 });
 
 describe('a start that cannot happen', () => {
+  it('a database written by a newer version stops with one plain line naming it and the variable', async () => {
+    const temp = tempDir('bff-newer-');
+    const databasePath = path.join(temp.dir, 'bff.db');
+    const settings = {
+      UPSTREAM_URL: upstream.url,
+      UPSTREAM_API_KEY: newApiKey(),
+      BFF_DATABASE_PATH: databasePath,
+    };
+    try {
+      await (await startApp('bff', { env: settings })).stop();
+      const db = new DatabaseSync(databasePath);
+      db.prepare(
+        `INSERT INTO schema_migrations (component, version, name, applied_at) VALUES ('bff', 999, '999-future.sql', '2030-01-01')`,
+      ).run();
+      db.close();
+      const error = await startApp('bff', { env: settings }).catch((e: Error) => e);
+      const lines = (error as Error).message.split('\n');
+      expect(lines[0]).toBe('bff exited (1) before listening:');
+      expect(lines.at(-1)).toMatch(
+        /^The database .*bff\.db \(BFF_DATABASE_PATH\) was written by a newer version of Review Desk \(schema 999, this version knows up to \d+; bff tables\)\./,
+      );
+      expect(lines.join('\n')).not.toMatch(/\n\s+at /);
+    } finally {
+      temp.cleanup();
+    }
+  });
+
   it('a taken PORT stops with one plain line naming the port and the variable', async () => {
     const held = net.createServer();
     await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { ensurePrivateDir, makePrivate, sqliteFiles } from '@review-desk/server/files';
+import { StartupError } from '@review-desk/server/startup-error';
 import { emailContactKey } from '@review-desk/shared/contact';
 
 // SQLite through node:sqlite: one connection per process, WAL so the CLI can write while the
@@ -40,7 +41,12 @@ export function openDatabase(file: string): Db {
     typeof email === 'string' ? emailContactKey(email) : null,
   );
   const wrapped = Object.assign(db, { transaction: makeTransaction(db) });
-  migrate(wrapped);
+  try {
+    migrate(wrapped, file);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   return wrapped;
 }
 
@@ -90,7 +96,8 @@ export function migrationFiles(): { version: number; name: string; sql: string }
 // opened through the async database layer on the same file).
 const COMPONENT = 'api';
 
-function migrate(db: Db): void {
+function migrate(db: Db, file: string): void {
+  const files = migrationFiles();
   db.transaction(() => {
     db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       component TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, applied_at TEXT NOT NULL,
@@ -108,8 +115,24 @@ function migrate(db: Db): void {
           SELECT '${COMPONENT}', version, name, applied_at FROM schema_migrations_old;
         DROP TABLE schema_migrations_old;`);
     }
+    const newest = Number(
+      (
+        db.prepare('SELECT MAX(version) AS v FROM schema_migrations WHERE component = ?').get(COMPONENT) as {
+          v: number | null;
+        }
+      ).v ?? 0,
+    );
+    // Never run a database an unknown migration has changed: say so and stop.
+    if (newest > files.length) {
+      throw new StartupError(
+        `The database ${file} (DATABASE_PATH) was written by a newer version of Review Desk ` +
+          `(schema ${newest}, this version knows up to ${files.length}; ${COMPONENT} tables). ` +
+          'Run that version or a newer one, or restore a backup made before the upgrade.',
+        { variable: 'DATABASE_PATH' },
+      );
+    }
   });
-  for (const migration of migrationFiles()) {
+  for (const migration of files) {
     // Checked inside the write lock: the server and a CLI started together apply each file once.
     db.transaction(() => {
       const done = db

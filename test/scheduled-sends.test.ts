@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeTwilio, startFakeTwilio } from './support/fake-twilio.ts';
+import { type RunningApp, startApp } from './support/processes.ts';
+import { type SystemApi, startSystemApi, waitFor } from './support/stack.ts';
+
+// Held requests as real API processes on one database, with the stand-in Twilio counting every
+// create call: a text asked for at 23:00 is held, survives a SIGKILL of the process that took it,
+// and is sent once at 08:00 by the process that runs then; with two processes running when the
+// window opens, each held text is still sent exactly once. The clocks move over HTTP (DEV_CLOCK=1).
+
+const NIGHT = '2030-01-15T23:00:00Z';
+const OPENING = '2030-01-16T08:00:00Z';
+const FROM = '+15005550006';
+
+let fake: FakeTwilio;
+let api: SystemApi;
+let key: string;
+const others: RunningApp[] = [];
+
+async function setClock(url: string, iso: string): Promise<void> {
+  const response = await fetch(`${url}/dev/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ set: iso }),
+  });
+  expect(response.status).toBe(200);
+}
+
+async function send(url: string, phone: string) {
+  const response = await fetch(`${url}/api/v1/requests/send`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ customerName: 'Ada', customerPhone: phone }),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as { data: { requestId: string; status: string; scheduledFor?: string } },
+  };
+}
+
+async function record(url: string, id: string) {
+  const response = await fetch(`${url}/api/v1/requests/${id}`, { headers: { 'x-api-key': key } });
+  return ((await response.json()) as { data: { status: string; legs: { state: string }[] } }).data;
+}
+
+beforeAll(async () => {
+  fake = await startFakeTwilio({ receiptDelayMs: 5 });
+  api = await startSystemApi({
+    DEV_OUTBOX: '0',
+    DEV_CLOCK: '1',
+    QUIET_HOURS: '08:00-21:00',
+    BUSINESS_TIME_ZONE: 'UTC',
+    FREQUENCY_CAP_DAYS: '0',
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: fake.accountSid,
+    TWILIO_AUTH_TOKEN: fake.authToken,
+    TWILIO_FROM: FROM,
+    TWILIO_API_BASE: fake.url,
+  });
+  key = await api.createKey();
+});
+afterAll(async () => {
+  for (const other of others) await other.stop('SIGKILL');
+  await api.cleanup();
+  await fake.close();
+});
+
+describe('held requests across processes', () => {
+  it('a 23:00 text survives SIGKILL of the API and is sent once at 08:00', async () => {
+    await setClock(api.url, NIGHT);
+    const phone = '+14155552301';
+    const held = await send(api.url, phone);
+    expect(held.status).toBe(200);
+    expect(held.body.data).toMatchObject({ status: 'scheduled', scheduledFor: '2030-01-16T08:00:00.000Z' });
+    await api.stop('SIGKILL');
+    expect(fake.count(phone)).toBe(0);
+
+    api.app = await startApp('api', { env: api.env });
+    // A fresh process's clock starts at the real time; the held text is not due then.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(fake.count(phone)).toBe(0);
+    expect((await record(api.url, held.body.data.requestId)).status).toBe('scheduled');
+
+    await setClock(api.url, OPENING);
+    await waitFor(() => fake.count(phone) === 1, 15_000, 'the held text sent');
+    await waitFor(
+      async () => (await record(api.url, held.body.data.requestId)).legs[0]?.state === 'delivered',
+      15_000,
+      'delivered',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(fake.count(phone)).toBe(1);
+  });
+
+  it('two processes on one database send each held text exactly once', async () => {
+    const second = await startApp('api', { env: api.env });
+    others.push(second);
+    await setClock(api.url, NIGHT.replace('15', '16'));
+    await setClock(second.url, NIGHT.replace('15', '16'));
+    const phones = Array.from({ length: 8 }, (_, i) => `+141555524${String(10 + i)}`);
+    const ids: string[] = [];
+    for (const [i, phone] of phones.entries()) {
+      // Half through each process: either may take any of them later.
+      const held = await send(i % 2 === 0 ? api.url : second.url, phone);
+      expect(held.body.data.status).toBe('scheduled');
+      ids.push(held.body.data.requestId);
+    }
+    const opening = OPENING.replace('16', '17');
+    await Promise.all([setClock(api.url, opening), setClock(second.url, opening)]);
+    await waitFor(() => phones.every((p) => fake.count(p) >= 1), 20_000, 'every held text sent');
+    // Both runners poll every second: give the loser of each claim time to (wrongly) send.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(phones.map((p) => fake.count(p))).toEqual(phones.map(() => 1));
+    for (const id of ids) expect((await record(second.url, id)).status).toBe('sent');
+  });
+});
