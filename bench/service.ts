@@ -194,6 +194,8 @@ export async function serviceBenchmark(options: ServiceOptions): Promise<Section
         RATE_LIMIT_PER_MINUTE: '0',
         MONTHLY_SEND_ALLOWANCE: '0',
         DELIVERY_PROVIDER: 'outbox',
+        // Any hour: a send at night would be held for the sending window.
+        QUIET_HOURS: 'off',
         LOG_LEVEL: 'info',
       },
     });

@@ -76,6 +76,8 @@ export type FakeTwilioOptions = {
   apiKey?: { sid: string; secret: string };
   /** Pause between a 201 and its first receipt, and between receipts (ms). */
   receiptDelayMs?: number;
+  /** The receipts of a number without its own behaviour (default: sent, delivered). */
+  receipts?: ReceiptStatus[];
 };
 
 export type FakeTwilio = {
@@ -227,7 +229,10 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
       answered: 0,
     };
     messages.push(message);
-    const behaviour = behaviours.get(to) ?? { kind: 'accept' };
+    const behaviour: NumberBehaviour = behaviours.get(to) ?? {
+      kind: 'accept',
+      ...(options.receipts ? { receipts: options.receipts } : {}),
+    };
     if (behaviour.kind === 'hang') {
       hanging.add(res);
       return;

@@ -1,6 +1,5 @@
 import http from 'node:http';
 import https from 'node:https';
-import { clockHook, createClock, FakeClock } from '@review-desk/server/db/clock';
 import type { Database } from '@review-desk/server/db/types';
 import { AppError, errorHandler, sendError } from '@review-desk/server/errors';
 import { healthRoutes } from '@review-desk/server/health';
@@ -136,9 +135,7 @@ export function createBff(
     log: logs.access,
     metrics,
   });
-  // Scheduled work's clock: the system's, or one the dev hook moves (BFF_DEV_HOOKS=1).
-  const clock = createClock({ fake: config.devHooks });
-  const alerts = createAlerts({ config, db: stores.db, directory, users: stores.users, logger, clock });
+  const alerts = createAlerts({ config, db: stores.db, directory, users: stores.users, logger });
   const bulk = openBulk(
     stores.db,
     config,
@@ -266,10 +263,6 @@ export function createBff(
   app.use(bulkRoutes({ bulk, gates: gates.routes, logger }));
   app.use(settingsRoutes({ gates: gates.routes }));
   app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger }));
-  if (clock instanceof FakeClock) {
-    // Dev hooks only (refused in production): GET reads, POST {advanceMs} or {set} moves the clock.
-    app.all('/dev/clock', express.json({ limit: '1kb' }), clockHook(clock));
-  }
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';

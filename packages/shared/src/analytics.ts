@@ -66,7 +66,11 @@ export const analyticsOutputSchema = z.object({
       synced: count,
       avgRating: mean,
     }),
-  ),
+  ) /**
+   * Extension: the automatic reminders sent in the window, and how many of their requests were
+   * completed after the reminder (docs/settings.md). Another deployment may leave it out.
+   */,
+  reminders: z.object({ sent: count, completedAfter: count }).optional(),
 });
 export type AnalyticsOutput = z.infer<typeof analyticsOutputSchema>;
 
@@ -110,6 +114,7 @@ export const analyticsResultSchema = z.looseObject({
     })
     .optional(),
   synced: z.looseObject({ total: optCount, avgRating: optRate, byPlatform: numberRecord }).optional(),
+  reminders: z.looseObject({ sent: optCount, completedAfter: optCount }).optional(),
   daily: z
     .array(
       z.looseObject({

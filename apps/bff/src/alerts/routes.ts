@@ -1,3 +1,4 @@
+import { clockHook, FakeClock } from '@review-desk/server/db/clock';
 import { AppError } from '@review-desk/server/errors';
 import { can, ok } from '@review-desk/shared';
 import {
@@ -7,7 +8,7 @@ import {
   markAlertsReadSchema,
   type PreferencesReply,
 } from '@review-desk/shared/alerts';
-import { type RequestHandler, Router } from 'express';
+import express, { type RequestHandler, Router } from 'express';
 import type { Logger } from 'pino';
 import type { RouteGates } from '../gates.ts';
 import { readJsonBody } from '../http/body.ts';
@@ -105,6 +106,11 @@ export function alertRoutes(deps: {
     const marked = await (await alerts.store()).markRead(user.id, parsed.data);
     res.json(ok({ marked }));
   });
+
+  if (alerts.clock instanceof FakeClock) {
+    // Dev hooks only (refused in production): GET reads, POST {advanceMs} or {set} moves the clock.
+    router.all('/dev/clock', express.json({ limit: '1kb' }), clockHook(alerts.clock));
+  }
 
   router.all(ALERT_PATHS.preferences, methodNotAllowed('GET', 'PUT'));
   router.all(ALERT_PATHS.alerts, methodNotAllowed('GET'));

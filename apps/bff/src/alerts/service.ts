@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Clock, systemClock } from '@review-desk/server/db/clock';
+import { type Clock, createClock } from '@review-desk/server/db/clock';
 import { type JobHandler, JobRunner } from '@review-desk/server/db/job-runner';
 import { jobStore, schedulingMigrations } from '@review-desk/server/db/jobs';
 import { migrate } from '@review-desk/server/db/migrate';
@@ -28,7 +28,7 @@ export const POLL_KIND = 'alerts.poll';
 export const pollKey = (slug: string) => `${POLL_KIND}:${slug}`;
 
 export type AlertsDeps = {
-  config: Pick<Config, 'alerts' | 'publicOrigin'>;
+  config: Pick<Config, 'alerts' | 'publicOrigin' | 'devHooks'>;
   /** The BFF's database (its owner closes it). */
   db: Database;
   directory: LocationDirectory;
@@ -47,7 +47,8 @@ export type Alerts = ReturnType<typeof createAlerts>;
 
 export function createAlerts(deps: AlertsDeps) {
   const { config, directory, users, logger } = deps;
-  const clock = deps.clock ?? systemClock;
+  // Scheduled work's clock: the system's, or one the dev hook moves (BFF_DEV_HOOKS=1).
+  const clock = deps.clock ?? createClock({ fake: config.devHooks });
   const mailer = deps.mailer ?? createMailer(config.alerts.smtp);
   const intervalMs = config.alerts.pollMs;
   let opened: Promise<{ db: Database; store: AlertStore; digests: DigestStore }> | null = null;

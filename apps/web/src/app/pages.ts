@@ -52,6 +52,13 @@ export const PAGES = {
     load: () => import('../features/requests/components/send-page.tsx'),
     nav: { label: 'Send request' },
   },
+  bulk: {
+    path: paths.bulk,
+    title: 'Send to a list',
+    access: 'requests:send',
+    // Reached from the Send request page; its own chunk, loaded on the first visit.
+    load: () => import('../features/bulk/components/bulk-send-page.tsx'),
+  },
   requests: {
     path: paths.requests,
     title: 'Recent requests',
@@ -102,6 +109,13 @@ export const PAGES = {
     access: 'settings:manage',
     load: () => import('../features/settings/components/settings-page.tsx'),
     nav: { label: 'Settings' },
+  },
+  // Every role that reads reviews may have alerts; the bell's list links here (no nav entry).
+  notifications: {
+    path: paths.notifications,
+    title: 'Notifications',
+    access: 'reviews:read',
+    load: () => import('../features/notifications/components/notifications-page.tsx'),
   },
 } satisfies Record<Exclude<keyof typeof paths, 'home'>, PageRow>;
 

@@ -24,6 +24,8 @@ function Switcher() {
   );
 }
 const MobileNav = lazy(loadMobileNav);
+// The bell's code and its first read arrive after the first paint.
+const Bell = lazy(() => import('../features/notifications/components/bell.tsx'));
 
 /** The account button; the menu's code arrives on first hover, focus or click. */
 function AccountMenu() {
@@ -92,6 +94,11 @@ export function Shell() {
           <nav className="shell-nav" aria-label="Main">
             <NavItems />
           </nav>
+          {me.permissions.includes('reviews:read') && (
+            <Suspense fallback={null}>
+              <Bell />
+            </Suspense>
+          )}
           <AccountMenu />
         </div>
       </header>

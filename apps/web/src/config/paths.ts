@@ -5,12 +5,14 @@ export const paths = {
   login: '/login',
   reviews: '/reviews',
   send: '/send',
+  bulk: '/send/list',
   requests: '/requests',
   analytics: '/analytics',
   users: '/users',
   locations: '/locations',
   attention: '/attention',
   settings: '/settings',
+  notifications: '/notifications',
 } as const;
 
 /** Where to come back to after signing in: only a path of this dashboard, never another site. */

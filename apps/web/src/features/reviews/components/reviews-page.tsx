@@ -64,6 +64,19 @@ export default function ReviewsPage({ title }: { title: string }) {
     setParams(reviewFiltersToParams({ ...filters, page: last }), { replace: true });
   }, [data, reviews.isPlaceholderData, filters, setParams]);
 
+  // `?review=<id>` (a link from an alert): open that review's detail once the list shows it,
+  // then drop the parameter so closing the drawer does not open it again.
+  const linked = params.get('review');
+  useEffect(() => {
+    if (linked === null || !data || reviews.isPlaceholderData) return;
+    const found = data.reviews.find((r) => String(r.id) === linked);
+    if (found) setOpen(found);
+    else setNotice([`review ${linked} is not on this page of reviews`]);
+    const next = new URLSearchParams(params);
+    next.delete('review');
+    setParams(next, { replace: true });
+  }, [linked, data, reviews.isPlaceholderData, params, setParams, setOpen]);
+
   // Filter and page changes push history entries, so Back and Forward walk through them.
   const go = (next: ReviewFilters) => {
     setNotice([]);
