@@ -115,16 +115,20 @@ describe('the reminder', () => {
     expect(await outboxFor(quiet.requestId)).toHaveLength(2);
   });
 
-  it('is cancelled by a click, an opt-out or a newer request to the customer; never made for a link', async () => {
+  it('is cancelled by a click, an opt-out (on the page or by STOP) or a newer request; never made for a link', async () => {
     const t0 = clock.now();
     const opened = await send({ customerPhone: uniquePhone() });
     const optedOut = await send({ customerEmail: uniqueEmail(), channel: 'email' });
     const phone = uniquePhone();
     const superseded = await send({ customerPhone: phone });
     const link = await send({ channel: 'link' });
+    const stopPhone = uniquePhone();
+    const textedStop = await send({ customerPhone: stopPhone });
 
     recordOpen(api.ctx.store, opened.token, clock.now());
     optOut(api.ctx.store, optedOut.token, clock.now());
+    const businessId = api.ctx.store.businesses.bySlug('salon')!.id;
+    await (await api.ctx.tracker.store()).setOptOut(businessId, stopPhone, true, clock.now()); // texted STOP
     clock.advance(DAY);
     await send({ customerPhone: phone }); // a new request to the same customer
 

@@ -162,5 +162,9 @@ export const METRIC_DEFINITIONS = {
   responseRate: 'Share of the window’s reviews marked responded.',
   synced:
     'Reviews imported from external networks (Google, Facebook, Yelp) dated in the window. They are counted apart from requests.',
+  remindersSent:
+    'Automatic reminders sent in the window (extension): one per request at most, to customers who had not opened the link. Not counted as requests.',
+  completedAfterReminder:
+    'Of the requests reminded in the window, those completed after their reminder (extension). Completed is not proof a review was published.',
 } as const;
 export type MetricName = keyof typeof METRIC_DEFINITIONS;

@@ -71,7 +71,7 @@ export function createReminders(deps: {
   });
 
   /** Why a due reminder is not sent, or null to send it. */
-  function reasonNotToSend(r: RequestRow): string | null {
+  async function reasonNotToSend(r: RequestRow): Promise<string | null> {
     if (r.channel === 'link') return 'a link messages nobody';
     if (r.status !== 'sent') return `the request is ${r.status}`;
     if (r.clicked_at !== null) return 'the customer opened the link';
@@ -80,6 +80,9 @@ export function createReminders(deps: {
     for (const contact of [phone, email]) {
       if (contact && deps.store.requests.isOptedOut(r.business_id, contact)) return 'the customer opted out';
     }
+    // STOP texted to the business's number (the carrier's opt-out list).
+    if (phone && (await (await deps.tracker.store()).isOptedOut(r.business_id, phone)))
+      return 'the customer opted out';
     const contact = { ...(phone ? { phone } : {}), ...(email ? { email } : {}) };
     if (deps.store.requests.contactedSince(r.business_id, contact, r.created_at + 1))
       return 'the customer was sent another request since';
@@ -132,7 +135,7 @@ export function createReminders(deps: {
       }
       const request = deps.store.requests.byPublicId(requestId);
       if (!request) return setState(requestId, 'skipped', 'the request no longer exists');
-      const reason = reasonNotToSend(request);
+      const reason = await reasonNotToSend(request);
       if (reason) return setState(requestId, 'skipped', reason);
       const now = deps.clock.now();
       const hours = await deps.settings.quietHoursFor(request.business_id);
