@@ -145,7 +145,8 @@ describe('the reminder', () => {
     expect(await api.ctx.reminders.stateOf(superseded.requestId)).toMatchObject({
       reason: 'the customer was sent another request since',
     });
-    for (const request of [opened, optedOut, superseded])
+    await until(async () => (await stateOf(textedStop.requestId)) === 'skipped');
+    for (const request of [opened, optedOut, superseded, textedStop])
       expect(await outboxFor(request.requestId)).toHaveLength(1);
     expect(await stateOf(link.requestId)).toBeUndefined();
   });
