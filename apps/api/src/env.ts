@@ -80,7 +80,7 @@ export const API_CONFIG = setting.defineConfig({
     type: setting.wholeNumber(0, REMINDER_AFTER_DAYS_MAX),
     default: '0',
     description:
-      'Default reminder delay in days (`0`: none) for businesses that have not set their own. Kept with the settings; this version does not send reminders yet.',
+      'Days after a request before its one automatic reminder to a customer who has not opened the link (`0`: none), for businesses that have not set their own.',
   },
   SMS_PROVIDER: {
     type: setting.oneOf(['outbox', 'twilio']),

@@ -52,6 +52,13 @@ export const PAGES = {
     load: () => import('../features/requests/components/send-page.tsx'),
     nav: { label: 'Send request' },
   },
+  bulk: {
+    path: paths.bulk,
+    title: 'Send to a list',
+    access: 'requests:send',
+    // Reached from the Send request page; its own chunk, loaded on the first visit.
+    load: () => import('../features/bulk/components/bulk-send-page.tsx'),
+  },
   requests: {
     path: paths.requests,
     title: 'Recent requests',

@@ -5,6 +5,7 @@ export const paths = {
   login: '/login',
   reviews: '/reviews',
   send: '/send',
+  bulk: '/send/list',
   requests: '/requests',
   analytics: '/analytics',
   users: '/users',

@@ -159,6 +159,10 @@ export default function SendPage({ title }: { title: string }) {
             <Anchor component={Link} to={paths.requests} size="sm">
               Recent requests
             </Anchor>
+            {' · '}
+            <Anchor component={Link} to={paths.bulk} size="sm">
+              Send to a list
+            </Anchor>
           </>
         }
       />

@@ -1,0 +1,17 @@
+import { BFF_PATHS, type SendHistoryEntry, sendHistorySchema } from '@review-desk/shared/bff';
+import { toSearchParams } from '@review-desk/shared/query';
+import { getJson, withQuery } from '../../../lib/http.ts';
+
+// GET /bff/sends?contact=…: the journal's sends to one contact, for the list's "sent to recently"
+// check (the same history the send form warns from).
+
+export async function contactHistory(contact: string, signal?: AbortSignal): Promise<SendHistoryEntry[]> {
+  const params = toSearchParams({ page: 1, limit: 20, contact });
+  return (await getJson(withQuery(BFF_PATHS.sends, params), sendHistorySchema, signal)).sends;
+}
+
+/** Sends inside the cap window that reached (or may have reached) the contact. */
+export function sentWithin(entries: readonly SendHistoryEntry[], capDays: number, now = Date.now()) {
+  const since = now - capDays * 86_400_000;
+  return entries.filter((e) => e.outcome !== 'failed' && Date.parse(e.createdAt) >= since);
+}

@@ -1,0 +1,408 @@
+import '@mantine/core/styles/Badge.layer.css';
+import { Alert, Anchor, Button, Checkbox, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
+import { CHANNELS, type Channel } from '@review-desk/shared/send';
+import { type CountryCode, getCountries, getCountryCallingCode } from 'libphonenumber-js/max';
+import { type DragEvent, useMemo, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { ErrorState } from '../../../components/error-state.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { paths } from '../../../config/paths.ts';
+import { ApiError } from '../../../lib/api-error.ts';
+import { useSession } from '../../../lib/session.ts';
+import { useCreateBulkSend } from '../api/create-bulk-send.ts';
+import { contactHistory, sentWithin } from '../api/get-contact-history.ts';
+import {
+  checkFileSize,
+  contactsOfRow,
+  eachLimited,
+  FIELD_LABELS,
+  guessMapping,
+  LIST_FIELDS,
+  type ListField,
+  type Mapping,
+  numberFormat,
+  type ParsedList,
+  parseList,
+  preflight,
+  suggestedChannel,
+  type ValidRow,
+} from '../model.ts';
+import { ProgressView } from './progress-view.tsx';
+
+// "Send to a list": pick or drop a CSV/TSV, map its columns, see every row checked before
+// anything is sent (errors in the send form's words, duplicates, contacts sent to recently),
+// confirm with the count, then follow the job, which the dashboard server runs (closing the page
+// does not stop it; its address, ?job=…, shows its progress again).
+
+const CHANNEL_WORDS: Record<Channel, string> = {
+  sms: 'SMS',
+  email: 'Email',
+  both: 'SMS and email',
+  link: 'Link only (nothing is sent to the customer)',
+};
+
+const ROWS_SHOWN = 100;
+
+function countries(): { value: string; label: string }[] {
+  let names: Intl.DisplayNames | null = null;
+  try {
+    names = new Intl.DisplayNames(undefined, { type: 'region' });
+  } catch {
+    names = null;
+  }
+  return getCountries()
+    .map((code) => ({ value: code, label: `${names?.of(code) ?? code} (+${getCountryCallingCode(code)})` }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+}
+
+function guessCountry(): CountryCode {
+  const known = new Set<string>(getCountries());
+  for (const language of navigator.languages ?? [navigator.language]) {
+    const region = language.split('-')[1]?.toUpperCase();
+    if (region && known.has(region)) return region as CountryCode;
+  }
+  return 'US';
+}
+
+type Recent =
+  | { state: 'idle' }
+  | { state: 'checking'; done: number }
+  | { state: 'checked'; lines: Set<number> };
+
+export default function BulkSendPage({ title }: { title: string }) {
+  const [params, setParams] = useSearchParams();
+  const job = params.get('job');
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title={title}
+        lead={
+          <>
+            Send review requests to a list of customers from a CSV or TSV file.{' '}
+            <Anchor component={Link} to={paths.send} size="sm">
+              Send to one customer
+            </Anchor>
+          </>
+        }
+      />
+      {job ? (
+        <>
+          <ProgressView id={job} />
+          <Anchor component="button" type="button" size="sm" onClick={() => setParams({})}>
+            Send to another list
+          </Anchor>
+        </>
+      ) : (
+        <ListForm onStarted={(id) => setParams({ job: id })} />
+      )}
+    </Stack>
+  );
+}
+
+function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
+  const me = useSession();
+  const capDays = me.settings.frequencyCapDays;
+  const [fileName, setFileName] = useState<string | null>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [list, setList] = useState<ParsedList | null>(null);
+  const [mapping, setMapping] = useState<Mapping | null>(null);
+  const [channel, setChannel] = useState<Channel>('sms');
+  const [country, setCountry] = useState<CountryCode>(guessCountry);
+  const [recent, setRecent] = useState<Recent>({ state: 'idle' });
+  const [includeRecent, setIncludeRecent] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const create = useCreateBulkSend();
+  const input = useRef<HTMLInputElement>(null);
+  const countryList = useMemo(countries, []);
+
+  const checked = useMemo(
+    () => (list && mapping ? preflight(list, mapping, channel, country) : null),
+    [list, mapping, channel, country],
+  );
+
+  async function read(file: File) {
+    setFileName(file.name);
+    setRecent({ state: 'idle' });
+    const tooLarge = checkFileSize(file.size);
+    if (tooLarge) {
+      setFileError(tooLarge);
+      setList(null);
+      return;
+    }
+    const parsed = parseList(await file.text());
+    if ('error' in parsed) {
+      setFileError(parsed.error);
+      setList(null);
+      return;
+    }
+    const guessed = guessMapping(parsed.headers);
+    setFileError(null);
+    setList(parsed);
+    setMapping(guessed);
+    setChannel(suggestedChannel(guessed));
+  }
+
+  function remap(field: ListField, value: string) {
+    setMapping((current) =>
+      current ? { ...current, [field]: value === '' ? null : Number(value) } : current,
+    );
+    setRecent({ state: 'idle' });
+  }
+
+  async function checkRecent(rows: readonly ValidRow[]) {
+    if (capDays === 0 || channel === 'link') {
+      setRecent({ state: 'checked', lines: new Set() });
+      return;
+    }
+    const lines = new Set<number>();
+    setRecent({ state: 'checking', done: 0 });
+    try {
+      await eachLimited(
+        rows,
+        6,
+        async (row) => {
+          for (const contact of contactsOfRow(row.body)) {
+            if (sentWithin(await contactHistory(contact), capDays).length > 0) lines.add(row.line);
+          }
+        },
+        (done) => {
+          if (done % 25 === 0) setRecent({ state: 'checking', done });
+        },
+      );
+      setRecent({ state: 'checked', lines });
+    } catch (error) {
+      setRecent({ state: 'idle' });
+      setFileError(
+        `Recent requests could not be checked: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
+  const toSend =
+    checked && recent.state === 'checked'
+      ? checked.valid.filter((row) => includeRecent || !recent.lines.has(row.line))
+      : [];
+
+  function start() {
+    if (toSend.length === 0 || create.isPending) return;
+    create.mutate(
+      {
+        channel,
+        skipRecent: !includeRecent,
+        rows: toSend.map(({ body }) => ({
+          ...(body.customerName ? { customerName: body.customerName } : {}),
+          ...(body.customerPhone ? { customerPhone: body.customerPhone } : {}),
+          ...(body.customerEmail ? { customerEmail: body.customerEmail } : {}),
+        })),
+      },
+      { onSuccess: onStarted },
+    );
+  }
+
+  const drop = (event: DragEvent<HTMLElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    const file = event.dataTransfer.files[0];
+    if (file) void read(file);
+  };
+
+  return (
+    <Stack gap="md">
+      <Paper
+        withBorder
+        p="lg"
+        radius="md"
+        className={dragging ? 'bulk-drop bulk-drop--over' : 'bulk-drop'}
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={drop}
+      >
+        <Stack gap="xs">
+          <label htmlFor="bulk-file">
+            <Text fw={600}>Customer list (CSV or TSV, up to 10,000 rows and 2 MB)</Text>
+          </label>
+          <Text size="sm" c="dimmed">
+            Drop the file here or choose it. The first row names the columns: a name, a phone number and an
+            email address, as your spreadsheet exports them.
+          </Text>
+          <input
+            ref={input}
+            id="bulk-file"
+            type="file"
+            accept=".csv,.tsv,.txt,text/csv,text/tab-separated-values,text/plain"
+            onChange={(event) => {
+              const file = event.currentTarget.files?.[0];
+              if (file) void read(file);
+            }}
+          />
+          {fileName && !fileError && list && (
+            <Text size="sm">
+              {fileName}: {numberFormat(list.rows.length)} rows
+            </Text>
+          )}
+          {fileError && (
+            <Text c="var(--mantine-color-error)" size="sm" role="alert">
+              {fileError}
+            </Text>
+          )}
+        </Stack>
+      </Paper>
+
+      {list && mapping && checked && (
+        <Paper withBorder p="lg" radius="md">
+          <Stack gap="md">
+            <Text fw={600}>Columns</Text>
+            <Group gap="md" align="flex-end">
+              {LIST_FIELDS.map((field) => (
+                <NativeSelect
+                  key={field}
+                  label={`${FIELD_LABELS[field]} column`}
+                  value={mapping[field] === null ? '' : String(mapping[field])}
+                  onChange={(event) => remap(field, event.currentTarget.value)}
+                  data={[
+                    { value: '', label: '(none)' },
+                    ...list.headers.map((header, i) => ({
+                      value: String(i),
+                      label: header || `Column ${i + 1}`,
+                    })),
+                  ]}
+                />
+              ))}
+              <NativeSelect
+                label="Send by"
+                value={channel}
+                onChange={(event) => {
+                  setChannel(event.currentTarget.value as Channel);
+                  setRecent({ state: 'idle' });
+                }}
+                data={CHANNELS.map((c) => ({ value: c, label: CHANNEL_WORDS[c] }))}
+              />
+              <NativeSelect
+                label="Country of numbers without +"
+                value={country}
+                onChange={(event) => setCountry(event.currentTarget.value as CountryCode)}
+                data={countryList}
+              />
+            </Group>
+
+            <dl className="bulk-counts" aria-label="Checked rows">
+              <div data-testid="preflight-valid">
+                <dt>Ready to send</dt>
+                <dd>{numberFormat(checked.valid.length)}</dd>
+              </div>
+              <div data-testid="preflight-errors">
+                <dt>With errors</dt>
+                <dd>{numberFormat(checked.errors.length)}</dd>
+              </div>
+              <div data-testid="preflight-duplicates">
+                <dt>Duplicates in the file</dt>
+                <dd>{numberFormat(checked.duplicates.length)}</dd>
+              </div>
+              <div data-testid="preflight-recent">
+                <dt>Sent to in the last {capDays} days</dt>
+                <dd>{recent.state === 'checked' ? numberFormat(recent.lines.size) : '—'}</dd>
+              </div>
+            </dl>
+
+            {checked.errors.length > 0 && (
+              <details open={checked.errors.length <= 10}>
+                <summary>{numberFormat(checked.errors.length)} rows with errors will not be sent</summary>
+                <table className="data-table" aria-label="Rows with errors">
+                  <thead>
+                    <tr>
+                      <th>Line</th>
+                      <th>Row</th>
+                      <th>What to fix</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {checked.errors.slice(0, ROWS_SHOWN).map((row) => (
+                      <tr key={row.line}>
+                        <td>{row.line}</td>
+                        <td>{row.cells}</td>
+                        <td>{row.messages.join(' ')}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </details>
+            )}
+            {checked.duplicates.length > 0 && (
+              <details>
+                <summary>
+                  {numberFormat(checked.duplicates.length)} duplicate rows: each contact gets one request
+                </summary>
+                <ul>
+                  {checked.duplicates.slice(0, ROWS_SHOWN).map((row) => (
+                    <li key={row.line}>
+                      Line {row.line} repeats line {row.firstLine} ({row.contact})
+                    </li>
+                  ))}
+                </ul>
+              </details>
+            )}
+
+            {recent.state === 'checked' ? (
+              <Stack gap="sm">
+                {recent.lines.size > 0 && (
+                  <Alert color="yellow" title="Sent to recently">
+                    <Stack gap="xs">
+                      <Text size="sm">
+                        {numberFormat(recent.lines.size)} contacts were sent a request in the last {capDays}{' '}
+                        days (lines {[...recent.lines].slice(0, 20).join(', ')}
+                        {recent.lines.size > 20 ? ', …' : ''}).
+                      </Text>
+                      <Checkbox
+                        label="Send to them again anyway"
+                        checked={includeRecent}
+                        onChange={(event) => setIncludeRecent(event.currentTarget.checked)}
+                      />
+                    </Stack>
+                  </Alert>
+                )}
+                {create.error && (
+                  <div role="alert">
+                    {create.error instanceof ApiError && create.error.status === 400 ? (
+                      <Text c="var(--mantine-color-error)" size="sm">
+                        The list was refused: {create.error.message}
+                      </Text>
+                    ) : (
+                      <ErrorState error={create.error} />
+                    )}
+                  </div>
+                )}
+                <Group>
+                  <Button onClick={start} loading={create.isPending} disabled={toSend.length === 0}>
+                    Send {numberFormat(toSend.length)} {toSend.length === 1 ? 'request' : 'requests'}
+                  </Button>
+                  <Text size="sm" c="dimmed">
+                    The dashboard server sends them one at a time, at the review service’s pace; you can close
+                    this page.
+                  </Text>
+                </Group>
+              </Stack>
+            ) : (
+              <Group>
+                <Button
+                  onClick={() => void checkRecent(checked.valid)}
+                  loading={recent.state === 'checking'}
+                  disabled={checked.valid.length === 0}
+                >
+                  Check recent requests
+                </Button>
+                {recent.state === 'checking' && (
+                  <Text size="sm" c="dimmed">
+                    Checked {numberFormat(recent.done)} of {numberFormat(checked.valid.length)}
+                  </Text>
+                )}
+              </Group>
+            )}
+          </Stack>
+        </Paper>
+      )}
+    </Stack>
+  );
+}

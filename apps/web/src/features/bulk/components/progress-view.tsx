@@ -1,0 +1,190 @@
+import '@mantine/core/styles/Progress.layer.css';
+import { Alert, Anchor, Badge, Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
+import { BULK_ROW_OUTCOMES, type BulkJob, type BulkRowOutcome, bulkPaths } from '@review-desk/shared/bulk';
+import { useState } from 'react';
+import { ErrorState } from '../../../components/error-state.tsx';
+import { describeError } from '../../../lib/describe-error.ts';
+import { inLocation } from '../../../lib/location.ts';
+import { useBulkAction } from '../api/bulk-action.ts';
+import { ROWS_PER_PAGE, useBulkRows, useBulkSend } from '../api/get-bulk-send.ts';
+import { numberFormat } from '../model.ts';
+
+// A list send's progress, polled while it runs: counts per outcome, rate and time left, the
+// reason when it stopped, the controls, and the rows' outcomes page by page. `sent` is not a
+// delivery, and an `unknown` row may have gone out: it is sent again only when asked.
+
+const OUTCOME_WORDS: Record<BulkRowOutcome, string> = {
+  pending: 'Waiting',
+  sent: 'Sent',
+  warning: 'Sent with a warning',
+  skipped: 'Skipped',
+  refused: 'Refused',
+  failed: 'Failed',
+  unknown: 'Outcome unknown',
+};
+
+const STATUS_WORDS: Record<BulkJob['status'], string> = {
+  running: 'Sending',
+  paused: 'Paused',
+  done: 'Finished',
+  cancelled: 'Cancelled',
+};
+
+function timeLeft(job: BulkJob): string | null {
+  if (job.status !== 'running' || !job.ratePerMinute || job.counts.pending === 0) return null;
+  const minutes = job.counts.pending / job.ratePerMinute;
+  if (minutes < 1) return 'less than a minute left';
+  if (minutes < 90) return `about ${Math.round(minutes)} minutes left`;
+  return `about ${Math.round(minutes / 60)} hours left`;
+}
+
+export function ProgressView({ id }: { id: string }) {
+  const job = useBulkSend(id);
+  const action = useBulkAction(id);
+  const [page, setPage] = useState(1);
+  const [confirming, setConfirming] = useState<'cancel' | 'retry-unknown' | null>(null);
+  const running = job.data?.status === 'running';
+  const rows = useBulkRows(id, page, running);
+
+  if (job.error) return <ErrorState error={job.error} onRetry={() => void job.refetch()} />;
+  if (!job.data) return <Text c="dimmed">Loading the list send…</Text>;
+  const { counts, status } = job.data;
+  const settled = counts.total - counts.pending;
+  const left = timeLeft(job.data);
+  const pages = Math.max(1, Math.ceil((rows.data?.total ?? 0) / ROWS_PER_PAGE));
+
+  return (
+    <Stack gap="md" data-testid="bulk-progress">
+      <Paper withBorder p="lg" radius="md">
+        <Stack gap="sm">
+          <Group justify="space-between">
+            <Text fw={600}>
+              {numberFormat(settled)} of {numberFormat(counts.total)} rows done
+            </Text>
+            <Badge variant="light" data-testid="bulk-status">
+              {STATUS_WORDS[status]}
+            </Badge>
+          </Group>
+          <Progress
+            value={counts.total === 0 ? 0 : (settled / counts.total) * 100}
+            aria-label="Rows done"
+            animated={status === 'running'}
+          />
+          <Text size="sm" c="dimmed">
+            Started by {job.data.createdBy} on {new Date(job.data.createdAt).toLocaleString()}
+            {job.data.ratePerMinute ? ` · ${job.data.ratePerMinute} rows a minute` : ''}
+            {left ? ` · ${left}` : ''}
+          </Text>
+          {job.data.reason && (
+            <Alert color="yellow" title="Paused" role="status">
+              {job.data.reason}
+            </Alert>
+          )}
+          <dl className="bulk-counts" aria-label="Rows by outcome">
+            {BULK_ROW_OUTCOMES.map((outcome) => (
+              <div key={outcome} data-testid={`count-${outcome}`}>
+                <dt>{OUTCOME_WORDS[outcome]}</dt>
+                <dd>{numberFormat(counts[outcome])}</dd>
+              </div>
+            ))}
+          </dl>
+          <Text size="xs" c="dimmed">
+            Sent means the review service accepted the request: it is not a delivery receipt, and not a
+            review.
+            {counts.unknown > 0 &&
+              ' A row with an unknown outcome may have been sent: it is not sent again unless you ask.'}
+          </Text>
+          {action.error && (
+            <Text c="var(--mantine-color-error)">
+              {describeError(action.error).detail ?? describeError(action.error).meaning}
+            </Text>
+          )}
+          <Group gap="sm">
+            {status === 'running' && (
+              <Button variant="default" loading={action.isPending} onClick={() => action.mutate('pause')}>
+                Pause
+              </Button>
+            )}
+            {status === 'paused' && (
+              <Button loading={action.isPending} onClick={() => action.mutate('resume')}>
+                Resume
+              </Button>
+            )}
+            {(status === 'running' || status === 'paused') &&
+              (confirming === 'cancel' ? (
+                <Button
+                  color="red"
+                  onClick={() => {
+                    setConfirming(null);
+                    action.mutate('cancel');
+                  }}
+                >
+                  Cancel the rows not sent yet
+                </Button>
+              ) : (
+                <Button variant="subtle" color="red" onClick={() => setConfirming('cancel')}>
+                  Cancel…
+                </Button>
+              ))}
+            {counts.unknown > 0 &&
+              status !== 'cancelled' &&
+              (confirming === 'retry-unknown' ? (
+                <Button
+                  color="orange"
+                  onClick={() => {
+                    setConfirming(null);
+                    action.mutate('retry-unknown');
+                  }}
+                >
+                  Send the {numberFormat(counts.unknown)} unknown rows again (they may get two)
+                </Button>
+              ) : (
+                <Button variant="default" onClick={() => setConfirming('retry-unknown')}>
+                  Retry unknown rows…
+                </Button>
+              ))}
+            <Anchor href={inLocation(bulkPaths.results(id))} download>
+              Download results as CSV
+            </Anchor>
+          </Group>
+        </Stack>
+      </Paper>
+
+      <table className="data-table" aria-label="Rows" aria-busy={rows.isFetching}>
+        <thead>
+          <tr>
+            <th>Row</th>
+            <th>Customer</th>
+            <th>Contact</th>
+            <th>Outcome</th>
+            <th>Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(rows.data?.rows ?? []).map((row) => (
+            <tr key={row.index}>
+              <td>{row.index + 1}</td>
+              <td>{row.customerName ?? ''}</td>
+              <td>{row.contact}</td>
+              <td>{OUTCOME_WORDS[row.outcome]}</td>
+              <td>{[row.detail, row.requestId].filter(Boolean).join(' · ')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {pages > 1 && (
+        <Group gap="xs">
+          <Button variant="default" size="xs" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous rows
+          </Button>
+          <Text size="sm">
+            Page {page} of {pages}
+          </Text>
+          <Button variant="default" size="xs" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+            Next rows
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}
