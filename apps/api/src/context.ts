@@ -6,6 +6,7 @@ import type { DeliveryTracker } from './delivery/tracker.ts';
 import type { AuthenticatedKey, KeyLookup, KeyUsage } from './domain/keys.ts';
 import type { RateLimiter } from './domain/rate-limiter.ts';
 import type { Config } from './env.ts';
+import type { Reminders } from './reminders/reminders.ts';
 import type { SettingsService } from './settings/index.ts';
 import type { Store } from './store/index.ts';
 
@@ -22,6 +23,8 @@ export type AppContext = {
   keyUsage: KeyUsage;
   /** Each business's settings: its messages' words, sending window and reminder. */
   settings: SettingsService;
+  /** The one automatic reminder per request: scheduled after a send, counted in analytics. */
+  reminders: Reminders;
   now: () => number;
   /** The clock `now` reads (movable with DEV_CLOCK=1), which scheduled work waits on. */
   clock: Clock;

@@ -11,15 +11,10 @@ import type { DeliveryProvider } from './delivery/provider.ts';
 import { type Scheduler, scheduledSendHandler, startScheduler } from './delivery/scheduled.ts';
 import { openDeliveryTracker } from './delivery/tracker.ts';
 import { seedDemo } from './domain/demo.ts';
+import { deliverHeld, recordHeld, recoverInterruptedSends } from './domain/held.ts';
 import { createKeyUsage } from './domain/keys.ts';
 import { createRateLimiter } from './domain/rate-limiter.ts';
-import {
-  deliverHeld,
-  recordHeld,
-  recoverInterruptedSends,
-  reviewLinkFor,
-  type SendContext,
-} from './domain/requests.ts';
+import { reviewLinkFor, type SendContext } from './domain/requests.ts';
 import type { Config } from './env.ts';
 import {
   cors,
@@ -32,6 +27,7 @@ import {
   requestLogging,
   securityHeaders,
 } from './http/index.ts';
+import { createReminders, REMINDER_JOB, type Reminders } from './reminders/reminders.ts';
 import { apiRoutes } from './routes/api.ts';
 import { devClockRoutes } from './routes/dev-clock.ts';
 import { devOutboxRoutes } from './routes/dev-outbox.ts';
@@ -94,10 +90,23 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
       publicOrigin: () => site.publicOrigin,
       now,
     }),
+    // Made just below: it reads the settings, the tracker and the delivery above.
+    reminders: undefined as unknown as Reminders,
     now,
     clock,
     site,
   };
+  ctx.reminders = createReminders({
+    db: () => ctx.tracker.db(),
+    store,
+    settings: ctx.settings,
+    tracker: ctx.tracker,
+    delivery: ctx.delivery,
+    clock,
+    logger: sink.logger,
+    monthlySendAllowance: config.monthlySendAllowance,
+    reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
+  });
 
   const app = express();
   app.disable('x-powered-by');
@@ -185,6 +194,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
           messages.map((message) => ({ message, outcome })),
         ),
     }),
+    more: { [REMINDER_JOB]: ctx.reminders.handler },
   });
 
   // Demo data before the ready line: whoever waits for `listening` finds it in place.

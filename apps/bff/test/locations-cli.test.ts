@@ -35,6 +35,7 @@ describe('location CLI', () => {
     }
   }
 
+  // Each of these runs eight or more CLI processes one after another: room for a busy machine.
   it('adds from a key file and from stdin, lists without keys, rotates and removes', async () => {
     const keyFile = path.join(temp.dir, 'downtown.key');
     writeFileSync(keyFile, `${KEY_A}\n`);
@@ -88,7 +89,7 @@ describe('location CLI', () => {
 
     expect(await cli(['remove', '--slug', 'airport'])).toMatch(/Removed location airport/);
     expect((await stored()).map((l) => l.slug)).toEqual(['downtown']);
-  });
+  }, 90_000);
 
   it('refuses bad input with a clear line and writes nothing', async () => {
     await expect(cli(['add', '--slug', 'Bad Slug', '--name', 'X'], 'k\n')).rejects.toThrow(
@@ -112,7 +113,7 @@ describe('location CLI', () => {
     await expect(cli(['remove', '--slug', 'ghost'])).rejects.toThrow(/No location with the slug ghost/);
     await expect(cli(['frobnicate'])).rejects.toThrow(/exited 2.*unknown command: location frobnicate/s);
     expect((await stored()).map((l) => l.slug)).toEqual(['downtown']);
-  });
+  }, 90_000);
 
   it('a bad BFF_SECRETS_KEY stops the command without naming its value', async () => {
     const bad = 'not-a-valid-secrets-key-value';

@@ -66,7 +66,11 @@ export const analyticsOutputSchema = z.object({
       synced: count,
       avgRating: mean,
     }),
-  ),
+  ) /**
+   * Extension: the automatic reminders sent in the window, and how many of their requests were
+   * completed after the reminder (docs/settings.md). Another deployment may leave it out.
+   */,
+  reminders: z.object({ sent: count, completedAfter: count }).optional(),
 });
 export type AnalyticsOutput = z.infer<typeof analyticsOutputSchema>;
 
@@ -110,6 +114,7 @@ export const analyticsResultSchema = z.looseObject({
     })
     .optional(),
   synced: z.looseObject({ total: optCount, avgRating: optRate, byPlatform: numberRecord }).optional(),
+  reminders: z.looseObject({ sent: optCount, completedAfter: optCount }).optional(),
   daily: z
     .array(
       z.looseObject({
@@ -157,5 +162,9 @@ export const METRIC_DEFINITIONS = {
   responseRate: 'Share of the window’s reviews marked responded.',
   synced:
     'Reviews imported from external networks (Google, Facebook, Yelp) dated in the window. They are counted apart from requests.',
+  remindersSent:
+    'Automatic reminders sent in the window (extension): one per request at most, to customers who had not opened the link. Not counted as requests.',
+  completedAfterReminder:
+    'Of the requests reminded in the window, those completed after their reminder (extension). Completed is not proof a review was published.',
 } as const;
 export type MetricName = keyof typeof METRIC_DEFINITIONS;

@@ -128,12 +128,14 @@ export function startScheduler(options: {
   clock: Clock;
   logger: Logger;
   handler: JobHandler;
+  /** Other kinds of scheduled work run by the same runner (the reminder). */
+  more?: Readonly<Record<string, JobHandler>>;
 }): Promise<Scheduler> {
   return options.tracker.db().then((db) => {
     const runner = createJobRunner({
       db,
       owner: `api-${process.pid}-${randomBytes(4).toString('hex')}`,
-      handlers: { [SCHEDULED_SEND]: options.handler },
+      handlers: { [SCHEDULED_SEND]: options.handler, ...options.more },
       clock: options.clock,
       concurrency: 4,
       pollMs: 1_000,

@@ -14,6 +14,7 @@ import { maskEmail, maskPhone } from '../domain/mask.ts';
 import { sendReviewRequest } from '../domain/requests.ts';
 import { listReviews } from '../domain/reviews.ts';
 import { jsonBody, methodNotAllowed, originRule, requireScope } from '../http/index.ts';
+import { DAY_MS } from '../store/time.ts';
 
 // The three operations of seed §4 at their exact paths. Each validates its input with the shared
 // schema (400 names every offending field or parameter), then calls the domain.
@@ -37,7 +38,7 @@ export function apiRoutes(ctx: AppContext): Router {
       const parsed = sendRequestSchema.safeParse(req.body);
       if (!parsed.success) throw AppError.validation(parsed.error);
       const key = req.apiKey!;
-      const { result, legs } = await sendReviewRequest(
+      const { result, legs, request } = await sendReviewRequest(
         {
           store: ctx.store,
           delivery: ctx.delivery,
@@ -69,6 +70,12 @@ export function apiRoutes(ctx: AppContext): Router {
         },
         'review request sent',
       );
+      // Its reminder, if the business has one. The send stands whatever happens here.
+      try {
+        await ctx.reminders.schedule(request);
+      } catch (error) {
+        ctx.logger.warn({ err: error, requestId: result.requestId }, 'scheduling the reminder failed');
+      }
       // 200 rather than 201: the seed shows only the envelope, and callers test `success`.
       res.json(ok(result));
     },
@@ -80,10 +87,15 @@ export function apiRoutes(ctx: AppContext): Router {
     res.json(ok(listReviews(ctx.store, req.apiKey!.businessId, parsed.data)));
   });
 
-  router.get(ENDPOINTS.analytics.path, requireScope(ctx, ENDPOINTS.analytics.scope), (req, res) => {
+  router.get(ENDPOINTS.analytics.path, requireScope(ctx, ENDPOINTS.analytics.scope), async (req, res) => {
     const parsed = analyticsQuerySchema.safeParse(queryRecord(searchParams(req.originalUrl)));
     if (!parsed.success) throw AppError.validation(parsed.error);
-    res.json(ok(computeAnalytics(ctx.store, req.apiKey!.businessId, parsed.data.days, ctx.now())));
+    const businessId = req.apiKey!.businessId;
+    const now = ctx.now();
+    const analytics = computeAnalytics(ctx.store, businessId, parsed.data.days, now);
+    // The window's first UTC midnight, as the figures above count it.
+    const since = (Math.floor(now / DAY_MS) - parsed.data.days + 1) * DAY_MS;
+    res.json(ok({ ...analytics, reminders: await ctx.reminders.analytics(businessId, since) }));
   });
 
   for (const endpoint of Object.values(ENDPOINTS)) {

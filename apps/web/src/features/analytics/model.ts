@@ -35,6 +35,13 @@ export function kpis(data: AnalyticsResult): Kpi[] {
     kpi('avgRating', 'Average rating', data.reviews?.avgRating, 'rating'),
     kpi('synced', 'Synced reviews', data.synced?.total, 'count'),
     kpi('reviewLeft', 'reviewLeft (legacy)', data.requests?.reviewLeft ?? data.reviewLeft, 'count'),
+    // Reminders are an extension: shown apart, and only when the service reports them.
+    ...(data.reminders
+      ? [
+          kpi('remindersSent', 'Reminders sent', data.reminders.sent, 'count'),
+          kpi('completedAfterReminder', 'Completed after a reminder', data.reminders.completedAfter, 'count'),
+        ]
+      : []),
   ];
 }
 

@@ -98,6 +98,27 @@ describe('Analytics page', () => {
     }
   });
 
+  it('shows the automatic reminders apart when the service reports them, and no tiles when it does not', async () => {
+    stubFetch(() => ok({ ...FULL, reminders: { sent: 4, completedAfter: 1 } }));
+    const view = renderPage(<AnalyticsPage title="Analytics" />, {
+      url: '/analytics',
+      me: session('manager'),
+    });
+    await screen.findByTestId('kpi-remindersSent');
+    expect(tile('remindersSent')).toHaveTextContent('Reminders sent');
+    expect(tile('remindersSent')).toHaveTextContent('4');
+    expect(tile('completedAfterReminder')).toHaveTextContent('Completed after a reminder');
+    expect(tile('completedAfterReminder')).toHaveTextContent('1');
+    // The request figures are the requests' own: a reminder is not a new request.
+    expect(tile('sent')).toHaveTextContent('18');
+    view.unmount();
+
+    stubFetch(() => ok(FULL));
+    renderPage(<AnalyticsPage title="Analytics" />, { url: '/analytics', me: session('manager') });
+    await screen.findByTestId('kpi-completed');
+    expect(screen.queryByTestId('kpi-remindersSent')).not.toBeInTheDocument();
+  });
+
   it('reads completed and reviewLeft under requests too, and keeps unknown extra fields harmless', async () => {
     stubFetch(() => ok({ requests: { completed: 5, reviewLeft: 4, somethingNew: 'x' }, trend: [1, 2] }));
     renderPage(<AnalyticsPage title="Analytics" />, { url: '/analytics', me: session('manager') });

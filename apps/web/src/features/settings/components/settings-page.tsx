@@ -193,7 +193,7 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
             </Title>
             <NativeSelect
               label="Reminder"
-              description="The delay for one reminder to a customer who has not opened the link. Kept with your settings; this version does not send reminders yet."
+              description="One reminder, with the same words, to a customer who has neither opened the link nor opted out nor been sent another request since; within the sending hours."
               data={REMINDER_OPTIONS}
               value={form.reminderAfterDays}
               onChange={(e) => set('reminderAfterDays')(e.currentTarget.value)}

@@ -1,0 +1,208 @@
+import type { Clock } from '@review-desk/server/db/clock';
+import type { JobHandler } from '@review-desk/server/db/job-runner';
+import { jobStore } from '@review-desk/server/db/jobs';
+import { migrate } from '@review-desk/server/db/migrate';
+import type { Database } from '@review-desk/server/db/types';
+import type { Logger } from '@review-desk/server/log';
+import { nextAllowedSendTime } from '@review-desk/shared';
+import { composeMessages } from '../delivery/messages.ts';
+import type { DeliveryProvider } from '../delivery/provider.ts';
+import type { DeliveryTracker } from '../delivery/tracker.ts';
+import { deliverAll } from '../domain/requests.ts';
+import type { SettingsService } from '../settings/service.ts';
+import { SETTINGS_MIGRATIONS } from '../settings/store.ts';
+import type { Store } from '../store/index.ts';
+import type { RequestRow } from '../store/requests.ts';
+import { DAY_MS, monthOf } from '../store/time.ts';
+
+// The one automatic reminder (docs/settings.md, "The reminder"). A request that messaged a
+// customer gets a job in the jobs table, due `reminderAfterDays` after it was made. When due, the
+// job (claimed under a lease: of several processes exactly one runs it) sends the same words once
+// more — only if the customer has not opened the link, has not opted out and has not been sent
+// another request since; never for a link. It waits for the sending hours, is part of the same
+// request (no frequency cap, no new request), and uses one message of the monthly allowance
+// (none left: skipped). Its state is written `sending` before anything leaves: a process that
+// takes the job over after a crash records `unknown` and never sends it twice.
+
+export const REMINDER_JOB = 'reminders.send';
+
+type ReminderPayload = { requestId: string; businessId: number };
+
+export type ReminderState = 'pending' | 'sending' | 'sent' | 'skipped' | 'unknown' | 'failed';
+
+export type Reminders = ReturnType<typeof createReminders>;
+
+export function createReminders(deps: {
+  /** The service's database through the async layer: the jobs and reminders tables. */
+  db: () => Promise<Database>;
+  store: Store;
+  settings: SettingsService;
+  tracker: DeliveryTracker;
+  delivery: DeliveryProvider;
+  clock: Clock;
+  logger: Logger;
+  monthlySendAllowance: number;
+  reviewLink: (token: string) => string;
+}) {
+  // The reminders table is the settings component's; the jobs table is on the same database. Both
+  // are reached through one connection (migrating is a no-op when the file already has them).
+  let ready: Promise<Database> | null = null;
+  const database = () => {
+    ready ??= deps.db().then(async (db) => {
+      await migrate(db, [SETTINGS_MIGRATIONS], { variable: 'DATABASE_PATH' });
+      return db;
+    });
+    return ready;
+  };
+  const setState = async (requestId: string, state: ReminderState, reason: string | null, at?: number) => {
+    const db = await database();
+    await db.run(
+      'UPDATE reminders SET state = $1, reason = $2, sent_at = COALESCE($3, sent_at) WHERE request_id = $4',
+      state,
+      reason,
+      at ?? null,
+      requestId,
+    );
+  };
+
+  const contactsOf = (r: RequestRow) => ({
+    phone: r.channel === 'sms' || r.channel === 'both' ? r.customer_phone : null,
+    email: r.channel === 'email' || r.channel === 'both' ? r.customer_email : null,
+  });
+
+  /** Why a due reminder is not sent, or null to send it. */
+  async function reasonNotToSend(r: RequestRow): Promise<string | null> {
+    if (r.channel === 'link') return 'a link messages nobody';
+    if (r.status !== 'sent') return `the request is ${r.status}`;
+    if (r.clicked_at !== null) return 'the customer opened the link';
+    if (r.opted_out_at !== null) return 'the customer opted out';
+    const { phone, email } = contactsOf(r);
+    for (const contact of [phone, email]) {
+      if (contact && deps.store.requests.isOptedOut(r.business_id, contact)) return 'the customer opted out';
+    }
+    // STOP texted to the business's number (the carrier's opt-out list).
+    if (phone && (await (await deps.tracker.store()).isOptedOut(r.business_id, phone)))
+      return 'the customer opted out';
+    const contact = { ...(phone ? { phone } : {}), ...(email ? { email } : {}) };
+    if (deps.store.requests.contactedSince(r.business_id, contact, r.created_at + 1))
+      return 'the customer was sent another request since';
+    return null;
+  }
+
+  return {
+    /** After a send that messaged the customer: its reminder, due after the business's delay. */
+    async schedule(request: RequestRow): Promise<boolean> {
+      if (request.channel === 'link' || request.status === 'failed') return false;
+      const { reminderAfterDays } = await deps.settings.settingsOf(request.business_id);
+      if (reminderAfterDays === 0) return false;
+      const dueAt = request.created_at + reminderAfterDays * DAY_MS;
+      const db = await database();
+      const jobs = jobStore(db, deps.clock);
+      const payload: ReminderPayload = { requestId: request.public_id, businessId: request.business_id };
+      await db.transaction(async (tx) => {
+        await tx.run(
+          `INSERT INTO reminders (request_id, request_row, business_id, due_at, state, created_at)
+           VALUES ($1, $2, $3, $4, 'pending', $5) ON CONFLICT (request_id) DO NOTHING`,
+          request.public_id,
+          request.id,
+          request.business_id,
+          dueAt,
+          deps.clock.now(),
+        );
+        await jobs.enqueue({
+          kind: REMINDER_JOB,
+          uniqueKey: `reminder:${request.public_id}`,
+          payload,
+          runAt: dueAt,
+        });
+      });
+      return true;
+    },
+
+    handler: (async ({ job }) => {
+      const { requestId } = job.payload as ReminderPayload;
+      const db = await database();
+      const row = await db.get<{ state: ReminderState }>(
+        'SELECT state FROM reminders WHERE request_id = $1',
+        requestId,
+      );
+      if (!row || (row.state !== 'pending' && row.state !== 'sending')) return;
+      if (row.state === 'sending') {
+        // Another process began handing it to the carrier and stopped: it may have gone out.
+        deps.logger.warn({ requestId, job: job.id }, 'a reminder was interrupted while being sent: unknown');
+        await setState(requestId, 'unknown', 'The service stopped while sending it: it may have been sent.');
+        return;
+      }
+      const request = deps.store.requests.byPublicId(requestId);
+      if (!request) return setState(requestId, 'skipped', 'the request no longer exists');
+      const reason = await reasonNotToSend(request);
+      if (reason) return setState(requestId, 'skipped', reason);
+      const now = deps.clock.now();
+      const hours = await deps.settings.quietHoursFor(request.business_id);
+      const opens = nextAllowedSendTime(now, hours.window, hours.timeZone);
+      if (opens > now) return { continueAt: opens };
+      const month = monthOf(now);
+      const allowance = deps.monthlySendAllowance;
+      const counted = deps.store.transaction(() => {
+        if (allowance === 0) return true;
+        if (deps.store.requests.usage(request.business_id, month) >= allowance) return false;
+        deps.store.requests.addUsage(request.business_id, month, 1);
+        return true;
+      });
+      if (!counted) return setState(requestId, 'skipped', 'the monthly sending allowance is used up');
+
+      const business = deps.store.businesses.byId(request.business_id);
+      const { phone, email } = contactsOf(request);
+      const messages = composeMessages({
+        channel: request.channel as 'sms' | 'email' | 'both',
+        businessName: business?.name ?? '',
+        customerName: request.customer_name,
+        phone,
+        email,
+        reviewLink: deps.reviewLink(request.token),
+        templates: await deps.settings.templatesFor(request.business_id),
+      });
+      // Written before anything leaves: only the lease holder gets here.
+      await setState(requestId, 'sending', null);
+      const legs = await deliverAll({ delivery: deps.delivery, tracker: deps.tracker }, messages);
+      const at = deps.clock.now();
+      for (const { message, outcome } of legs) {
+        deps.store.outbox.insert({
+          requestId: request.id,
+          channel: message.channel,
+          to: message.to,
+          subject: message.subject,
+          body: message.body,
+          reviewLink: message.reviewLink,
+          status: outcome.status === 'failed' ? 'failed' : 'accepted',
+          error: outcome.status === 'accepted' ? null : outcome.error,
+          createdAt: at,
+        });
+      }
+      const allFailed = legs.every((l) => l.outcome.status === 'failed');
+      if (allFailed && allowance > 0) deps.store.requests.addUsage(request.business_id, month, -1);
+      await setState(requestId, allFailed ? 'failed' : 'sent', null, allFailed ? undefined : at);
+    }) satisfies JobHandler,
+
+    /** Reminders sent in the window, and of their requests those completed after the reminder. */
+    async analytics(businessId: number, since: number): Promise<{ sent: number; completedAfter: number }> {
+      const db = await database();
+      const rows = await db.all<{ request_row: number | string; sent_at: number | string }>(
+        `SELECT request_row, sent_at FROM reminders WHERE business_id = $1 AND state = 'sent' AND sent_at >= $2`,
+        businessId,
+        since,
+      );
+      let completedAfter = 0;
+      for (const row of rows) {
+        const request = deps.store.requests.byId(Number(row.request_row));
+        if (request?.completed_at != null && request.completed_at >= Number(row.sent_at)) completedAfter++;
+      }
+      return { sent: rows.length, completedAfter };
+    },
+
+    async stateOf(requestId: string): Promise<{ state: ReminderState; reason: string | null } | undefined> {
+      const db = await database();
+      return db.get('SELECT state, reason FROM reminders WHERE request_id = $1', requestId);
+    },
+  };
+}

@@ -1,0 +1,135 @@
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeTwilio, startFakeTwilio } from './support/fake-twilio.ts';
+import { type RunningApp, startApp } from './support/processes.ts';
+import { type SystemApi, startSystemApi, waitFor } from './support/stack.ts';
+
+// The reminder as real API processes on one database, the stand-in Twilio counting every text:
+// due reminders survive a SIGKILL and go once; a SIGKILL at the due time never makes a second
+// one; two processes running when they fall due send each exactly once. The clocks move over
+// HTTP (DEV_CLOCK=1). REMINDER_AFTER_DAYS=1: each request's reminder is due a day after it.
+
+const DAY = 86_400_000;
+const FROM = '+15005550006';
+
+let fake: FakeTwilio;
+let api: SystemApi;
+let key: string;
+const others: RunningApp[] = [];
+
+async function setClock(url: string, at: number): Promise<void> {
+  const response = await fetch(`${url}/dev/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ set: new Date(at).toISOString() }),
+  });
+  expect(response.status).toBe(200);
+}
+
+async function send(url: string, phone: string): Promise<string> {
+  const response = await fetch(`${url}/api/v1/requests/send`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ customerName: 'Ada', customerPhone: phone }),
+  });
+  const body = (await response.json()) as { data: { requestId: string; status: string } };
+  expect(body.data.status).toBe('sent');
+  return body.data.requestId;
+}
+
+/** The reminders' states, read from the database file as an operator would. */
+function reminderStates(ids: string[]): string[] {
+  const db = new DatabaseSync(api.databasePath, { timeout: 5_000, readOnly: true });
+  try {
+    const state = db.prepare('SELECT state FROM reminders WHERE request_id = ?');
+    return ids.map((id) => (state.get(id) as { state: string } | undefined)?.state ?? 'none');
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(async () => {
+  fake = await startFakeTwilio({ receiptDelayMs: 5 });
+  api = await startSystemApi({
+    DEV_OUTBOX: '0',
+    DEV_CLOCK: '1',
+    QUIET_HOURS: 'off',
+    REMINDER_AFTER_DAYS: '1',
+    FREQUENCY_CAP_DAYS: '0',
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: fake.accountSid,
+    TWILIO_AUTH_TOKEN: fake.authToken,
+    TWILIO_FROM: FROM,
+    TWILIO_API_BASE: fake.url,
+  });
+  key = await api.createKey();
+});
+afterAll(async () => {
+  for (const other of others) await other.stop('SIGKILL');
+  await api.cleanup();
+  await fake.close();
+});
+
+describe('reminders across processes', () => {
+  it('due reminders survive a SIGKILL of the API and are sent once', async () => {
+    const start = Date.parse('2030-05-06T10:00:00Z');
+    await setClock(api.url, start);
+    const phones = ['+14155552501', '+14155552502', '+14155552503'];
+    const ids: string[] = [];
+    for (const phone of phones) ids.push(await send(api.url, phone));
+    await api.stop('SIGKILL');
+
+    api.app = await startApp('api', { env: api.env });
+    await setClock(api.url, start + DAY + 1_000);
+    await waitFor(() => phones.every((p) => fake.count(p) === 2), 15_000, 'every reminder sent');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(phones.map((p) => fake.count(p))).toEqual([2, 2, 2]);
+    expect(reminderStates(ids)).toEqual(['sent', 'sent', 'sent']);
+  });
+
+  it('a SIGKILL at the due time never makes a second reminder', async () => {
+    const start = Date.parse('2030-05-10T10:00:00Z');
+    await setClock(api.url, start);
+    const phones = Array.from({ length: 6 }, (_, i) => `+141555526${String(10 + i)}`);
+    const ids: string[] = [];
+    for (const phone of phones) ids.push(await send(api.url, phone));
+    await setClock(api.url, start + DAY + 1_000);
+    // Killed while its runner may be claiming, sending or recording some of them.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await api.stop('SIGKILL');
+
+    api.app = await startApp('api', { env: api.env });
+    await setClock(api.url, start + DAY + 2_000);
+    // A reminder claimed by the killed process waits for its lease (30 s) to run out.
+    await waitFor(
+      () => reminderStates(ids).every((s) => s === 'sent' || s === 'unknown'),
+      60_000,
+      'every reminder settled',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const states = reminderStates(ids);
+    for (const [i, phone] of phones.entries()) {
+      const count = fake.count(phone);
+      expect(count, `${phone}: at most the request and one reminder`).toBeLessThanOrEqual(2);
+      // Sent means it went exactly once; unknown means the process died handing it over.
+      if (states[i] === 'sent') expect(count).toBe(2);
+    }
+  }, 90_000);
+
+  it('two processes on one database send each reminder exactly once', async () => {
+    const second = await startApp('api', { env: api.env });
+    others.push(second);
+    const start = Date.parse('2030-05-20T10:00:00Z');
+    await Promise.all([setClock(api.url, start), setClock(second.url, start)]);
+    const phones = Array.from({ length: 8 }, (_, i) => `+141555527${String(10 + i)}`);
+    const ids: string[] = [];
+    for (const [i, phone] of phones.entries())
+      ids.push(await send(i % 2 === 0 ? api.url : second.url, phone));
+    await Promise.all([setClock(api.url, start + DAY + 1_000), setClock(second.url, start + DAY + 1_000)]);
+    await waitFor(() => phones.every((p) => fake.count(p) >= 2), 20_000, 'every reminder sent');
+    // Both runners poll every second: give the loser of each claim time to (wrongly) send.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(phones.map((p) => fake.count(p))).toEqual(phones.map(() => 2));
+    expect(reminderStates(ids)).toEqual(ids.map(() => 'sent'));
+  });
+});
