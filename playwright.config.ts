@@ -65,6 +65,8 @@ export default defineConfig({
           API_PORT: apiPort,
           // Any hour, so a run at night sends at once.
           QUIET_HOURS: process.env.QUIET_HOURS ?? 'off',
+          // New reviews reach the bell within seconds (e2e/alerts.spec.ts).
+          ALERT_POLL_SECONDS: process.env.ALERT_POLL_SECONDS ?? '2',
         },
       },
 });

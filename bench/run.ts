@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { bulkBenchmark } from './bulk.ts';
 import { browserSection, bundleSection } from './dashboard.ts';
 import { deliveryBenchmark } from './delivery.ts';
 import { exportSection } from './export.ts';
@@ -11,12 +12,12 @@ import { locationsSection } from './locations.ts';
 import { proxyBenchmark } from './proxy.ts';
 import { serviceBenchmark } from './service.ts';
 
-// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations] [--workers N[,N…]] [--cpu-prof DIR]
+// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk] [--workers N[,N…]] [--cpu-prof DIR]
 //
 // Runs the four benchmarks one after another (never two at once: they share the machine), prints
 // each table as it finishes and writes bench/results/latest.{json,md} (--quick: latest-quick.*).
 
-const BENCHMARKS = ['proxy', 'service', 'delivery', 'dashboard', 'export', 'locations'] as const;
+const BENCHMARKS = ['proxy', 'service', 'delivery', 'dashboard', 'export', 'locations', 'bulk'] as const;
 type Name = (typeof BENCHMARKS)[number];
 
 const { values } = parseArgs({
@@ -30,7 +31,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations] [--workers N[,N…]] [--cpu-prof DIR]',
+    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk] [--workers N[,N…]] [--cpu-prof DIR]',
   );
   process.exit(0);
 }
@@ -70,6 +71,7 @@ if (only.includes('proxy')) {
   );
 }
 if (only.includes('service')) report(await serviceBenchmark({ quick }));
+if (only.includes('bulk')) report(await bulkBenchmark({ quick }));
 if (only.includes('delivery'))
   report(
     await deliveryBenchmark({

@@ -9,7 +9,7 @@ import {
   timeZoneSchema,
 } from '@review-desk/shared';
 import { z } from 'zod';
-import type { TwilioConfig } from './delivery/twilio.ts';
+import { twilioConfig } from './delivery/twilio-config.ts';
 
 // The only reader of process.env: the service's configuration table. Every variable has a
 // default so `npm start` works on a fresh machine; a bad value stops the start with one line
@@ -199,34 +199,7 @@ function toConfig(env: Record<string, string | undefined>) {
       'SMTP_URL',
       `is required when ${emailVariable}=smtp (e.g. smtp://user:pass@host:587)`,
     );
-  let twilio: TwilioConfig | null = null;
-  if (smsProvider === 'twilio') {
-    const need = (name: string, value: string | undefined, why: string): string => {
-      if (!value) throw setting.configError(name, `is required when SMS_PROVIDER=twilio (${why})`);
-      return value;
-    };
-    const accountSid = need('TWILIO_ACCOUNT_SID', e.TWILIO_ACCOUNT_SID, 'the account texts are sent from');
-    const authToken = need('TWILIO_AUTH_TOKEN', e.TWILIO_AUTH_TOKEN, 'it verifies Twilio’s webhooks');
-    if (e.TWILIO_API_KEY_SID && !e.TWILIO_API_KEY_SECRET)
-      throw setting.configError('TWILIO_API_KEY_SECRET', 'is required with TWILIO_API_KEY_SID');
-    if (e.TWILIO_API_KEY_SECRET && !e.TWILIO_API_KEY_SID)
-      throw setting.configError('TWILIO_API_KEY_SID', 'is required with TWILIO_API_KEY_SECRET');
-    if (!e.TWILIO_FROM && !e.TWILIO_MESSAGING_SERVICE_SID)
-      throw setting.configError(
-        'TWILIO_FROM',
-        'or TWILIO_MESSAGING_SERVICE_SID is required when SMS_PROVIDER=twilio (who the texts come from)',
-      );
-    twilio = {
-      accountSid,
-      authToken,
-      username: e.TWILIO_API_KEY_SID ?? accountSid,
-      password: e.TWILIO_API_KEY_SECRET ?? authToken,
-      from: e.TWILIO_MESSAGING_SERVICE_SID ? null : (e.TWILIO_FROM ?? null),
-      messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID ?? null,
-      apiBase: e.TWILIO_API_BASE.toString(),
-      timeoutMs: e.TWILIO_TIMEOUT_MS,
-    };
-  }
+  const twilio = smsProvider === 'twilio' ? twilioConfig(e) : null;
   if (e.DEV_CLOCK && e.NODE_ENV === 'production')
     throw setting.configError(
       'DEV_CLOCK',

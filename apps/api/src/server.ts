@@ -11,15 +11,10 @@ import type { DeliveryProvider } from './delivery/provider.ts';
 import { type Scheduler, scheduledSendHandler, startScheduler } from './delivery/scheduled.ts';
 import { openDeliveryTracker } from './delivery/tracker.ts';
 import { seedDemo } from './domain/demo.ts';
+import { deliverHeld, recordHeld, recoverInterruptedSends } from './domain/held.ts';
 import { createKeyUsage } from './domain/keys.ts';
 import { createRateLimiter } from './domain/rate-limiter.ts';
-import {
-  deliverHeld,
-  recordHeld,
-  recoverInterruptedSends,
-  reviewLinkFor,
-  type SendContext,
-} from './domain/requests.ts';
+import { reviewLinkFor, type SendContext } from './domain/requests.ts';
 import type { Config } from './env.ts';
 import {
   cors,

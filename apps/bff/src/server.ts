@@ -15,6 +15,7 @@ import { createUserStore, type UserStore } from './auth/users.ts';
 import { type BulkModule, openBulk } from './bulk/open.ts';
 import { recentContactCheck } from './bulk/recent.ts';
 import { bulkRoutes } from './bulk/routes.ts';
+import { locationSender } from './bulk/senders.ts';
 import type { Config } from './env.ts';
 import { createUserRate } from './fair-share/user-rate.ts';
 import { createGates } from './gates.ts';
@@ -140,15 +141,7 @@ export function createBff(
     stores.db,
     config,
     {
-      async senderFor(job) {
-        if ((await stores.users.get(job.createdBy)) === null)
-          return { reason: `${job.createdByEmail}, who started this list send, is no longer a user.` };
-        const mine = await directory.forUser(job.createdBy);
-        const location = mine.find((l) => l.slug === job.location);
-        if (!location)
-          return { reason: `${job.createdByEmail} no longer has access to the location ${job.location}.` };
-        return handlers.forLocation(location).send;
-      },
+      senderFor: locationSender({ users: stores.users, directory, handlers }),
       recentlySent: recentContactCheck({ journal: stores.journal, hasher, capDays: config.frequencyCapDays }),
       logger,
     },

@@ -2,7 +2,6 @@ import type { Clock } from '@review-desk/server/db/clock';
 import { AppError } from '@review-desk/server/errors';
 import {
   ERROR_CODES,
-  type LegState,
   MESSAGES,
   type MessageTemplates,
   nextAllowedSendTime,
@@ -14,15 +13,22 @@ import {
   type SendWindow,
 } from '@review-desk/shared';
 import { composeMessages } from '../delivery/messages.ts';
-import type { CarrierOutcome, DeliveryProvider, OutgoingMessage } from '../delivery/provider.ts';
+import type { DeliveryProvider } from '../delivery/provider.ts';
 import { holdRequest } from '../delivery/scheduled.ts';
-import type { NewLeg } from '../delivery/store.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
 import type { Store } from '../store/index.ts';
 import type { RequestRow } from '../store/requests.ts';
 import { DAY_MS, monthOf } from '../store/time.ts';
 import { randomToken, requestPublicId } from './ids.ts';
 import type { AuthenticatedKey } from './keys.ts';
+import {
+  afterDelivery,
+  contactRefusal,
+  deliverAll,
+  type LegOutcome,
+  legRecords,
+  requestStatusOf,
+} from './legs.ts';
 
 // POST /api/v1/requests/send (seed §4). A request is reserved (opt-out, frequency cap and
 // allowance checked under the write lock, so two concurrent sends cannot both pass), delivered,
@@ -46,84 +52,11 @@ export type SendContext = {
 };
 
 export type SendOutcome = { result: SendResult; request: RequestRow; legs: LegOutcome[] };
-export type LegOutcome = { message: OutgoingMessage; outcome: CarrierOutcome; messageId?: string };
 
 const LEG_NAMES = { sms: 'SMS', email: 'Email' } as const;
 
 export function reviewLinkFor(publicOrigin: string, token: string): string {
   return `${publicOrigin}/r/${token}`;
-}
-
-/** The state a leg is in once its provider answered. */
-function legState(outcome: CarrierOutcome): LegState {
-  if (outcome.status === 'failed') return 'failed';
-  if (outcome.status === 'unknown') return 'unknown';
-  return outcome.state ?? 'sent';
-}
-
-/** The request's status from its legs' outcomes (links: sent). */
-export function requestStatusOf(legs: LegOutcome[]): 'sent' | 'failed' | 'unknown' {
-  if (legs.length === 0) return 'sent';
-  if (legs.every((l) => l.outcome.status === 'failed')) return 'failed';
-  if (legs.some((l) => l.outcome.status === 'accepted')) return 'sent';
-  return 'unknown';
-}
-
-/** The legs as the delivery tables keep them. */
-export function legRecords(ctx: Pick<SendContext, 'delivery'>, legs: LegOutcome[]): NewLeg[] {
-  return legs.map(({ message, outcome, messageId }) => ({
-    channel: message.channel,
-    provider: ctx.delivery.nameFor?.(message.channel) ?? ctx.delivery.name,
-    to: message.to,
-    sender: message.channel === 'sms' ? (ctx.delivery.sender?.() ?? null) : null,
-    providerMessageId:
-      outcome.status === 'accepted' ? (outcome.providerMessageId ?? messageId ?? null) : null,
-    state: legState(outcome),
-    errorCode: outcome.status === 'failed' ? (outcome.errorCode ?? null) : null,
-    error: outcome.status === 'accepted' ? null : outcome.error,
-    segments: outcome.status === 'accepted' ? (outcome.segments ?? null) : null,
-  }));
-}
-
-/**
- * Hands each message to its provider. Outcomes known without I/O (the outbox) come at once; a
- * network provider is called with no transaction open. A provider that throws failed the leg.
- */
-export async function deliverAll(
-  ctx: Pick<SendContext, 'delivery' | 'tracker'>,
-  messages: OutgoingMessage[],
-) {
-  const legs: LegOutcome[] = [];
-  for (const message of messages) {
-    let outcome: CarrierOutcome;
-    try {
-      outcome = ctx.delivery.decideNow?.(message) ?? (await ctx.delivery.deliver(message));
-    } catch (error) {
-      outcome = { status: 'failed', error: error instanceof Error ? error.message : 'Delivery failed.' };
-    }
-    const leg: LegOutcome = { message, outcome };
-    // The outbox names its messages itself, so its made-up receipts can name them too.
-    if (outcome.status === 'accepted' && !outcome.providerMessageId)
-      leg.messageId = ctx.tracker.outboxMessageId();
-    legs.push(leg);
-  }
-  return legs;
-}
-
-/** After the legs are recorded: the outbox's receipts, and the opt-outs the carrier reported. */
-export async function afterDelivery(
-  ctx: Pick<SendContext, 'delivery' | 'tracker'>,
-  businessId: number,
-  legs: LegOutcome[],
-  at: number,
-): Promise<void> {
-  const delivery = await ctx.tracker.store();
-  for (const { message, outcome, messageId } of legs) {
-    if (outcome.status === 'accepted' && messageId && ctx.delivery.nameFor?.(message.channel) !== 'smtp')
-      ctx.tracker.outboxReceipt(messageId, message.channel, message.to);
-    if (outcome.status === 'failed' && outcome.refusal === 'opted_out' && message.channel === 'sms')
-      await delivery.setOptOut(businessId, message.to, true, at);
-  }
 }
 
 export async function sendReviewRequest(
@@ -266,21 +199,6 @@ export async function sendReviewRequest(
   return sendAnswer(done, legs, reviewLink);
 }
 
-/**
- * When every leg failed and the carrier's reason is about the contact, the refusal a send gets:
- * a customer who told the carrier STOP is opted out like any other, a number that cannot take
- * texts is a 400 naming customerPhone.
- */
-function contactRefusal(legs: LegOutcome[]): AppError | null {
-  if (legs.length === 0 || legs.some((l) => l.outcome.status !== 'failed')) return null;
-  const refusals = legs.map((l) => (l.outcome.status === 'failed' ? l.outcome : null));
-  if (refusals.some((r) => r?.refusal === 'opted_out')) return new AppError('opted_out');
-  const invalid = refusals.find((r) => r?.refusal === 'invalid_number');
-  if (invalid)
-    return new AppError('validation_failed', invalid.error, { fields: { customerPhone: invalid.error } });
-  return null;
-}
-
 /** The answer to a send, or its refusal when every leg failed. */
 function sendAnswer(
   done: ReturnType<typeof completeSend>,
@@ -344,70 +262,4 @@ export function completeSend(ctx: SendContext, reserved: RequestRow, legs: LegOu
     error,
   });
   return { row, warning, error, allFailed };
-}
-
-/** Sends a held request's messages when its sending hours open, and records the outcome. */
-export async function deliverHeld(ctx: SendContext, reserved: RequestRow, messages: OutgoingMessage[]) {
-  const delivery = await ctx.tracker.store();
-  const phone = messages.find((m) => m.channel === 'sms')?.to;
-  const optedOut = async (m: OutgoingMessage) =>
-    ctx.store.requests.isOptedOut(reserved.business_id, m.to) ||
-    (m.channel === 'sms' && phone !== undefined && (await delivery.isOptedOut(reserved.business_id, m.to)));
-  // A customer who opted out while it was held is not messaged.
-  const sendable: OutgoingMessage[] = [];
-  const refused: LegOutcome[] = [];
-  for (const message of messages) {
-    if (await optedOut(message))
-      refused.push({
-        message,
-        outcome: {
-          status: 'failed',
-          error: 'The customer opted out before the sending hours opened: not sent.',
-        },
-      });
-    else sendable.push(message);
-  }
-  const legs = [...refused, ...(await deliverAll(ctx, sendable))];
-  await recordHeld(ctx, reserved, legs);
-}
-
-/** Records a held request's outcome (also when its first attempt was interrupted: unknown). */
-export async function recordHeld(ctx: SendContext, reserved: RequestRow, legs: LegOutcome[]) {
-  const delivery = await ctx.tracker.store();
-  ctx.store.transaction(() => completeSend(ctx, reserved, legs));
-  const at = ctx.now();
-  await delivery.recordLegs(
-    reserved.public_id,
-    reserved.business_id,
-    legRecords(ctx, legs),
-    requestStatusOf(legs),
-    at,
-  );
-  await afterDelivery(ctx, reserved.business_id, legs, at);
-}
-
-/**
- * Requests a stopped process left mid-delivery: nobody saw their outcome. The service's record
- * counts them failed; the delivery record says `unknown`, since a text may have left before the
- * stop. Requests held for sending hours are not in flight: their scheduled job sends them.
- */
-export async function recoverInterruptedSends(
-  store: Store,
-  tracker: DeliveryTracker,
-  now: number,
-): Promise<number> {
-  const delivery = await tracker.store();
-  const stale = store.requests.staleSending(now - 60_000);
-  let recovered = 0;
-  for (const row of stale) {
-    const record = await delivery.request(row.business_id, row.public_id);
-    if (record?.status === 'scheduled') continue;
-    if (record?.status === 'sending' && record.updated_at > now - 60_000) continue;
-    store.transaction(() => {
-      store.requests.finish(row.id, 'failed', { error: 'The service stopped before delivery finished.' });
-    });
-    if (record) await delivery.setStatus(row.public_id, 'unknown', now);
-    recovered++;
-  }
-  return recovered;
 }

@@ -8,7 +8,7 @@ import { nextAllowedSendTime } from '@review-desk/shared';
 import { composeMessages } from '../delivery/messages.ts';
 import type { DeliveryProvider } from '../delivery/provider.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
-import { deliverAll } from '../domain/requests.ts';
+import { deliverAll } from '../domain/legs.ts';
 import type { SettingsService } from '../settings/service.ts';
 import { SETTINGS_MIGRATIONS } from '../settings/store.ts';
 import type { Store } from '../store/index.ts';

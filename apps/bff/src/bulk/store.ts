@@ -3,18 +3,14 @@ import { fileURLToPath } from 'node:url';
 import { insertMany } from '@review-desk/server/db/insert-many';
 import type { MigrationSource } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
-import type {
-  BulkCounts,
-  BulkJobStatus,
-  BulkRow,
-  BulkRowOutcome,
-  Channel,
-  SendRequest,
-} from '@review-desk/shared';
+import type { BulkJobStatus, Channel, SendRequest } from '@review-desk/shared';
+import { createBulkRows } from './rows.ts';
 
-// List sends and their rows (component `bulk`, own migrations). The rows' outcomes are written
-// here; whether a row went out at all is decided by the send journal, which every row passes
-// through (worker.ts). A row is claimed (`sending`) by one worker before its send.
+export type { OpenRow, RowResult } from './rows.ts';
+
+// List sends (component `bulk`, own migrations): the jobs and their transitions; their rows'
+// claims and outcomes are in rows.ts. Whether a row went out at all is decided by the send
+// journal, which every row passes through (worker.ts).
 
 export const BULK_MIGRATIONS: MigrationSource = {
   component: 'bulk',
@@ -36,20 +32,6 @@ export type BulkJobRecord = {
   finishedAt: number | null;
 };
 
-export type OpenRow = {
-  index: number;
-  generation: number;
-  outcome: 'pending' | 'sending';
-  send: SendRequest;
-};
-
-export type RowResult = {
-  outcome: Exclude<BulkRowOutcome, 'pending'>;
-  code?: string | null;
-  detail?: string | null;
-  requestId?: string | null;
-};
-
 type JobRow = {
   id: string;
   location: string;
@@ -65,25 +47,8 @@ type JobRow = {
   finished_at: number | null;
 };
 
-type RowRow = {
-  idx: number;
-  generation: number;
-  outcome: string;
-  customer_name: string | null;
-  customer_phone: string | null;
-  customer_email: string | null;
-  contact_masked: string;
-  code: string | null;
-  detail: string | null;
-  request_id: string | null;
-  finished_at: number | null;
-};
-
 const JOB_COLUMNS =
   'id, location, channel, skip_recent, status, reason, runs, created_by, created_by_email, total, created_at, finished_at';
-const ROW_COLUMNS = `idx, generation, outcome, customer_name, customer_phone, customer_email, contact_masked,
-  code, detail, request_id, finished_at`;
-
 function toJob(row: JobRow): BulkJobRecord {
   return {
     id: row.id,
@@ -101,20 +66,6 @@ function toJob(row: JobRow): BulkJobRecord {
   };
 }
 
-function toRow(row: RowRow): BulkRow {
-  const outcome = row.outcome === 'sending' ? 'pending' : (row.outcome as BulkRowOutcome);
-  return {
-    index: Number(row.idx),
-    customerName: row.customer_name,
-    contact: row.contact_masked,
-    outcome,
-    code: row.code,
-    detail: row.detail,
-    requestId: row.request_id,
-    finishedAt: row.finished_at === null ? null : new Date(Number(row.finished_at)).toISOString(),
-  };
-}
-
 export type NewBulkJob = {
   id: string;
   location: string;
@@ -129,40 +80,10 @@ export type BulkStore = ReturnType<typeof createBulkStore>;
 
 export function createBulkStore(db: Database, now: () => number = Date.now) {
   const one = db.prepare(`SELECT ${JOB_COLUMNS} FROM bulk_jobs WHERE id = $1`);
-  const countRows = db.prepare(
-    'SELECT outcome, count(*) AS n FROM bulk_rows WHERE job_id = $1 GROUP BY outcome',
-  );
-  const nextOpen = db.prepare(`SELECT ${ROW_COLUMNS} FROM bulk_rows
-    WHERE job_id = $1 AND outcome IN ('pending', 'sending') ORDER BY idx LIMIT 1`);
-  const claimRow = db.prepare(`UPDATE bulk_rows SET outcome = 'sending', claimed_by = $3
-    WHERE job_id = $1 AND idx = $2 AND outcome IN ('pending', 'sending')`);
-  const settleRow = db.prepare(`UPDATE bulk_rows SET outcome = $4, code = $5, detail = $6, request_id = $7,
-      finished_at = $8, claimed_by = NULL
-    WHERE job_id = $1 AND idx = $2 AND outcome = 'sending' AND claimed_by = $3`);
-  const releaseRow = db.prepare(`UPDATE bulk_rows SET outcome = 'pending', claimed_by = NULL
-    WHERE job_id = $1 AND idx = $2 AND outcome = 'sending' AND claimed_by = $3`);
-  const recent = db.prepare(`SELECT count(*) AS n, min(finished_at) AS first, max(finished_at) AS last
-    FROM bulk_rows WHERE job_id = $1 AND finished_at >= $2 AND outcome IN ('sent', 'warning', 'refused', 'unknown')`);
-
-  async function counts(id: string, total: number): Promise<BulkCounts> {
-    const result: BulkCounts = {
-      total,
-      pending: 0,
-      sent: 0,
-      warning: 0,
-      skipped: 0,
-      refused: 0,
-      failed: 0,
-      unknown: 0,
-    };
-    for (const row of await countRows.all<{ outcome: string; n: number }>(id)) {
-      const key = (row.outcome === 'sending' ? 'pending' : row.outcome) as keyof BulkCounts;
-      result[key] += Number(row.n);
-    }
-    return result;
-  }
 
   return {
+    ...createBulkRows(db, now),
+
     /** Stores the job and its rows in one transaction; the job is `running` at once. */
     async create(job: NewBulkJob): Promise<BulkJobRecord> {
       const at = now();
@@ -214,8 +135,6 @@ export function createBulkStore(db: Database, now: () => number = Date.now) {
       return row ? toJob(row) : null;
     },
 
-    counts,
-
     async runningIds(): Promise<string[]> {
       return (await db.all<{ id: string }>(`SELECT id FROM bulk_jobs WHERE status = 'running'`)).map(
         (r) => r.id,
@@ -230,69 +149,6 @@ export function createBulkStore(db: Database, now: () => number = Date.now) {
         limit,
       );
       return rows.map(toJob);
-    },
-
-    async rows(id: string, page: number, limit: number): Promise<{ total: number; rows: BulkRow[] }> {
-      const rows = await db.all<RowRow>(
-        `SELECT ${ROW_COLUMNS} FROM bulk_rows WHERE job_id = $1 ORDER BY idx LIMIT $2 OFFSET $3`,
-        id,
-        limit,
-        (page - 1) * limit,
-      );
-      const total = await db.get<{ n: number }>('SELECT count(*) AS n FROM bulk_rows WHERE job_id = $1', id);
-      return { total: Number(total?.n ?? 0), rows: rows.map(toRow) };
-    },
-
-    /** Rows per minute over the last minute's finished rows (null before two). */
-    async ratePerMinute(id: string): Promise<number | null> {
-      const r = await recent.get<{ n: number; first: number | null; last: number | null }>(
-        id,
-        now() - 60_000,
-      );
-      const n = Number(r?.n ?? 0);
-      if (n < 2 || r?.first == null || r.last == null || Number(r.last) === Number(r.first)) return null;
-      return Math.round(((n - 1) * 60_000 * 10) / (Number(r.last) - Number(r.first))) / 10;
-    },
-
-    /** The first row not yet settled: pending, or claimed by a worker that did not finish it. */
-    async nextOpen(id: string): Promise<OpenRow | null> {
-      const row = await nextOpen.get<RowRow & { channel?: string }>(id);
-      if (!row) return null;
-      return {
-        index: Number(row.idx),
-        generation: Number(row.generation),
-        outcome: row.outcome as 'pending' | 'sending',
-        send: {
-          channel: 'sms', // replaced with the job's channel by the caller
-          ...(row.customer_name !== null ? { customerName: row.customer_name } : {}),
-          ...(row.customer_phone !== null ? { customerPhone: row.customer_phone } : {}),
-          ...(row.customer_email !== null ? { customerEmail: row.customer_email } : {}),
-        },
-      };
-    },
-
-    async claimRow(id: string, index: number, owner: string): Promise<boolean> {
-      return (await claimRow.run(id, index, owner)).changes > 0;
-    },
-
-    /** Records a claimed row's outcome; false when another worker claimed it since. */
-    async settleRow(id: string, index: number, owner: string, result: RowResult): Promise<boolean> {
-      const changes = await settleRow.run(
-        id,
-        index,
-        owner,
-        result.outcome,
-        result.code ?? null,
-        result.detail ?? null,
-        result.requestId ?? null,
-        now(),
-      );
-      return changes.changes > 0;
-    },
-
-    /** A claimed row that sent nothing (429, a paused job) goes back to pending. */
-    async releaseRow(id: string, index: number, owner: string): Promise<void> {
-      await releaseRow.run(id, index, owner);
     },
 
     /** running → done once no row is open. */

@@ -6,7 +6,12 @@ import {
 } from '@review-desk/shared/bulk';
 import { formErrors } from '@review-desk/shared/envelope';
 import { CHANNEL_REQUIRES, type Channel, type SendRequest } from '@review-desk/shared/send';
-import { type CountryCode, getCountryCallingCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import {
+  type CountryCode,
+  getCountries,
+  getCountryCallingCode,
+  parsePhoneNumberFromString,
+} from 'libphonenumber-js/max';
 import Papa from 'papaparse';
 
 // Sending to a list, before anything is sent: the file read with papaparse (any delimiter,
@@ -175,3 +180,26 @@ export async function eachLimited<T>(
 }
 
 export const numberFormat = (n: number) => n.toLocaleString('en');
+
+/** Countries for the default of numbers written without +, by name, with their calling codes. */
+export function countryOptions(): { value: string; label: string }[] {
+  let names: Intl.DisplayNames | null = null;
+  try {
+    names = new Intl.DisplayNames(undefined, { type: 'region' });
+  } catch {
+    names = null;
+  }
+  return getCountries()
+    .map((code) => ({ value: code, label: `${names?.of(code) ?? code} (+${getCountryCallingCode(code)})` }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+}
+
+/** The browser's region, the usual country of a list's numbers. */
+export function guessCountry(): CountryCode {
+  const known = new Set<string>(getCountries());
+  for (const language of navigator.languages ?? [navigator.language]) {
+    const region = language.split('-')[1]?.toUpperCase();
+    if (region && known.has(region)) return region as CountryCode;
+  }
+  return 'US';
+}

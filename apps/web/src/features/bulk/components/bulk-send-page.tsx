@@ -1,8 +1,8 @@
 import '@mantine/core/styles/Badge.layer.css';
 import { Alert, Anchor, Button, Checkbox, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
 import { CHANNELS, type Channel } from '@review-desk/shared/send';
-import { type CountryCode, getCountries, getCountryCallingCode } from 'libphonenumber-js/max';
-import { type DragEvent, useMemo, useRef, useState } from 'react';
+import type { CountryCode } from 'libphonenumber-js/max';
+import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -14,8 +14,10 @@ import { contactHistory, sentWithin } from '../api/get-contact-history.ts';
 import {
   checkFileSize,
   contactsOfRow,
+  countryOptions,
   eachLimited,
   FIELD_LABELS,
+  guessCountry,
   guessMapping,
   LIST_FIELDS,
   type ListField,
@@ -27,6 +29,8 @@ import {
   suggestedChannel,
   type ValidRow,
 } from '../model.ts';
+import { FilePicker } from './file-picker.tsx';
+import { PreflightSummary } from './preflight-summary.tsx';
 import { ProgressView } from './progress-view.tsx';
 
 // "Send to a list": pick or drop a CSV/TSV, map its columns, see every row checked before
@@ -40,29 +44,6 @@ const CHANNEL_WORDS: Record<Channel, string> = {
   both: 'SMS and email',
   link: 'Link only (nothing is sent to the customer)',
 };
-
-const ROWS_SHOWN = 100;
-
-function countries(): { value: string; label: string }[] {
-  let names: Intl.DisplayNames | null = null;
-  try {
-    names = new Intl.DisplayNames(undefined, { type: 'region' });
-  } catch {
-    names = null;
-  }
-  return getCountries()
-    .map((code) => ({ value: code, label: `${names?.of(code) ?? code} (+${getCountryCallingCode(code)})` }))
-    .sort((a, b) => a.label.localeCompare(b.label));
-}
-
-function guessCountry(): CountryCode {
-  const known = new Set<string>(getCountries());
-  for (const language of navigator.languages ?? [navigator.language]) {
-    const region = language.split('-')[1]?.toUpperCase();
-    if (region && known.has(region)) return region as CountryCode;
-  }
-  return 'US';
-}
 
 type Recent =
   | { state: 'idle' }
@@ -110,10 +91,8 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
   const [country, setCountry] = useState<CountryCode>(guessCountry);
   const [recent, setRecent] = useState<Recent>({ state: 'idle' });
   const [includeRecent, setIncludeRecent] = useState(false);
-  const [dragging, setDragging] = useState(false);
   const create = useCreateBulkSend();
-  const input = useRef<HTMLInputElement>(null);
-  const countryList = useMemo(countries, []);
+  const countryList = useMemo(countryOptions, []);
 
   const checked = useMemo(
     () => (list && mapping ? preflight(list, mapping, channel, country) : null),
@@ -199,57 +178,14 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
     );
   }
 
-  const drop = (event: DragEvent<HTMLElement>) => {
-    event.preventDefault();
-    setDragging(false);
-    const file = event.dataTransfer.files[0];
-    if (file) void read(file);
-  };
-
   return (
     <Stack gap="md">
-      <Paper
-        withBorder
-        p="lg"
-        radius="md"
-        className={dragging ? 'bulk-drop bulk-drop--over' : 'bulk-drop'}
-        onDragOver={(event) => {
-          event.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={drop}
-      >
-        <Stack gap="xs">
-          <label htmlFor="bulk-file">
-            <Text fw={600}>Customer list (CSV or TSV, up to 10,000 rows and 2 MB)</Text>
-          </label>
-          <Text size="sm" c="dimmed">
-            Drop the file here or choose it. The first row names the columns: a name, a phone number and an
-            email address, as your spreadsheet exports them.
-          </Text>
-          <input
-            ref={input}
-            id="bulk-file"
-            type="file"
-            accept=".csv,.tsv,.txt,text/csv,text/tab-separated-values,text/plain"
-            onChange={(event) => {
-              const file = event.currentTarget.files?.[0];
-              if (file) void read(file);
-            }}
-          />
-          {fileName && !fileError && list && (
-            <Text size="sm">
-              {fileName}: {numberFormat(list.rows.length)} rows
-            </Text>
-          )}
-          {fileError && (
-            <Text c="var(--mantine-color-error)" size="sm" role="alert">
-              {fileError}
-            </Text>
-          )}
-        </Stack>
-      </Paper>
+      <FilePicker
+        fileName={fileName}
+        fileError={fileError}
+        rows={list ? list.rows.length : null}
+        onFile={(file) => void read(file)}
+      />
 
       {list && mapping && checked && (
         <Paper withBorder p="lg" radius="md">
@@ -288,62 +224,11 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
               />
             </Group>
 
-            <dl className="bulk-counts" aria-label="Checked rows">
-              <div data-testid="preflight-valid">
-                <dt>Ready to send</dt>
-                <dd>{numberFormat(checked.valid.length)}</dd>
-              </div>
-              <div data-testid="preflight-errors">
-                <dt>With errors</dt>
-                <dd>{numberFormat(checked.errors.length)}</dd>
-              </div>
-              <div data-testid="preflight-duplicates">
-                <dt>Duplicates in the file</dt>
-                <dd>{numberFormat(checked.duplicates.length)}</dd>
-              </div>
-              <div data-testid="preflight-recent">
-                <dt>Sent to in the last {capDays} days</dt>
-                <dd>{recent.state === 'checked' ? numberFormat(recent.lines.size) : '—'}</dd>
-              </div>
-            </dl>
-
-            {checked.errors.length > 0 && (
-              <details open={checked.errors.length <= 10}>
-                <summary>{numberFormat(checked.errors.length)} rows with errors will not be sent</summary>
-                <table className="data-table" aria-label="Rows with errors">
-                  <thead>
-                    <tr>
-                      <th>Line</th>
-                      <th>Row</th>
-                      <th>What to fix</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {checked.errors.slice(0, ROWS_SHOWN).map((row) => (
-                      <tr key={row.line}>
-                        <td>{row.line}</td>
-                        <td>{row.cells}</td>
-                        <td>{row.messages.join(' ')}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </details>
-            )}
-            {checked.duplicates.length > 0 && (
-              <details>
-                <summary>
-                  {numberFormat(checked.duplicates.length)} duplicate rows: each contact gets one request
-                </summary>
-                <ul>
-                  {checked.duplicates.slice(0, ROWS_SHOWN).map((row) => (
-                    <li key={row.line}>
-                      Line {row.line} repeats line {row.firstLine} ({row.contact})
-                    </li>
-                  ))}
-                </ul>
-              </details>
-            )}
+            <PreflightSummary
+              checked={checked}
+              capDays={capDays}
+              recent={recent.state === 'checked' ? recent.lines.size : null}
+            />
 
             {recent.state === 'checked' ? (
               <Stack gap="sm">

@@ -52,7 +52,7 @@ describe('the bell', () => {
     expect(screen.getByTestId('bell-count')).toHaveTextContent('2');
 
     await u.click(button);
-    const dropdown = await screen.findByRole('dialog');
+    const dropdown = await screen.findByRole('dialog', { name: 'Low ratings' });
     const items = within(dropdown).getAllByRole('link', { name: /Customer/ });
     expect(items).toHaveLength(3);
     expect(within(dropdown).getAllByText('New')).toHaveLength(2);

@@ -1,7 +1,7 @@
 import './bell.css';
 import { Badge, Group, Popover, Text } from '@mantine/core';
 import { type Alert, reviewDetailPath } from '@review-desk/shared/alerts';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Stars } from '../../../components/stars.tsx';
 import { paths } from '../../../config/paths.ts';
@@ -76,6 +76,7 @@ export default function Bell() {
   const markRead = useMarkAlertsRead();
   const locations = useLocations();
   const [opened, setOpened] = useState(false);
+  const headingId = useId();
   const [fresh, setFresh] = useState<ReadonlySet<number>>(new Set());
   const list = alerts.data?.alerts ?? [];
   const unread = alerts.data?.unread ?? 0;
@@ -114,8 +115,8 @@ export default function Bell() {
           )}
         </button>
       </Popover.Target>
-      <Popover.Dropdown aria-label="Low-rating alerts">
-        <Text fw={600} size="sm" mb={6}>
+      <Popover.Dropdown aria-labelledby={headingId}>
+        <Text fw={600} size="sm" mb={6} id={headingId}>
           Low ratings
         </Text>
         {list.length === 0 ? (

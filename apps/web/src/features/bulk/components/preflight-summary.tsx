@@ -1,0 +1,79 @@
+import type { Preflight } from '../model.ts';
+import { numberFormat } from '../model.ts';
+
+// What the check of a list found, before anything is sent: the counts, each row with errors (its
+// line in the file and the send form's words), and the duplicates that will not be sent.
+
+const ROWS_SHOWN = 100;
+
+export function PreflightSummary({
+  checked,
+  capDays,
+  recent,
+}: {
+  checked: Preflight;
+  capDays: number;
+  /** Contacts sent to within the cap window, once checked. */
+  recent: number | null;
+}) {
+  return (
+    <>
+      <dl className="bulk-counts" aria-label="Checked rows">
+        <div data-testid="preflight-valid">
+          <dt>Ready to send</dt>
+          <dd>{numberFormat(checked.valid.length)}</dd>
+        </div>
+        <div data-testid="preflight-errors">
+          <dt>With errors</dt>
+          <dd>{numberFormat(checked.errors.length)}</dd>
+        </div>
+        <div data-testid="preflight-duplicates">
+          <dt>Duplicates in the file</dt>
+          <dd>{numberFormat(checked.duplicates.length)}</dd>
+        </div>
+        <div data-testid="preflight-recent">
+          <dt>Sent to in the last {capDays} days</dt>
+          <dd>{recent === null ? '—' : numberFormat(recent)}</dd>
+        </div>
+      </dl>
+
+      {checked.errors.length > 0 && (
+        <details open={checked.errors.length <= 10}>
+          <summary>{numberFormat(checked.errors.length)} rows with errors will not be sent</summary>
+          <table className="data-table" aria-label="Rows with errors">
+            <thead>
+              <tr>
+                <th>Line</th>
+                <th>Row</th>
+                <th>What to fix</th>
+              </tr>
+            </thead>
+            <tbody>
+              {checked.errors.slice(0, ROWS_SHOWN).map((row) => (
+                <tr key={row.line}>
+                  <td>{row.line}</td>
+                  <td>{row.cells}</td>
+                  <td>{row.messages.join(' ')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      )}
+      {checked.duplicates.length > 0 && (
+        <details>
+          <summary>
+            {numberFormat(checked.duplicates.length)} duplicate rows: each contact gets one request
+          </summary>
+          <ul>
+            {checked.duplicates.slice(0, ROWS_SHOWN).map((row) => (
+              <li key={row.line}>
+                Line {row.line} repeats line {row.firstLine} ({row.contact})
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from './fixtures.ts';
+import { API_URL } from './support/stack.ts';
+
+// Send to a list, the whole way: a 20-row CSV with two bad rows and a duplicate, checked in the
+// browser, confirmed with the count, sent by the dashboard server; a reload keeps the progress,
+// and the API's outbox holds exactly one message per valid row.
+
+test('a list with bad rows and a duplicate sends each valid row once; a reload keeps the progress', async ({
+  signedIn,
+  request,
+}) => {
+  const page = await signedIn('staff');
+  const tag = `list-${Date.now()}`;
+  const good = Array.from({ length: 17 }, (_, i) => ({
+    name: `Guest ${i + 1}`,
+    email: `${tag}-${i}@example.com`,
+  }));
+  const lines = [
+    'Name,Email',
+    ...good.slice(0, 5).map((g) => `${g.name},${g.email}`),
+    'No Address,not-an-email',
+    `"Lee, Ann",${good[0]!.email.toUpperCase()}`,
+    ...good.slice(5, 12).map((g) => `${g.name},${g.email}`),
+    'Missing,',
+    ...good.slice(12).map((g) => `${g.name},${g.email}`),
+  ];
+  expect(lines.length - 1).toBe(20);
+
+  await page.goto('/send');
+  await page.getByRole('link', { name: 'Send to a list' }).click();
+  await expect(page).toHaveURL(/\/send\/list$/);
+  await page.getByLabel(/Customer list/).setInputFiles({
+    name: 'customers.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`),
+  });
+  await expect(page.getByText('customers.csv: 20 rows')).toBeVisible();
+  await expect(page.getByLabel('Send by')).toHaveValue('email');
+  await expect(page.getByTestId('preflight-valid')).toContainText('17');
+  await expect(page.getByTestId('preflight-errors')).toContainText('2');
+  await expect(page.getByTestId('preflight-duplicates')).toContainText('1');
+  const errors = page.getByRole('table', { name: 'Rows with errors' });
+  await expect(errors).toContainText('customerEmail must be a valid email address');
+  await expect(errors).toContainText('customerEmail is required for this channel');
+
+  await page.getByRole('button', { name: 'Check recent requests' }).click();
+  await expect(page.getByTestId('preflight-recent')).toContainText('0');
+  await page.getByRole('button', { name: 'Send 17 requests' }).click();
+  await expect(page).toHaveURL(/\/send\/list\?job=/);
+  const address = page.url();
+
+  // Closing or reloading the page does not stop the list; its address shows its progress again.
+  await expect(page.getByTestId('bulk-progress')).toBeVisible();
+  await page.reload();
+  await expect(page).toHaveURL(address);
+  await expect(page.getByText(/of 17 rows done/)).toBeVisible();
+  await expect(page.getByTestId('bulk-status')).toHaveText('Finished', { timeout: 90_000 });
+  await expect(page.getByText('17 of 17 rows done')).toBeVisible();
+  await expect(page.getByTestId('count-sent')).toContainText('17');
+  await expect(page.getByTestId('count-unknown')).toContainText('0');
+
+  for (const guest of good) {
+    const response = await request.get(`${API_URL}/dev/outbox.json?to=${encodeURIComponent(guest.email)}`);
+    const body = (await response.json()) as { data: { messages: unknown[] } };
+    expect(body.data.messages, guest.email).toHaveLength(1);
+  }
+
+  // The results file has one line per sent row, and a reload still shows the finished job.
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download results as CSV' }).click();
+  const csv = readFileSync(await (await download).path(), 'utf8');
+  expect(csv.trim().split('\r\n')).toHaveLength(18);
+  expect(csv.match(/,sent,/g)).toHaveLength(17);
+});
