@@ -4,6 +4,7 @@ import {
   ENDPOINTS,
   ok,
   queryRecord,
+  quietHoursToWindow,
   reviewsQuerySchema,
   sendRequestSchema,
 } from '@review-desk/shared';
@@ -38,6 +39,7 @@ export function apiRoutes(ctx: AppContext): Router {
       const parsed = sendRequestSchema.safeParse(req.body);
       if (!parsed.success) throw AppError.validation(parsed.error);
       const key = req.apiKey!;
+      const settings = await ctx.settings.settingsOf(key.businessId);
       const { result, legs, request } = await sendReviewRequest(
         {
           store: ctx.store,
@@ -48,8 +50,12 @@ export function apiRoutes(ctx: AppContext): Router {
           monthlySendAllowance: ctx.config.monthlySendAllowance,
           now: ctx.now,
           clock: ctx.clock,
-          templates: await ctx.settings.templatesFor(key.businessId),
-          quietHoursFor: ctx.settings.quietHoursFor,
+          templates: settings,
+          // Read once above: the words, the sending hours and the reminder of one settings row.
+          quietHoursFor: async () => ({
+            window: quietHoursToWindow(settings.quietHours),
+            timeZone: settings.timeZone,
+          }),
         },
         key,
         parsed.data,
@@ -72,7 +78,7 @@ export function apiRoutes(ctx: AppContext): Router {
       );
       // Its reminder, if the business has one. The send stands whatever happens here.
       try {
-        await ctx.reminders.schedule(request);
+        await ctx.reminders.schedule(request, settings.reminderAfterDays);
       } catch (error) {
         ctx.logger.warn({ err: error, requestId: result.requestId }, 'scheduling the reminder failed');
       }

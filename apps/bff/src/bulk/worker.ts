@@ -27,8 +27,8 @@ export type BulkWorkerDeps = {
   owner: string;
   /** The job's location's send path, or why the job cannot go on. */
   senderFor(job: BulkJobRecord): Promise<Sender | { reason: string }>;
-  /** Words saying when this contact was last sent a request within the cap window, or null. */
-  recentlySent(send: SendRequest): Promise<string | null>;
+  /** Words saying when this contact was last sent a request from the location within the cap window, or null. */
+  recentlySent(send: SendRequest, location: string): Promise<string | null>;
   ratePerMinute: number;
   downBoundMs: number;
   sliceMs?: number;
@@ -108,7 +108,7 @@ export function bulkWorker(deps: BulkWorkerDeps): JobHandler {
       }
       const send: SendRequest = { ...row.send, channel: bulk.channel };
       if (bulk.skipRecent && fresh && row.generation === 0) {
-        const recent = await deps.recentlySent(send);
+        const recent = await deps.recentlySent(send, bulk.location);
         if (recent !== null) {
           await store.settleRow(id, row.index, owner, {
             outcome: 'skipped',
