@@ -91,7 +91,8 @@ export function createGates(deps: {
       login: [sameSite, json],
       logout: [sameSite],
       me: [signedIn],
-      sends: may('sends:read'),
+      // The history of the location addressed (no upstream call: no share taken).
+      sends: [...may('sends:read'), at],
       'users.read': may('users:manage'),
       'users.write': [sameSite, ...may('users:manage'), json],
       'users.remove': [sameSite, ...may('users:manage')],

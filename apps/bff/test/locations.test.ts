@@ -242,6 +242,48 @@ describe('locations through the BFF', () => {
     }
   });
 
+  it('keeps each location’s send history and contact warning to itself', async () => {
+    const customer = { customerName: 'Uptown Only', customerPhone: '+14155550123', channel: 'sms' };
+    const sent = await owner.request('POST', '/l/uptown/api/v1/requests/send', {
+      body: customer,
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
+    expect([200, 201]).toContain(sent.status);
+    const names = async (slug: string, query = '') =>
+      (
+        (await owner.get(`/l/${slug}/bff/sends?limit=100${query}`)).json.data.sends as {
+          customerName: string;
+        }[]
+      ).map((s) => s.customerName);
+    expect(await names('uptown')).toContain('Uptown Only');
+    expect(await names('downtown')).not.toContain('Uptown Only');
+    // The contact lookup the send form's "sent to this contact" warning reads, per location.
+    const contact = `&contact=${encodeURIComponent('+1 415 555 0123')}`;
+    expect(await names('uptown', contact)).toEqual(['Uptown Only']);
+    expect(await names('downtown', contact)).toEqual([]);
+    // A user without the location gets no history of it either.
+    expect((await staff.get('/l/uptown/bff/sends')).status).toBe(403);
+  });
+
+  it('refuses to remove a location while a list send of it is not finished', async () => {
+    const db = openSqlite({ file: bff.databasePath });
+    const env = { BFF_DATABASE_PATH: bff.databasePath, BFF_SECRETS_KEY: SECRETS };
+    try {
+      await db.run(
+        `INSERT INTO bulk_jobs (id, location, channel, skip_recent, status, runs, created_by, created_by_email, total, created_at)
+         VALUES ('job-uptown', 'uptown', 'sms', 0, 'paused', 1, 'u', 'u@example.com', 3, $1)`,
+        Date.now(),
+      );
+      await expect(runCli('bff', ['location', 'remove', '--slug', 'uptown'], { env })).rejects.toThrow(
+        /exited 1.*uptown has 1 list send not finished \(running or paused\)/s,
+      );
+      expect(await db.get(`SELECT slug FROM locations WHERE slug = 'uptown'`)).toEqual({ slug: 'uptown' });
+    } finally {
+      await db.run(`DELETE FROM bulk_jobs WHERE id = 'job-uptown'`);
+      await db.close();
+    }
+  }, 60_000);
+
   it("one location's upstream down fails only that location", async () => {
     await b.close();
     const down = await owner.get('/l/airport/api/v1/reviews');

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import { smtpTransport } from '@review-desk/server/smtp';
 import { outboxOutcome } from './outbox.ts';
 import type { DeliveryProvider } from './provider.ts';
 
@@ -6,20 +6,7 @@ import type { DeliveryProvider } from './provider.ts';
 // behave as with the outbox provider (kept in the outbox, same fault hooks).
 
 export function smtpProvider(options: { url: string; from: string }): DeliveryProvider {
-  const url = new URL(options.url);
-  const secure = url.protocol === 'smtps:';
-  const transport = nodemailer.createTransport({
-    host: url.hostname,
-    port: url.port ? Number(url.port) : secure ? 465 : 587,
-    secure,
-    ...(url.username
-      ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }
-      : {}),
-    // A send call waits for the server's answer; bound it so a dead server fails the leg.
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 20_000,
-  });
+  const transport = smtpTransport(options.url);
   return {
     name: 'smtp',
     async deliver(message) {

@@ -90,11 +90,9 @@ export function createReminders(deps: {
   }
 
   return {
-    /** After a send that messaged the customer: its reminder, due after the business's delay. */
-    async schedule(request: RequestRow): Promise<boolean> {
-      if (request.channel === 'link' || request.status === 'failed') return false;
-      const { reminderAfterDays } = await deps.settings.settingsOf(request.business_id);
-      if (reminderAfterDays === 0) return false;
+    /** After a send that messaged the customer: its reminder, due after the business's delay (its settings at the send). */
+    async schedule(request: RequestRow, reminderAfterDays: number): Promise<boolean> {
+      if (request.channel === 'link' || request.status === 'failed' || reminderAfterDays === 0) return false;
       const dueAt = request.created_at + reminderAfterDays * DAY_MS;
       const db = await database();
       const jobs = jobStore(db, deps.clock);
@@ -137,6 +135,8 @@ export function createReminders(deps: {
       if (!request) return setState(requestId, 'skipped', 'the request no longer exists');
       const reason = await reasonNotToSend(request);
       if (reason) return setState(requestId, 'skipped', reason);
+      if (deps.store.businesses.byId(request.business_id)?.suspended_at != null)
+        return setState(requestId, 'skipped', 'the business is suspended');
       const now = deps.clock.now();
       const hours = await deps.settings.quietHoursFor(request.business_id);
       const opens = nextAllowedSendTime(now, hours.window, hours.timeZone);

@@ -4,8 +4,10 @@ import {
   ENDPOINTS,
   ok,
   queryRecord,
+  quietHoursToWindow,
   reviewsQuerySchema,
   sendRequestSchema,
+  smsSegments,
 } from '@review-desk/shared';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
@@ -38,6 +40,7 @@ export function apiRoutes(ctx: AppContext): Router {
       const parsed = sendRequestSchema.safeParse(req.body);
       if (!parsed.success) throw AppError.validation(parsed.error);
       const key = req.apiKey!;
+      const settings = await ctx.settings.settingsOf(key.businessId);
       const { result, legs, request } = await sendReviewRequest(
         {
           store: ctx.store,
@@ -48,8 +51,12 @@ export function apiRoutes(ctx: AppContext): Router {
           monthlySendAllowance: ctx.config.monthlySendAllowance,
           now: ctx.now,
           clock: ctx.clock,
-          templates: await ctx.settings.templatesFor(key.businessId),
-          quietHoursFor: ctx.settings.quietHoursFor,
+          templates: settings,
+          // Read once above: the words, the sending hours and the reminder of one settings row.
+          quietHoursFor: async () => ({
+            window: quietHoursToWindow(settings.quietHours),
+            timeZone: settings.timeZone,
+          }),
         },
         key,
         parsed.data,
@@ -63,8 +70,15 @@ export function apiRoutes(ctx: AppContext): Router {
             channel: l.message.channel,
             to: l.message.channel === 'sms' ? maskPhone(l.message.to) : maskEmail(l.message.to),
             status: l.outcome.status,
+            // An SMS's parts as counted here (GSM-7, or UCS-2 when a character needs it) and as billed.
+            ...(l.message.channel === 'sms'
+              ? {
+                  segments: smsSegments(l.message.body).segments,
+                  encoding: smsSegments(l.message.body).encoding,
+                }
+              : {}),
             ...(l.outcome.status === 'accepted' && l.outcome.segments
-              ? { segments: l.outcome.segments }
+              ? { billedSegments: l.outcome.segments }
               : {}),
           })),
         },
@@ -72,7 +86,7 @@ export function apiRoutes(ctx: AppContext): Router {
       );
       // Its reminder, if the business has one. The send stands whatever happens here.
       try {
-        await ctx.reminders.schedule(request);
+        await ctx.reminders.schedule(request, settings.reminderAfterDays);
       } catch (error) {
         ctx.logger.warn({ err: error, requestId: result.requestId }, 'scheduling the reminder failed');
       }

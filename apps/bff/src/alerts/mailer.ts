@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import { smtpTransport } from '@review-desk/server/smtp';
 
 // Email through the SMTP server in BFF_SMTP_URL (nodemailer). `sent` means the server accepted
 // the message for delivery, never that it arrived.
@@ -21,19 +21,7 @@ export const noMailer: Mailer = {
 
 export function createMailer(smtp: { url: string; from: string } | null): Mailer {
   if (!smtp) return noMailer;
-  const url = new URL(smtp.url);
-  const secure = url.protocol === 'smtps:';
-  const transport = nodemailer.createTransport({
-    host: url.hostname,
-    port: url.port ? Number(url.port) : secure ? 465 : 587,
-    secure,
-    ...(url.username
-      ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }
-      : {}),
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 20_000,
-  });
+  const transport = smtpTransport(smtp.url);
   return {
     configured: true,
     async send(email) {

@@ -57,7 +57,7 @@ export function openBulk(
   const enqueue = async (db: Database, id: string, run: number) => {
     await jobStore(db).enqueue({
       kind: BULK_JOB_KIND,
-      payload: { id },
+      payload: { id, run },
       uniqueKey: runKey(id, run),
       maxAttempts: MAX_ATTEMPTS,
     });

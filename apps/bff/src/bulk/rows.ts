@@ -56,7 +56,8 @@ export function createBulkRows(db: Database, now: () => number = Date.now) {
   const nextOpen = db.prepare(`SELECT ${ROW_COLUMNS} FROM bulk_rows
     WHERE job_id = $1 AND outcome IN ('pending', 'sending') ORDER BY idx LIMIT 1`);
   const claimRow = db.prepare(`UPDATE bulk_rows SET outcome = 'sending', claimed_by = $3
-    WHERE job_id = $1 AND idx = $2 AND outcome IN ('pending', 'sending')`);
+    WHERE job_id = $1 AND idx = $2
+      AND (outcome = 'pending' OR (outcome = 'sending' AND claimed_by <> $3))`);
   const settleRow = db.prepare(`UPDATE bulk_rows SET outcome = $4, code = $5, detail = $6, request_id = $7,
       finished_at = $8, claimed_by = NULL
     WHERE job_id = $1 AND idx = $2 AND outcome = 'sending' AND claimed_by = $3`);

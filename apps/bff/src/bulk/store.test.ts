@@ -82,7 +82,7 @@ describeEngines('list sends', (dialect) => {
       const created = await store.create(job(30, `${dialect}-${tag}`));
       await jobStore(db).enqueue({
         kind: BULK_JOB_KIND,
-        payload: { id: created.id },
+        payload: { id: created.id, run: 1 },
         uniqueKey: `bulk-send:${created.id}:1`,
       });
       ids.push(created.id);
@@ -128,6 +128,48 @@ describeEngines('list sends', (dialect) => {
     } finally {
       stopping.abort();
       await Promise.all(runners.map((r) => r.stop({ timeoutMs: 1_000 })));
+    }
+  });
+
+  it('a pause and an immediate resume hand the job to the new run: no row twice, none unknown', async () => {
+    const { db } = database();
+    const store = createBulkStore(db);
+    const { sender, sent } = countingSender(15);
+    const stopping = new AbortController();
+    const created = await store.create(job(40, `${dialect}-resume`));
+    const jobs = jobStore(db);
+    await jobs.enqueue({ kind: BULK_JOB_KIND, payload: { id: created.id, run: 1 }, uniqueKey: 'r:1' });
+    const runner = createJobRunner({
+      db,
+      owner: 'only',
+      pollMs: 20,
+      handlers: {
+        [BULK_JOB_KIND]: bulkWorker({
+          store,
+          owner: 'only',
+          senderFor: async () => sender,
+          recentlySent: async () => null,
+          ratePerMinute: 1_000_000,
+          downBoundMs: 60_000,
+          stopping: stopping.signal,
+          logger: silent,
+        }),
+      },
+    });
+    runner.start();
+    try {
+      while (sent.size < 10) await sleep(5);
+      // The first run is in the middle of a send; the second starts before it has finished it.
+      expect(await store.pause(created.id, null)).toBe(true);
+      const run = await store.resume(created.id);
+      await jobs.enqueue({ kind: BULK_JOB_KIND, payload: { id: created.id, run }, uniqueKey: `r:${run}` });
+      runner.wake();
+      for (let i = 0; i < 400 && (await store.get(created.id))?.status !== 'done'; i++) await sleep(25);
+      expect(await store.counts(created.id, 40)).toMatchObject({ sent: 40, unknown: 0 });
+      expect(Math.max(...sent.values())).toBe(1);
+    } finally {
+      stopping.abort();
+      await runner.stop({ timeoutMs: 1_000 });
     }
   });
 

@@ -27,8 +27,8 @@ export type BulkWorkerDeps = {
   owner: string;
   /** The job's location's send path, or why the job cannot go on. */
   senderFor(job: BulkJobRecord): Promise<Sender | { reason: string }>;
-  /** Words saying when this contact was last sent a request within the cap window, or null. */
-  recentlySent(send: SendRequest): Promise<string | null>;
+  /** Words saying when this contact was last sent a request from the location within the cap window, or null. */
+  recentlySent(send: SendRequest, location: string): Promise<string | null>;
   ratePerMinute: number;
   downBoundMs: number;
   sliceMs?: number;
@@ -39,8 +39,11 @@ export type BulkWorkerDeps = {
   random?: () => number;
 };
 
-type Payload = { id: string; downSince?: number | null };
+/** `run`: which run of the job this is (a resume starts a new one; the old one then stops). */
+type Payload = { id: string; run?: number; downSince?: number | null };
 
+/** How often a run looks its location's sender up again. */
+const REREAD_MS = 1_000;
 /** Waits longer than this end the run; the job continues at the right time in any process. */
 const LONG_WAIT_MS = 30_000;
 
@@ -58,7 +61,13 @@ export function bulkWorker(deps: BulkWorkerDeps): JobHandler {
     let downSince = payload.downSince ?? null;
     let lastSend = 0;
     let tries = 0;
-    const later = (at: number) => ({ continueAt: at, payload: { id, downSince } satisfies Payload });
+    // The location's sender (its user and reach looked up) is read again at most every REREAD_MS.
+    let sender: Sender | { reason: string } | null = null;
+    let readAt = Number.NEGATIVE_INFINITY;
+    const later = (at: number) => ({
+      continueAt: at,
+      payload: { id, run: payload.run, downSince } satisfies Payload,
+    });
     /** Sleeps; false when the run must stop first. */
     const wait = async (ms: number) => {
       if (ms <= 0) return !stop.aborted;
@@ -73,14 +82,18 @@ export function bulkWorker(deps: BulkWorkerDeps): JobHandler {
     for (;;) {
       if (stop.aborted) return later(now());
       const bulk = await store.get(id);
-      if (bulk?.status !== 'running') return;
+      // Paused, finished or cancelled; or resumed since, and the new run has it.
+      if (bulk?.status !== 'running' || (payload.run !== undefined && bulk.runs !== payload.run)) return;
+      if (sender === null || now() - readAt >= REREAD_MS) {
+        sender = await deps.senderFor(bulk);
+        readAt = now();
+      }
       if (now() - started > sliceMs) return later(now());
       const row = await store.nextOpen(id);
       if (!row) {
         await store.complete(id);
         return;
       }
-      const sender = await deps.senderFor(bulk);
       if ('reason' in sender) {
         await store.pause(id, sender.reason);
         return;
@@ -88,10 +101,14 @@ export function bulkWorker(deps: BulkWorkerDeps): JobHandler {
       if (!(await wait(lastSend + minGapMs - now()))) return later(now());
       // A row left `sending` by a run that stopped goes to the journal again (see above).
       const fresh = row.outcome === 'pending';
-      if (!(await store.claimRow(id, row.index, owner))) continue;
+      // Claimed by another run in this process, still sending it: wait for its outcome.
+      if (!(await store.claimRow(id, row.index, owner))) {
+        if (!(await wait(50))) return later(now());
+        continue;
+      }
       const send: SendRequest = { ...row.send, channel: bulk.channel };
       if (bulk.skipRecent && fresh && row.generation === 0) {
-        const recent = await deps.recentlySent(send);
+        const recent = await deps.recentlySent(send, bulk.location);
         if (recent !== null) {
           await store.settleRow(id, row.index, owner, {
             outcome: 'skipped',

@@ -22,6 +22,8 @@ export type ClaimInput = {
   contactMasked: string;
   phoneHash: string | null;
   emailHash: string | null;
+  /** The location the send goes to (its slug). */
+  location: string;
 };
 
 export type JournalEntry = {
@@ -84,8 +86,8 @@ function timeOrderedId(): string {
 export function createJournal(db: Database, instanceId: string) {
   const write = groupCommit(db);
   const claimSql = `INSERT INTO sends (id, user_id, sent_by, idem_key, fingerprint, channel, customer_name, contact_masked,
-                        phone_hash, email_hash, outcome, owner_pid, owner_instance, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'in_flight', $11, $12, $13)
+                        phone_hash, email_hash, outcome, owner_pid, owner_instance, created_at, location)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'in_flight', $11, $12, $13, $14)
      ON CONFLICT (user_id, idem_key) WHERE idem_key IS NOT NULL DO NOTHING`;
   const byKey = db.prepare(
     `SELECT id, fingerprint, outcome, http_status, response_type, response_body, created_at
@@ -121,20 +123,22 @@ export function createJournal(db: Database, instanceId: string) {
   // Ids are time-ordered (UUIDv7), so `id DESC` breaks a tie of created_at as insertion order would.
   const listColumns = `id, created_at, finished_at, sent_by, channel, customer_name, contact_masked, outcome,
                        http_status, request_id, status, review_link, warning, error`;
+  // A location's history: its own sends, and those journaled before sends named their location ('').
+  const at = `location IN ($1, '')`;
   const listAll = db.prepare(
-    `SELECT ${listColumns} FROM sends ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2`,
+    `SELECT ${listColumns} FROM sends WHERE ${at} ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
   );
-  const countAll = db.prepare('SELECT COUNT(*) AS n FROM sends');
+  const countAll = db.prepare(`SELECT COUNT(*) AS n FROM sends WHERE ${at}`);
   const listPhone = db.prepare(
-    `SELECT ${listColumns} FROM sends WHERE phone_hash = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+    `SELECT ${listColumns} FROM sends WHERE ${at} AND phone_hash = $2 ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
   );
-  const countPhone = db.prepare('SELECT COUNT(*) AS n FROM sends WHERE phone_hash = $1');
+  const countPhone = db.prepare(`SELECT COUNT(*) AS n FROM sends WHERE ${at} AND phone_hash = $2`);
   // An address is looked up under its contact key's hash and, for rows journaled before it, the
   // lower-cased address's (contact.ts): the same hash twice for most addresses.
   const listEmail = db.prepare(
-    `SELECT ${listColumns} FROM sends WHERE email_hash IN ($1, $2) ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+    `SELECT ${listColumns} FROM sends WHERE ${at} AND email_hash IN ($2, $3) ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
   );
-  const countEmail = db.prepare('SELECT COUNT(*) AS n FROM sends WHERE email_hash IN ($1, $2)');
+  const countEmail = db.prepare(`SELECT COUNT(*) AS n FROM sends WHERE ${at} AND email_hash IN ($2, $3)`);
   const countOf = async (
     statement: { get<T>(...p: (string | number)[]): Promise<T | undefined> },
     ...params: string[]
@@ -183,6 +187,7 @@ export function createJournal(db: Database, instanceId: string) {
           process.pid,
           instanceId,
           Date.now(),
+          input.location,
         );
         return result.changes === 1 ? id : null;
       });
@@ -261,20 +266,28 @@ export function createJournal(db: Database, instanceId: string) {
       await dropOld.run(now - historyMs);
     },
 
-    async list(query: { page: number; limit: number; phoneHash?: string; emailHashes?: readonly string[] }) {
+    /** One location's sends, newest first, all or to one contact. */
+    async list(query: {
+      location: string;
+      page: number;
+      limit: number;
+      phoneHash?: string;
+      emailHashes?: readonly string[];
+    }) {
+      const { location } = query;
       const offset = (query.page - 1) * query.limit;
       let rows: Row[];
       let total: number;
       if (query.phoneHash !== undefined) {
-        rows = await listPhone.all<Row>(query.phoneHash, query.limit, offset);
-        total = await countOf(countPhone, query.phoneHash);
+        rows = await listPhone.all<Row>(location, query.phoneHash, query.limit, offset);
+        total = await countOf(countPhone, location, query.phoneHash);
       } else if (query.emailHashes !== undefined && query.emailHashes.length > 0) {
         const [current, legacy = current] = query.emailHashes as [string, string?];
-        rows = await listEmail.all<Row>(current, legacy, query.limit, offset);
-        total = await countOf(countEmail, current, legacy);
+        rows = await listEmail.all<Row>(location, current, legacy, query.limit, offset);
+        total = await countOf(countEmail, location, current, legacy);
       } else {
-        rows = await listAll.all<Row>(query.limit, offset);
-        total = await countOf(countAll);
+        rows = await listAll.all<Row>(location, query.limit, offset);
+        total = await countOf(countAll, location);
       }
       return { total, sends: rows.map(toEntry) };
     },

@@ -43,7 +43,8 @@ export function sendHistoryRoutes(deps: {
             : { emailHashes: deps.hasher.emailLookups(normalised.value) };
       }
       await deps.journal.orphanStale(deps.staleAfterMs);
-      const { total, sends } = await deps.journal.list({ page, limit, ...filter });
+      const location = req.ctx.location!.slug;
+      const { total, sends } = await deps.journal.list({ location, page, limit, ...filter });
       const history: SendHistory = { page, limit, total, sends };
       res.json(ok(history));
     },

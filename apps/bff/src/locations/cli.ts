@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import * as setting from '@review-desk/server/config';
+import { StartupError } from '@review-desk/server/startup-error';
 import { AUTH_SCHEMES, type AuthScheme, locationNameSchema, locationSlugSchema } from '@review-desk/shared';
 import type { z } from 'zod';
+import { unfinishedBulkJobs } from '../bulk/active.ts';
 import { readSecretLine, required, UsageError } from '../cli-input.ts';
 import { keyFromText, loadCliConfig, readKeyFile } from '../env.ts';
 import { openBffDatabase } from '../store/database.ts';
@@ -17,7 +19,8 @@ export const LOCATION_USAGE = `  location add --slug S --name N [--upstream URL]
                                         location replaces the one UPSTREAM_API_KEY implies.
   location list [--json]                List locations (never their keys).
   location rotate-key --slug S [--key-file F]   Replace a location's key (from the file or stdin).
-  location remove --slug S              Remove a location and everyone's access to it.`;
+  location remove --slug S              Remove a location and everyone's access to it
+                                        (refused while a list send of it is not finished).`;
 
 function parsed<T extends z.ZodType>(schema: T, value: string, flag: string): z.output<T> {
   const result = schema.safeParse(value);
@@ -94,6 +97,12 @@ export async function runLocationCommand(argv: string[]): Promise<number> {
       case 'remove': {
         const slug = parsed(locationSlugSchema, required(values.slug, 'slug'), 'slug');
         if (!(await locations.get(slug))) return notFound(slug);
+        const unfinished = await unfinishedBulkJobs(db, slug);
+        if (unfinished > 0) {
+          throw new StartupError(
+            `${slug} has ${unfinished} list send${unfinished === 1 ? '' : 's'} not finished (running or paused): cancel ${unfinished === 1 ? 'it' : 'them'} on its Send to a list page first.`,
+          );
+        }
         await locations.remove(slug);
         out(`Removed location ${slug}.`);
         return 0;

@@ -39,6 +39,7 @@ export function createHandlerSet(deps: {
         reads: createReadForwarder({ config, upstreamHeaders, logger: deps.logger, metrics: deps.metrics }),
         send: createSendHandler({
           config,
+          location: location.slug,
           journal: deps.journal,
           hasher: deps.hasher,
           upstreamHeaders,

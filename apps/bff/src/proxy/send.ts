@@ -31,6 +31,8 @@ import { postUpstream } from './upstream-post.ts';
 
 export type SendDeps = {
   config: Config;
+  /** The location this handler sends to (its slug): recorded with each send. */
+  location: string;
   journal: Journal;
   hasher: ContactHasher;
   upstreamHeaders: UpstreamHeaders;
@@ -118,6 +120,7 @@ export function createSendHandler(deps: SendDeps) {
       contactMasked: maskContact({ phone: send.customerPhone, email: send.customerEmail }),
       phoneHash: send.customerPhone ? hasher.phone(send.customerPhone) : null,
       emailHash: send.customerEmail ? hasher.email(send.customerEmail) : null,
+      location: deps.location,
     };
     let id = await journal.claim(claim);
     // A claim lost to an entry whose key was released in the meantime is simply retried.

@@ -5,6 +5,8 @@ import { schedulingMigrations } from '@review-desk/server/db/jobs';
 import { type MigrationSource, migrate } from '@review-desk/server/db/migrate';
 import { isPostgresUrl, openDatabase } from '@review-desk/server/db/open';
 import type { Database, DbLogger, Queryable } from '@review-desk/server/db/types';
+import { ALERT_MIGRATIONS } from '../alerts/store.ts';
+import { BULK_MIGRATIONS } from '../bulk/store.ts';
 import { USER_RATE_MIGRATIONS } from '../fair-share/user-rate.ts';
 import { LOCATION_MIGRATIONS } from '../locations/store.ts';
 
@@ -27,6 +29,8 @@ export const ALL_BFF_MIGRATIONS: readonly MigrationSource[] = [
   schedulingMigrations,
   LOCATION_MIGRATIONS,
   USER_RATE_MIGRATIONS,
+  BULK_MIGRATIONS,
+  ALERT_MIGRATIONS,
 ];
 
 export type DatabaseSettings = {
