@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { alertsSection } from './alerts.ts';
 import { bulkBenchmark } from './bulk.ts';
 import { browserSection, bundleSection } from './dashboard.ts';
 import { deliveryBenchmark } from './delivery.ts';
@@ -12,12 +13,21 @@ import { locationsSection } from './locations.ts';
 import { proxyBenchmark } from './proxy.ts';
 import { serviceBenchmark } from './service.ts';
 
-// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk] [--workers N[,N…]] [--cpu-prof DIR]
+// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts] [--workers N[,N…]] [--cpu-prof DIR]
 //
 // Runs the four benchmarks one after another (never two at once: they share the machine), prints
 // each table as it finishes and writes bench/results/latest.{json,md} (--quick: latest-quick.*).
 
-const BENCHMARKS = ['proxy', 'service', 'delivery', 'dashboard', 'export', 'locations', 'bulk'] as const;
+const BENCHMARKS = [
+  'proxy',
+  'service',
+  'delivery',
+  'dashboard',
+  'export',
+  'locations',
+  'bulk',
+  'alerts',
+] as const;
 type Name = (typeof BENCHMARKS)[number];
 
 const { values } = parseArgs({
@@ -31,7 +41,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk] [--workers N[,N…]] [--cpu-prof DIR]',
+    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts] [--workers N[,N…]] [--cpu-prof DIR]',
   );
   process.exit(0);
 }
@@ -79,6 +89,7 @@ if (only.includes('delivery'))
       ...(values['cpu-prof'] ? { cpuProfDir: path.resolve(values['cpu-prof']) } : {}),
     }),
   );
+if (only.includes('alerts')) report(await alertsSection(quick));
 if (only.includes('dashboard') || only.includes('export') || only.includes('locations')) {
   const temp = tempDir('rd-bench-web-');
   const dist = path.join(temp.dir, 'dist');

@@ -1,4 +1,4 @@
-import { requestRecordSchema, successEnvelopeSchema } from '@review-desk/shared';
+import { outboxListSchema, requestRecordSchema, successEnvelopeSchema } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTBOX_RECEIPT_MS } from '../src/delivery/tracker.ts';
 import { getJson, send, startTestApi, type TestApi, uniqueEmail, uniquePhone } from './helpers.ts';
@@ -53,5 +53,29 @@ describe('the outbox’s receipts', () => {
     const id = (await send(api, key, { customerPhone: '+14155550000' })).body.data.requestId as string;
     const [leg] = await settle(id);
     expect(leg).toMatchObject({ state: 'undelivered', error: expect.stringMatching(/out of reach/) });
+  });
+});
+
+describe('segments', () => {
+  it('the dev outbox shows each SMS’s parts, and a name with an emoji makes it UCS-2', async () => {
+    const dev = await startTestApi({ devOutbox: true, monthlySendAllowance: 0, frequencyCapDays: 0 });
+    try {
+      dev.business('cafe', 'Cafe');
+      const devKey = dev.key('cafe');
+      const sms = async (customerName: string) => {
+        const id = (await send(dev, devKey, { customerName, customerPhone: uniquePhone() })).body.data
+          .requestId;
+        const list = successEnvelopeSchema(outboxListSchema).parse(
+          (await getJson(dev, `/dev/outbox.json?requestId=${id}`)).body,
+        );
+        return list.data.messages[0]!.sms;
+      };
+      expect(await sms('Ada')).toEqual({ segments: 1, encoding: 'GSM-7' });
+      expect(await sms('Ada 🌟')).toMatchObject({ encoding: 'UCS-2' });
+      const page = await dev.fetch('/dev/outbox');
+      expect(await page.text()).toMatch(/1 × GSM-7/);
+    } finally {
+      await dev.stop();
+    }
   });
 });

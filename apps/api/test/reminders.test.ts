@@ -183,4 +183,19 @@ describe('the reminder', () => {
     });
     await putSettings({ quietHours: null });
   });
+  it('is skipped for a business suspended since the send', async () => {
+    const request = await send({ customerPhone: uniquePhone() });
+    const businessId = api.ctx.store.businesses.bySlug('salon')!.id;
+    api.ctx.store.businesses.setSuspended(businessId, clock.now());
+    try {
+      clock.advance(2 * DAY + 1_000);
+      await until(async () => (await stateOf(request.requestId)) === 'skipped');
+      expect(await api.ctx.reminders.stateOf(request.requestId)).toMatchObject({
+        reason: 'the business is suspended',
+      });
+      expect(await outboxFor(request.requestId)).toHaveLength(1);
+    } finally {
+      api.ctx.store.businesses.setSuspended(businessId, null);
+    }
+  });
 });

@@ -27,6 +27,11 @@ export const outboxMessageSchema = z.object({
   status: z.enum(['accepted', 'failed']),
   error: z.string().nullable(),
   createdAt: z.string(),
+  /** An SMS's parts and encoding (GSM-7, or UCS-2 when a character such as an emoji needs it); null for email. */
+  sms: z
+    .object({ segments: z.number().int(), encoding: z.enum(['GSM-7', 'UCS-2']) })
+    .nullable()
+    .optional(),
 });
 export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
 

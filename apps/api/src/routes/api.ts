@@ -7,6 +7,7 @@ import {
   quietHoursToWindow,
   reviewsQuerySchema,
   sendRequestSchema,
+  smsSegments,
 } from '@review-desk/shared';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
@@ -69,8 +70,15 @@ export function apiRoutes(ctx: AppContext): Router {
             channel: l.message.channel,
             to: l.message.channel === 'sms' ? maskPhone(l.message.to) : maskEmail(l.message.to),
             status: l.outcome.status,
+            // An SMS's parts as counted here (GSM-7, or UCS-2 when a character needs it) and as billed.
+            ...(l.message.channel === 'sms'
+              ? {
+                  segments: smsSegments(l.message.body).segments,
+                  encoding: smsSegments(l.message.body).encoding,
+                }
+              : {}),
             ...(l.outcome.status === 'accepted' && l.outcome.segments
-              ? { segments: l.outcome.segments }
+              ? { billedSegments: l.outcome.segments }
               : {}),
           })),
         },

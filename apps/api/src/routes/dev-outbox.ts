@@ -1,5 +1,12 @@
 import { AppError } from '@review-desk/server/errors';
-import { type OutboxMessage, ok, queryRecord, toE164 } from '@review-desk/shared';
+import {
+  type OutboxMessage,
+  ok,
+  queryRecord,
+  type SmsEncoding,
+  smsSegments,
+  toE164,
+} from '@review-desk/shared';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
@@ -44,7 +51,13 @@ function toMessage(row: OutboxRow): OutboxMessage {
     status: row.status,
     error: row.error,
     createdAt: new Date(row.created_at).toISOString(),
+    sms: row.channel === 'sms' ? segmentsOf(row.body) : null,
   };
+}
+
+function segmentsOf(body: string): { segments: number; encoding: SmsEncoding } {
+  const { segments, encoding } = smsSegments(body);
+  return { segments, encoding };
 }
 
 export function devOutboxRoutes(ctx: AppContext): Router {
@@ -78,7 +91,7 @@ Fault hooks: an SMS to a number ending in 0000 fails; an email to an address at 
   ${messages.map(
     (m) => html`<tr>
     <td>${m.createdAt.replace('T', ' ').slice(0, 19)}</td>
-    <td>${m.channel}</td>
+    <td>${m.channel}${m.sms ? html`<br><span class="muted">${m.sms.segments} × ${m.sms.encoding}</span>` : null}</td>
     <td>${m.to}</td>
     <td class="${m.status === 'failed' ? 'failed' : ''}">${m.status}${m.error ? html`<br>${m.error}` : null}</td>
     <td>${m.subject ? html`<strong>${m.subject}</strong><br>` : null}<pre tabindex="0">${m.body}</pre><a href="${m.reviewLink}">Open review link</a></td>

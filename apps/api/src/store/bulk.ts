@@ -1,4 +1,5 @@
 import { isSyncedPlatform } from '@review-desk/shared';
+import type { ReviewTotals } from './analytics.ts';
 import type { Db } from './db.ts';
 import {
   emailKey,
@@ -8,7 +9,7 @@ import {
   requestContribution,
   requestStore,
 } from './requests.ts';
-import type { NewReview } from './reviews.ts';
+import { type NewReview, REVIEW_WRITES } from './reviews.ts';
 import { dayOf } from './time.ts';
 
 // The fast path for large data (demo seed, benchmarks, imports): plain inserts in one
@@ -25,20 +26,8 @@ export type BulkRequest = Omit<
   error?: string | null;
 };
 
-type ReviewDelta = {
-  n: number;
-  rating_sum: number;
-  pending: number;
-  responded: number;
-  ignored: number;
-  r1: number;
-  r2: number;
-  r3: number;
-  r4: number;
-  r5: number;
-  synced_n: number;
-  synced_rating_sum: number;
-};
+/** A day's roll-up columns, summed in memory before they are written (the same columns as the totals). */
+type ReviewDelta = ReviewTotals;
 
 function emptyReviewDelta(): ReviewDelta {
   return {
@@ -123,22 +112,10 @@ export function bulkInsertRequests(db: Db, rows: Iterable<BulkRequest>): number[
 
 /** Inserts reviews and their counters/roll-ups; returns the number inserted. */
 export function bulkInsertReviews(db: Db, rows: Iterable<NewReview>): number {
-  const insert = db.prepare(`INSERT INTO reviews
-    (business_id, rating, status, author_name, text, review_at, response_text, platform, external_id, request_id, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const count = db.prepare(`INSERT INTO review_counts (business_id, status, rating, n) VALUES (?, ?, ?, ?)
-    ON CONFLICT (business_id, status, rating) DO UPDATE SET n = n + excluded.n`);
-  const daily = db.prepare(`INSERT INTO review_daily
-    (business_id, day, n, rating_sum, pending, responded, ignored, r1, r2, r3, r4, r5, synced_n, synced_rating_sum)
-    VALUES (:business_id, :day, :n, :rating_sum, :pending, :responded, :ignored, :r1, :r2, :r3, :r4, :r5, :synced_n, :synced_rating_sum)
-    ON CONFLICT (business_id, day) DO UPDATE SET
-      n = n + excluded.n, rating_sum = rating_sum + excluded.rating_sum,
-      pending = pending + excluded.pending, responded = responded + excluded.responded,
-      ignored = ignored + excluded.ignored, r1 = r1 + excluded.r1, r2 = r2 + excluded.r2,
-      r3 = r3 + excluded.r3, r4 = r4 + excluded.r4, r5 = r5 + excluded.r5,
-      synced_n = synced_n + excluded.synced_n, synced_rating_sum = synced_rating_sum + excluded.synced_rating_sum`);
-  const dailyPlatform = db.prepare(`INSERT INTO review_daily_platform (business_id, day, platform, n)
-    VALUES (?, ?, ?, ?) ON CONFLICT (business_id, day, platform) DO UPDATE SET n = n + excluded.n`);
+  const insert = db.prepare(REVIEW_WRITES.insert);
+  const count = db.prepare(REVIEW_WRITES.count);
+  const daily = db.prepare(REVIEW_WRITES.daily);
+  const dailyPlatform = db.prepare(REVIEW_WRITES.dailyPlatform);
   let inserted = 0;
   db.transaction(() => {
     const counts = new Map<string, { businessId: number; status: string; rating: number; n: number }>();

@@ -59,18 +59,14 @@ function listShape(filter: ReviewFilter): { index: string; where: string; args: 
   return { index: 'reviews_list', where: '', args: [] };
 }
 
-export function reviewStore(db: Db) {
-  const insert = db.prepare(`INSERT INTO reviews
+/** The writes of a new review and its counters and daily roll-ups: one copy, for one review and in bulk. */
+export const REVIEW_WRITES = {
+  insert: `INSERT INTO reviews
     (business_id, rating, status, author_name, text, review_at, response_text, platform, external_id, request_id, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const byId = db.prepare('SELECT * FROM reviews WHERE id = ?');
-  const byRequest = db.prepare('SELECT * FROM reviews WHERE request_id = ?');
-  const byExternal = db.prepare(
-    'SELECT id FROM reviews WHERE business_id = ? AND platform = ? AND external_id = ?',
-  );
-  const count = db.prepare(`INSERT INTO review_counts (business_id, status, rating, n) VALUES (?, ?, ?, ?)
-    ON CONFLICT (business_id, status, rating) DO UPDATE SET n = n + excluded.n`);
-  const daily = db.prepare(`INSERT INTO review_daily
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  count: `INSERT INTO review_counts (business_id, status, rating, n) VALUES (?, ?, ?, ?)
+    ON CONFLICT (business_id, status, rating) DO UPDATE SET n = n + excluded.n`,
+  daily: `INSERT INTO review_daily
     (business_id, day, n, rating_sum, pending, responded, ignored, r1, r2, r3, r4, r5, synced_n, synced_rating_sum)
     VALUES (:business_id, :day, :n, :rating_sum, :pending, :responded, :ignored, :r1, :r2, :r3, :r4, :r5, :synced_n, :synced_rating_sum)
     ON CONFLICT (business_id, day) DO UPDATE SET
@@ -78,9 +74,21 @@ export function reviewStore(db: Db) {
       pending = pending + excluded.pending, responded = responded + excluded.responded,
       ignored = ignored + excluded.ignored, r1 = r1 + excluded.r1, r2 = r2 + excluded.r2,
       r3 = r3 + excluded.r3, r4 = r4 + excluded.r4, r5 = r5 + excluded.r5,
-      synced_n = synced_n + excluded.synced_n, synced_rating_sum = synced_rating_sum + excluded.synced_rating_sum`);
-  const dailyPlatform = db.prepare(`INSERT INTO review_daily_platform (business_id, day, platform, n)
-    VALUES (?, ?, ?, ?) ON CONFLICT (business_id, day, platform) DO UPDATE SET n = n + excluded.n`);
+      synced_n = synced_n + excluded.synced_n, synced_rating_sum = synced_rating_sum + excluded.synced_rating_sum`,
+  dailyPlatform: `INSERT INTO review_daily_platform (business_id, day, platform, n)
+    VALUES (?, ?, ?, ?) ON CONFLICT (business_id, day, platform) DO UPDATE SET n = n + excluded.n`,
+} as const;
+
+export function reviewStore(db: Db) {
+  const insert = db.prepare(REVIEW_WRITES.insert);
+  const byId = db.prepare('SELECT * FROM reviews WHERE id = ?');
+  const byRequest = db.prepare('SELECT * FROM reviews WHERE request_id = ?');
+  const byExternal = db.prepare(
+    'SELECT id FROM reviews WHERE business_id = ? AND platform = ? AND external_id = ?',
+  );
+  const count = db.prepare(REVIEW_WRITES.count);
+  const daily = db.prepare(REVIEW_WRITES.daily);
+  const dailyPlatform = db.prepare(REVIEW_WRITES.dailyPlatform);
   const setStatus = db.prepare('UPDATE reviews SET status = ?, response_text = ? WHERE id = ?');
 
   const totals = new Map<string, ReturnType<Db['prepare']>>();

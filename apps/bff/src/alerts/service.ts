@@ -126,7 +126,13 @@ export function createAlerts(deps: AlertsDeps) {
       if (reach.some((l) => l.slug === slug)) readers.add(subscriber.userId);
     }
     try {
-      const reviews = await newestReviews(location, (ids) => alerts.seenAmong(slug, ids));
+      // A location's first poll is its baseline: the newest page is enough.
+      const first = (await alerts.watch(slug))?.polledAt == null;
+      const reviews = await newestReviews(
+        location,
+        (ids) => alerts.seenAmong(slug, ids),
+        first ? 1 : undefined,
+      );
       const result = await alerts.recordPoll(
         slug,
         startedAt,
@@ -220,10 +226,17 @@ export function createAlerts(deps: AlertsDeps) {
         handlers,
         clock,
         concurrency: 4,
-        // Due polls are looked for every second (or every interval, if shorter).
-        pollMs: Math.min(1_000, intervalMs),
+        // Due jobs are looked for every 5 s (or every interval, if shorter): a poll or a digest runs
+        // at most that late, and an idle BFF does one small claim every 5 s instead of every second.
+        pollMs: Math.min(5_000, intervalMs),
         logger,
       });
+      // A shorter ALERT_POLL_SECONDS than the last run's applies at once, not after the old wait.
+      await db.run(
+        `UPDATE jobs SET run_at = $1 WHERE kind = $2 AND state = 'pending' AND run_at > $1`,
+        clock.now() + intervalMs,
+        POLL_KIND,
+      );
       await ensureJobs();
       runner.start();
       ensureTimer = setInterval(plan, Math.min(intervalMs, 60_000));

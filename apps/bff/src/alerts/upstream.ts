@@ -80,9 +80,10 @@ async function upstreamGet<S extends z.ZodType>(
 export async function newestReviews(
   location: RoutedLocation,
   seen: (ids: string[]) => Promise<Set<string>>,
+  maxPages = POLL_MAX_PAGES,
 ): Promise<SeenReview[]> {
   const found: SeenReview[] = [];
-  for (let page = 1; page <= POLL_MAX_PAGES; page++) {
+  for (let page = 1; page <= maxPages; page++) {
     const query = new URLSearchParams({ page: String(page), limit: String(POLL_PAGE_SIZE) });
     const list = await upstreamGet(location, 'reviews', query, reviewListSchema);
     const reviews = list.reviews.map((r) => ({

@@ -1,6 +1,4 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { MigrationSource } from '@review-desk/server/db/migrate';
+import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
 
 // Each dashboard user's fair share of the upstream key's rate limit. All users send with one key,
@@ -11,10 +9,7 @@ import type { Database } from '@review-desk/server/db/types';
 // every worker and replica on that database counts together. The table holds one row per user
 // who called lately (rows whose time has passed are swept), and only signed-in users get one.
 
-export const USER_RATE_MIGRATIONS: MigrationSource = {
-  component: 'user_rate',
-  dir: path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'),
-};
+export const USER_RATE_MIGRATIONS = migrationsBeside(import.meta.url, 'user_rate');
 
 const PERIOD_MS = 60_000;
 /** How often the rows of users whose share is whole again are deleted. */
