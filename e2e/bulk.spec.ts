@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { API_URL } from './support/stack.ts';
 
@@ -59,6 +61,7 @@ test('a list with bad rows and a duplicate sends each valid row once; a reload k
   await expect(page.getByText('17 of 17 rows done')).toBeVisible();
   await expect(page.getByTestId('count-sent')).toContainText('17');
   await expect(page.getByTestId('count-unknown')).toContainText('0');
+  expect.soft(await seriousViolations(page), 'the progress view').toEqual([]);
 
   for (const guest of good) {
     const response = await request.get(`${API_URL}/dev/outbox.json?to=${encodeURIComponent(guest.email)}`);
@@ -72,4 +75,31 @@ test('a list with bad rows and a duplicate sends each valid row once; a reload k
   const csv = readFileSync(await (await download).path(), 'utf8');
   expect(csv.trim().split('\r\n')).toHaveLength(18);
   expect(csv.match(/,sent,/g)).toHaveLength(17);
+});
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+}
+
+test('axe: the list page with its preflight, light and dark', async ({ signedIn }) => {
+  const page = await signedIn('owner');
+  await page.goto('/send/list');
+  await expect(page.locator('#page-title')).toHaveText('Send to a list');
+  await page.getByLabel(/Customer list/).setInputFiles({
+    name: 'few.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('name,phone\nAnn,+1 415 555 0134\nBo,12\nCy,+1 415 555 0134\n'),
+  });
+  await expect(page.getByTestId('preflight-errors')).toContainText('1');
+  await page.getByText(/rows with errors will not be sent/).click();
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
+    expect.soft(await seriousViolations(page), `/send/list (${colorScheme})`).toEqual([]);
+  }
 });

@@ -17,30 +17,17 @@ import {
   REVIEW_STATUSES,
   reviewListOutputSchema,
   SEND_STATUS_MEANINGS,
-  STATUS_TABLE,
   sendRequestSchema,
   sendResultSchema,
   successEnvelopeSchema,
 } from '@review-desk/shared';
 import { z } from 'zod';
 import { deliveryOpenApi } from './delivery/openapi.ts';
+import { failure, type JsonSchema, schemaOf } from './openapi-schema.ts';
 import { settingsOpenApi } from './settings/openapi.ts';
 
 // OpenAPI 3.1 generated from the shared zod schemas (zod 4's toJSONSchema emits JSON Schema
 // 2020-12, which OpenAPI 3.1 uses as is). Parameters are described from the shared limits.
-
-type JsonSchema = Record<string, unknown>;
-
-function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  delete json.$schema;
-  return json;
-}
-
-const errorResponse = (status: keyof typeof STATUS_TABLE) => ({
-  description: `${STATUS_TABLE[status].meaning} ${STATUS_TABLE[status].action} The envelope's \`code\` says which (see /docs, Errors).`,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-});
 
 const integer = (name: string, min: number, max: number | undefined, description: string, dflt?: number) => ({
   name,
@@ -70,7 +57,7 @@ export function buildOpenApi(serverUrl: string) {
     )
     .join('; ');
 
-  const authFailures = { '401': errorResponse(401), '403': errorResponse(403), '429': errorResponse(429) };
+  const authFailures = { '401': failure(401), '403': failure(403), '429': failure(429) };
   const settings = settingsOpenApi();
   const delivery = deliveryOpenApi();
   return {
@@ -96,11 +83,11 @@ export function buildOpenApi(serverUrl: string) {
               description: 'Request created and at least one delivery accepted (or a link created).',
               content: { 'application/json': { schema: envelopeOf('SendResult') } },
             },
-            '400': errorResponse(400),
+            '400': failure(400),
             ...authFailures,
-            '413': errorResponse(413),
-            '415': errorResponse(415),
-            '502': errorResponse(502),
+            '413': failure(413),
+            '415': failure(415),
+            '502': failure(502),
           },
         },
       },
@@ -126,7 +113,7 @@ export function buildOpenApi(serverUrl: string) {
               description: 'One page of reviews.',
               content: { 'application/json': { schema: envelopeOf('ReviewList') } },
             },
-            '400': errorResponse(400),
+            '400': failure(400),
             ...authFailures,
           },
         },
@@ -146,7 +133,7 @@ export function buildOpenApi(serverUrl: string) {
               description: 'Aggregates for the window.',
               content: { 'application/json': { schema: envelopeOf('Analytics') } },
             },
-            '400': errorResponse(400),
+            '400': failure(400),
             ...authFailures,
           },
         },

@@ -145,4 +145,23 @@ describe('sending hours', () => {
     expect(record.legs[0]).toMatchObject({ state: 'failed', error: expect.stringMatching(/opted out/) });
     expect(fake.count(phone)).toBe(1);
   });
+  it('a held text whose sending was interrupted is recorded unknown, never sent again', async () => {
+    clock.set(NIGHT + 3 * 86_400_000);
+    const phone = uniquePhone();
+    const held = successEnvelopeSchema(sendResultSchema).parse(
+      (await send({ customerPhone: phone })).body,
+    ).data;
+    expect(held.status).toBe('scheduled');
+    // What a process that died while handing it to Twilio leaves behind: the request `sending`.
+    const delivery = await api.ctx.tracker.store();
+    expect(await delivery.startSending(held.requestId, clock.now())).toBe(true);
+    clock.set(OPENING + 3 * 86_400_000);
+    await waitFor(async () => (await read(held.requestId)).legs[0]?.state !== 'scheduled');
+    const record = await read(held.requestId);
+    expect(record.legs[0]).toMatchObject({
+      state: 'unknown',
+      error: expect.stringMatching(/may have been sent/),
+    });
+    expect(fake.count(phone)).toBe(0);
+  });
 });

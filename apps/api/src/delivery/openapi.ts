@@ -10,27 +10,13 @@ import {
   REQUEST_STATUSES,
   requestListSchema,
   requestRecordSchema,
-  STATUS_TABLE,
 } from '@review-desk/shared';
 import { CHANNELS } from '@review-desk/shared/channels';
-import { z } from 'zod';
+import { failure, type JsonSchema, schemaOf } from '../openapi-schema.ts';
 import { TWILIO_WEBHOOKS } from '../routes/twilio-webhooks.ts';
 
 // Reading requests back and Twilio's webhooks in the OpenAPI document, from the shared schemas:
 // extensions of the API (`x-extension`), which clients must not require.
-
-type JsonSchema = Record<string, unknown>;
-
-function schemaOf(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
-  delete json.$schema;
-  return json;
-}
-
-const failure = (status: keyof typeof STATUS_TABLE) => ({
-  description: `${STATUS_TABLE[status].meaning} ${STATUS_TABLE[status].action}`,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-});
 
 const envelope = (name: string, description: string) => ({
   description,

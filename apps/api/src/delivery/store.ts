@@ -1,6 +1,4 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { MigrationSource } from '@review-desk/server/db/migrate';
+import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
 import {
   type Channel,
@@ -16,10 +14,7 @@ import {
 // STOP. Written through packages/server's async Database; every write is one statement or one
 // short transaction, never held across a carrier's answer.
 
-export const DELIVERY_MIGRATIONS: MigrationSource = {
-  component: 'delivery',
-  dir: path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'),
-};
+export const DELIVERY_MIGRATIONS = migrationsBeside(import.meta.url, 'delivery');
 
 export type DeliveryRequestRow = {
   request_id: string;

@@ -61,29 +61,31 @@ export function apiRoutes(ctx: AppContext): Router {
         key,
         parsed.data,
       );
-      ctx.logger.debug(
-        {
-          reqId: req.id,
-          requestId: result.requestId,
-          channel: result.channel,
-          legs: legs.map((l) => ({
-            channel: l.message.channel,
-            to: l.message.channel === 'sms' ? maskPhone(l.message.to) : maskEmail(l.message.to),
-            status: l.outcome.status,
-            // An SMS's parts as counted here (GSM-7, or UCS-2 when a character needs it) and as billed.
-            ...(l.message.channel === 'sms'
-              ? {
-                  segments: smsSegments(l.message.body).segments,
-                  encoding: smsSegments(l.message.body).encoding,
-                }
-              : {}),
-            ...(l.outcome.status === 'accepted' && l.outcome.segments
-              ? { billedSegments: l.outcome.segments }
-              : {}),
-          })),
-        },
-        'review request sent',
-      );
+      // Built only when it is written: counting segments is work a send at info level skips.
+      if (ctx.logger.isLevelEnabled('debug'))
+        ctx.logger.debug(
+          {
+            reqId: req.id,
+            requestId: result.requestId,
+            channel: result.channel,
+            legs: legs.map((l) => ({
+              channel: l.message.channel,
+              to: l.message.channel === 'sms' ? maskPhone(l.message.to) : maskEmail(l.message.to),
+              status: l.outcome.status,
+              // An SMS's parts as counted here (GSM-7, or UCS-2 when a character needs it) and as billed.
+              ...(l.message.channel === 'sms'
+                ? {
+                    segments: smsSegments(l.message.body).segments,
+                    encoding: smsSegments(l.message.body).encoding,
+                  }
+                : {}),
+              ...(l.outcome.status === 'accepted' && l.outcome.segments
+                ? { billedSegments: l.outcome.segments }
+                : {}),
+            })),
+          },
+          'review request sent',
+        );
       // Its reminder, if the business has one. The send stands whatever happens here.
       try {
         await ctx.reminders.schedule(request, settings.reminderAfterDays);

@@ -2,27 +2,13 @@ import {
   REMINDER_AFTER_DAYS_MAX,
   SETTINGS_ENDPOINTS,
   SMS_SEGMENTS_MAX,
-  STATUS_TABLE,
   settingsResponseSchema,
   settingsUpdateSchema,
 } from '@review-desk/shared';
-import { z } from 'zod';
+import { failure, schemaOf } from '../openapi-schema.ts';
 
 // The settings calls in the OpenAPI document, from the shared schemas: an extension of the API,
 // marked as such (`x-extension`), which clients must not require.
-
-type JsonSchema = Record<string, unknown>;
-
-function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  delete json.$schema;
-  return json;
-}
-
-const failure = (status: keyof typeof STATUS_TABLE) => ({
-  description: `${STATUS_TABLE[status].meaning} ${STATUS_TABLE[status].action}`,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-});
 
 const answer = {
   description:

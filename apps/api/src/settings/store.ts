@@ -1,16 +1,11 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { MigrationSource } from '@review-desk/server/db/migrate';
+import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
 
 // The business_settings table (component `settings`), written for both engines. A NULL column
 // follows the service's default; the store neither knows the defaults nor validates: the
 // settings service does both.
 
-export const SETTINGS_MIGRATIONS: MigrationSource = {
-  component: 'settings',
-  dir: path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'),
-};
+export const SETTINGS_MIGRATIONS = migrationsBeside(import.meta.url, 'settings');
 
 /** What a business has set; null: the default. */
 export type StoredSettings = {

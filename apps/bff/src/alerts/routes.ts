@@ -8,12 +8,13 @@ import {
   markAlertsReadSchema,
   type PreferencesReply,
 } from '@review-desk/shared/alerts';
-import express, { type RequestHandler, Router } from 'express';
+import express, { Router } from 'express';
 import type { Logger } from 'pino';
 import type { RouteGates } from '../gates.ts';
 import { readJsonBody } from '../http/body.ts';
 import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
+import { named } from '../http/named.ts';
 import type { LocationDirectory } from '../locations/directory.ts';
 import type { Alerts } from './service.ts';
 
@@ -29,12 +30,6 @@ export function alertRoutes(deps: {
 }): Router {
   const { alerts, directory } = deps;
   const router = Router();
-  const name =
-    (route: string): RequestHandler =>
-    (req, _res, next) => {
-      req.ctx.route = route;
-      next();
-    };
 
   const reply = async (userId: string, role: Parameters<typeof can>[0]): Promise<PreferencesReply> => ({
     preferences: await (await alerts.store()).preferences(userId),
@@ -43,14 +38,14 @@ export function alertRoutes(deps: {
     digestAllowed: can(role, 'analytics:read'),
   });
 
-  router.get(ALERT_PATHS.preferences, name('alerts'), gateway(deps.gates.alerts), async (req, res) => {
+  router.get(ALERT_PATHS.preferences, named('alerts'), gateway(deps.gates.alerts), async (req, res) => {
     const { user } = req.ctx.session!;
     res.json(ok(await reply(user.id, user.role)));
   });
 
   router.put(
     ALERT_PATHS.preferences,
-    name('alerts'),
+    named('alerts'),
     gateway(deps.gates['alerts.write']),
     async (req, res) => {
       const { user } = req.ctx.session!;
@@ -74,7 +69,7 @@ export function alertRoutes(deps: {
     },
   );
 
-  router.get(ALERT_PATHS.alerts, name('alerts'), gateway(deps.gates.alerts), async (req, res) => {
+  router.get(ALERT_PATHS.alerts, named('alerts'), gateway(deps.gates.alerts), async (req, res) => {
     const { user } = req.ctx.session!;
     const reach = await directory.forUser(user.id);
     const names = new Map(reach.map((l) => [l.slug, l.name]));
@@ -100,7 +95,7 @@ export function alertRoutes(deps: {
     res.set('cache-control', 'no-store').json(ok(body));
   });
 
-  router.post(ALERT_PATHS.read, name('alerts'), gateway(deps.gates['alerts.write']), async (req, res) => {
+  router.post(ALERT_PATHS.read, named('alerts'), gateway(deps.gates['alerts.write']), async (req, res) => {
     const { user } = req.ctx.session!;
     const parsed = markAlertsReadSchema.safeParse(await readJsonBody(req));
     if (!parsed.success) throw AppError.validation(parsed.error);

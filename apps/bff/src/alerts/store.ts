@@ -1,7 +1,5 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Clock } from '@review-desk/server/db/clock';
-import type { MigrationSource } from '@review-desk/server/db/migrate';
+import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database, Queryable, SqlValue } from '@review-desk/server/db/types';
 import { ALERT_LIST_MAX, type AlertChannel } from '@review-desk/shared/alerts';
 import { createPreferenceStore, type Subscriber } from './preferences.ts';
@@ -13,10 +11,7 @@ export type { Subscriber } from './preferences.ts';
 // table's key); an alert exists once per user and review (the alerts' unique key), so neither a
 // restart, a second process nor a retried poll can raise it twice.
 
-export const ALERT_MIGRATIONS: MigrationSource = {
-  component: 'alerts',
-  dir: path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'),
-};
+export const ALERT_MIGRATIONS = migrationsBeside(import.meta.url, 'alerts');
 
 /** A review as a poll found it, reduced to what an alert keeps (never a contact). */
 export type SeenReview = {

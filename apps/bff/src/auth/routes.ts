@@ -1,11 +1,12 @@
 import { AppError } from '@review-desk/server/errors';
 import { BFF_PATHS, loginBodySchema, type Me, ok, ROLE_PERMISSIONS } from '@review-desk/shared';
-import { type Request, type RequestHandler, Router } from 'express';
+import { type Request, Router } from 'express';
 import type { Logger } from 'pino';
 import type { RouteGates } from '../gates.ts';
 import { readJsonBody } from '../http/body.ts';
 import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
+import { named } from '../http/named.ts';
 import type { Metrics } from '../metrics.ts';
 import { type CookieSettings, clearSessionCookies, readSessionToken, setSessionCookie } from './cookies.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
@@ -33,13 +34,6 @@ export function meFor(user: SessionUser, deps: Pick<AuthDeps, 'businessName' | '
     settings: { frequencyCapDays: deps.frequencyCapDays },
   };
 }
-
-const named =
-  (route: string): RequestHandler =>
-  (req, _res, next) => {
-    req.ctx.route = route;
-    next();
-  };
 
 export function authRoutes(deps: AuthDeps): Router {
   const router = Router();

@@ -11,12 +11,13 @@ import {
   queryRecord,
 } from '@review-desk/shared';
 import { csvCell } from '@review-desk/shared/csv';
-import { type Request, type RequestHandler, Router } from 'express';
+import { type Request, Router } from 'express';
 import type { Logger } from 'pino';
 import type { RouteGates } from '../gates.ts';
 import { readJsonBody } from '../http/body.ts';
 import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
+import { named } from '../http/named.ts';
 import { maskContact } from '../journal/contact.ts';
 import type { BulkModule } from './open.ts';
 import type { BulkJobRecord, BulkStore } from './store.ts';
@@ -51,12 +52,6 @@ export async function jobView(store: BulkStore, job: BulkJobRecord): Promise<Bul
 export function bulkRoutes(deps: { bulk: BulkModule; gates: RouteGates; logger: Logger }): Router {
   const { bulk } = deps;
   const router = Router();
-  const name =
-    (route: string): RequestHandler =>
-    (req, _res, next) => {
-      req.ctx.route = route;
-      next();
-    };
   const base = BFF_PATHS.bulkSends;
 
   async function found(req: Request): Promise<{ store: BulkStore; job: BulkJobRecord }> {
@@ -66,7 +61,7 @@ export function bulkRoutes(deps: { bulk: BulkModule; gates: RouteGates; logger: 
     return { store, job };
   }
 
-  router.post(base, name('bulk-sends'), gateway(deps.gates['bulk.write']), async (req, res) => {
+  router.post(base, named('bulk-sends'), gateway(deps.gates['bulk.write']), async (req, res) => {
     const parsed = bulkSendRequestSchema.safeParse(await readJsonBody(req, BULK_BODY_LIMIT_BYTES));
     if (!parsed.success) throw AppError.validation(parsed.error);
     const user = req.ctx.session!.user;
@@ -89,19 +84,19 @@ export function bulkRoutes(deps: { bulk: BulkModule; gates: RouteGates; logger: 
     res.status(202).json(ok({ id: job.id }));
   });
 
-  router.get(base, name('bulk-sends'), gateway(deps.gates['bulk.read']), async (req, res) => {
+  router.get(base, named('bulk-sends'), gateway(deps.gates['bulk.read']), async (req, res) => {
     const store = await bulk.store();
     const jobs = await store.list(req.ctx.location!.slug);
     res.json(ok({ jobs: await Promise.all(jobs.map((job) => jobView(store, job))) }));
   });
   router.all(base, methodNotAllowed('GET', 'POST'));
 
-  router.get(`${base}/:id`, name('bulk-send'), gateway(deps.gates['bulk.read']), async (req, res) => {
+  router.get(`${base}/:id`, named('bulk-send'), gateway(deps.gates['bulk.read']), async (req, res) => {
     const { store, job } = await found(req);
     res.json(ok(await jobView(store, job)));
   });
 
-  router.get(`${base}/:id/rows`, name('bulk-send'), gateway(deps.gates['bulk.read']), async (req, res) => {
+  router.get(`${base}/:id/rows`, named('bulk-send'), gateway(deps.gates['bulk.read']), async (req, res) => {
     const q = req.url.indexOf('?');
     const query = bulkRowsQuerySchema.safeParse(queryRecord(q === -1 ? '' : req.url.slice(q + 1)));
     if (!query.success) throw AppError.validation(query.error);
@@ -112,7 +107,7 @@ export function bulkRoutes(deps: { bulk: BulkModule; gates: RouteGates; logger: 
 
   router.get(
     `${base}/:id/results.csv`,
-    name('bulk-send'),
+    named('bulk-send'),
     gateway(deps.gates['bulk.read']),
     async (req, res) => {
       const { store, job } = await found(req);
@@ -141,7 +136,7 @@ export function bulkRoutes(deps: { bulk: BulkModule; gates: RouteGates; logger: 
   for (const action of ACTIONS) {
     router.post(
       `${base}/:id/${action}`,
-      name('bulk-send'),
+      named('bulk-send'),
       gateway(deps.gates['bulk.control']),
       async (req, res) => {
         const { store, job } = await found(req);

@@ -1,7 +1,5 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { insertMany } from '@review-desk/server/db/insert-many';
-import type { MigrationSource } from '@review-desk/server/db/migrate';
+import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
 import type { BulkJobStatus, Channel, SendRequest } from '@review-desk/shared';
 import { createBulkRows } from './rows.ts';
@@ -12,10 +10,7 @@ export type { OpenRow, RowResult } from './rows.ts';
 // claims and outcomes are in rows.ts. Whether a row went out at all is decided by the send
 // journal, which every row passes through (worker.ts).
 
-export const BULK_MIGRATIONS: MigrationSource = {
-  component: 'bulk',
-  dir: path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'),
-};
+export const BULK_MIGRATIONS = migrationsBeside(import.meta.url, 'bulk');
 
 export type BulkJobRecord = {
   id: string;

@@ -39,6 +39,14 @@ describeEngines('the per-user share', (dialect) => {
     expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
   });
 
+  it('refuses a call over the share whose clock reads a moment earlier than the burst’s last (another replica)', async () => {
+    const rate = share(3);
+    for (let i = 0; i < 3; i++) expect((await rate.take('dana')).allowed).toBe(true);
+    // Taken by a process whose clock is 5 ms behind, or that read it just before the last call.
+    const behind = createUserRate(database().db, 3, () => clock.now - 5);
+    expect((await behind.take('dana')).allowed).toBe(false);
+  });
+
   it('sweeps the rows of users whose share is whole again, and survives a clock that went back', async () => {
     const rate = share(6);
     for (let i = 0; i < 50; i++) await rate.take(`user-${i}`);

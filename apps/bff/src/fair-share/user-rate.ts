@@ -1,6 +1,4 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { MigrationSource } from '@review-desk/server/db/migrate';
+import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
 
 // Each dashboard user's fair share of the upstream key's rate limit. All users send with one key,
@@ -11,10 +9,7 @@ import type { Database } from '@review-desk/server/db/types';
 // every worker and replica on that database counts together. The table holds one row per user
 // who called lately (rows whose time has passed are swept), and only signed-in users get one.
 
-export const USER_RATE_MIGRATIONS: MigrationSource = {
-  component: 'user_rate',
-  dir: path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'),
-};
+export const USER_RATE_MIGRATIONS = migrationsBeside(import.meta.url, 'user_rate');
 
 const PERIOD_MS = 60_000;
 /** How often the rows of users whose share is whole again are deleted. */
@@ -25,14 +20,17 @@ export type ShareDecision = { allowed: true } | { allowed: false; retryAfterSeco
 /**
  * One statement decides and records: the user's theoretical arrival time moves on by one interval
  * when the call fits in the period, and stays where it is when it does not. `allowed` says which.
- * A time more than a period ahead (the clock went back) counts from now instead of locking out.
+ * A time more than two periods ahead (the clock went back) counts from now instead of locking out.
+ * Not one period: after a full burst the stored time is a period ahead of the call that set it, and
+ * a call taken a moment earlier (another worker or replica, or one that waited on the row) would
+ * find it "more than a period ahead" and be let through over the share.
  * $1 user, $2 now, $3 interval, $4 period (all whole milliseconds).
  */
 const NOW = 'CAST($2 AS BIGINT)';
 const INTERVAL = 'CAST($3 AS BIGINT)';
 const PERIOD = 'CAST($4 AS BIGINT)';
-/** Where the next call starts from: the stored time if it lies ahead (within a period), else now. */
-const BASE = `(CASE WHEN user_rate.tat > ${NOW} AND user_rate.tat <= ${NOW} + ${PERIOD} THEN user_rate.tat ELSE ${NOW} END)`;
+/** Where the next call starts from: the stored time if it lies ahead (within two periods), else now. */
+const BASE = `(CASE WHEN user_rate.tat > ${NOW} AND user_rate.tat <= ${NOW} + 2 * ${PERIOD} THEN user_rate.tat ELSE ${NOW} END)`;
 const FITS = `${BASE} + ${INTERVAL} - ${NOW} <= ${PERIOD}`;
 const TAKE = `
   INSERT INTO user_rate (user_id, tat, allowed) VALUES ($1, ${NOW} + ${INTERVAL}, 1)

@@ -1,11 +1,12 @@
 import { AppError } from '@review-desk/server/errors';
 import { BFF_PATHS, locationAccessSchema, ok } from '@review-desk/shared';
-import { type RequestHandler, Router } from 'express';
+import { Router } from 'express';
 import type { Logger } from 'pino';
 import type { RouteGates } from '../gates.ts';
 import { readJsonBody } from '../http/body.ts';
 import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
+import { named } from '../http/named.ts';
 import type { LocationDirectory } from './directory.ts';
 import type { LocationStore } from './store.ts';
 
@@ -22,15 +23,9 @@ export function locationRoutes(deps: {
 }): Router {
   const { directory } = deps;
   const router = Router();
-  const name =
-    (route: string): RequestHandler =>
-    (req, _res, next) => {
-      req.ctx.route = route;
-      next();
-    };
   const access = `${BFF_PATHS.users}/:id/locations`;
 
-  router.get(BFF_PATHS.locations, name('locations'), gateway(deps.gates.locations), async (req, res) => {
+  router.get(BFF_PATHS.locations, named('locations'), gateway(deps.gates.locations), async (req, res) => {
     const mine = await directory.forUser(req.ctx.session!.user.id);
     res.json(ok({ locations: mine.map((l) => ({ slug: l.slug, name: l.name })) }));
   });
@@ -39,14 +34,14 @@ export function locationRoutes(deps: {
     if (!(await deps.userExists(id))) throw new AppError('user_not_found');
   };
 
-  router.get(access, name('users'), gateway(deps.gates['users.read']), async (req, res) => {
+  router.get(access, named('users'), gateway(deps.gates['users.read']), async (req, res) => {
     const id = String(req.params.id);
     await known(id);
     const store = await deps.store();
     res.json(ok({ access: await store.accessOf(id), locations: await listed(directory) }));
   });
 
-  router.put(access, name('users'), gateway(deps.gates['users.write']), async (req, res) => {
+  router.put(access, named('users'), gateway(deps.gates['users.write']), async (req, res) => {
     const id = String(req.params.id);
     const parsed = locationAccessSchema.safeParse(await readJsonBody(req));
     if (!parsed.success) throw AppError.validation(parsed.error);

@@ -1,6 +1,4 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { MigrationSource } from '@review-desk/server/db/migrate';
+import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
 import { AppError } from '@review-desk/server/errors';
 import type { AuthScheme, LocationAccess } from '@review-desk/shared';
@@ -10,10 +8,7 @@ import type { SecretBox } from './secrets.ts';
 // key is sealed at rest (secrets.ts) and opened only for the upstream it belongs to; nothing here
 // returns a key except `credentials`, which the proxy alone calls.
 
-export const LOCATION_MIGRATIONS: MigrationSource = {
-  component: 'locations',
-  dir: path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'),
-};
+export const LOCATION_MIGRATIONS = migrationsBeside(import.meta.url, 'locations');
 
 export type Location = {
   slug: string;

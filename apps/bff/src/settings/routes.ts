@@ -5,6 +5,7 @@ import type { RouteGates } from '../gates.ts';
 import { readJsonBody } from '../http/body.ts';
 import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
+import { named } from '../http/named.ts';
 import type { RoutedLocation } from '../locations/directory.ts';
 import { interpretReply } from '../proxy/answer.ts';
 import { createUpstreamHeaders } from '../proxy/headers.ts';
@@ -55,12 +56,6 @@ async function exchange(
 
 export function settingsRoutes(deps: { gates: RouteGates }): Router {
   const router = Router();
-  const name =
-    (route: string): RequestHandler =>
-    (req, _res, next) => {
-      req.ctx.route = route;
-      next();
-    };
 
   const relay = async (
     location: RoutedLocation,
@@ -82,7 +77,7 @@ export function settingsRoutes(deps: { gates: RouteGates }): Router {
 
   router.get(
     BFF_PATHS.settings,
-    name('settings.read'),
+    named('settings.read'),
     gateway(deps.gates['settings.read']),
     async (req, res) => {
       await relay(req.ctx.location!, res, 'GET', req.ctx.id);
@@ -91,7 +86,7 @@ export function settingsRoutes(deps: { gates: RouteGates }): Router {
 
   router.put(
     BFF_PATHS.settings,
-    name('settings.write'),
+    named('settings.write'),
     gateway(deps.gates['settings.write']),
     async (req, res) => {
       const parsed = settingsUpdateSchema.safeParse(await readJsonBody(req));

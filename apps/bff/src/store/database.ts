@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { schedulingMigrations } from '@review-desk/server/db/jobs';
-import { type MigrationSource, migrate } from '@review-desk/server/db/migrate';
+import { type MigrationSource, migrate, migrationsBeside } from '@review-desk/server/db/migrate';
 import { isPostgresUrl, openDatabase } from '@review-desk/server/db/open';
 import type { Database, DbLogger, Queryable } from '@review-desk/server/db/types';
 import { ALERT_MIGRATIONS } from '../alerts/store.ts';
@@ -16,12 +14,8 @@ import { LOCATION_MIGRATIONS } from '../locations/store.ts';
 // statement); PostgreSQL when BFF_DATABASE_URL is set, shared by every replica. Opened once per
 // process and handed to every store.
 
-export const BFF_MIGRATIONS: MigrationSource = {
-  component: 'bff',
-  dir: path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'),
-  // Before numbered migrations the schema was counted in SQLite's user_version.
-  legacy: 'user_version',
-};
+// Before numbered migrations the schema was counted in SQLite's user_version.
+export const BFF_MIGRATIONS = migrationsBeside(import.meta.url, 'bff', 'user_version');
 
 /** Every component whose tables live in the BFF's database, in the order they are migrated. */
 export const ALL_BFF_MIGRATIONS: readonly MigrationSource[] = [

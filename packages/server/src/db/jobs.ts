@@ -1,7 +1,5 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Clock, systemClock } from './clock.ts';
-import type { MigrationSource } from './migrate.ts';
+import { migrationsBeside } from './migrate.ts';
 import type { Database, Statement } from './types.ts';
 
 // The jobs table: scheduled work written once for both services (quiet-hours sends, reminders,
@@ -11,10 +9,7 @@ import type { Database, Statement } from './types.ts';
 // Run times use the service's clock (a fake clock moves them); leases use the system clock.
 
 /** The jobs and instances tables, to list before the service's own in `migrate()`. */
-export const schedulingMigrations: MigrationSource = {
-  component: 'scheduling',
-  dir: path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations'),
-};
+export const schedulingMigrations = migrationsBeside(import.meta.url, 'scheduling');
 
 export type JobState = 'pending' | 'running' | 'done' | 'failed' | 'cancelled';
 

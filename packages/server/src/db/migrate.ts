@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { StartupError } from '../startup-error.ts';
 import type { Database, Dialect, Queryable } from './types.ts';
 
@@ -22,6 +23,22 @@ export type MigrationSource = {
    */
   legacy?: 'schema_migrations' | 'user_version';
 };
+
+/**
+ * A component whose migrations are in the `migrations` folder beside the module that declares it:
+ * `migrationsBeside(import.meta.url, 'alerts')`.
+ */
+export function migrationsBeside(
+  moduleUrl: string,
+  component: string,
+  legacy?: MigrationSource['legacy'],
+): MigrationSource {
+  return {
+    component,
+    dir: path.join(path.dirname(fileURLToPath(moduleUrl)), 'migrations'),
+    ...(legacy ? { legacy } : {}),
+  };
+}
 
 export type MigrationFile = { version: number; name: string; sql: string };
 export type AppliedMigration = { component: string; version: number; name: string };

@@ -70,6 +70,7 @@ function bff() {
         headers: { 'content-type': 'application/json' },
       });
     }
+    if (url.pathname === '/bff/bulk-sends' && request.method === 'GET') return ok({ jobs: [JOB] });
     if (url.pathname === '/bff/bulk-sends/job-1') return ok(JOB);
     if (url.pathname === '/bff/bulk-sends/job-1/rows')
       return ok({
@@ -111,6 +112,10 @@ describe('Send to a list', () => {
     const server = bff();
     const user = userEvent.setup();
     const view = renderPage(<BulkSendPage title="Send to a list" />, { url: '/send/list' });
+    // Earlier lists, with who started each, open their progress.
+    const earlier = await screen.findByRole('table', { name: 'Earlier lists' });
+    expect(earlier).toHaveTextContent('owner@example.com');
+    expect(within(earlier).getByRole('link')).toHaveAttribute('href', '/send/list?job=job-1');
     await user.upload(
       screen.getByLabelText(/Customer list/),
       new File([CSV], 'customers.csv', { type: 'text/csv' }),

@@ -30,6 +30,7 @@ import {
   type ValidRow,
 } from '../model.ts';
 import { FilePicker } from './file-picker.tsx';
+import { PastLists } from './past-lists.tsx';
 import { PreflightSummary } from './preflight-summary.tsx';
 import { ProgressView } from './progress-view.tsx';
 
@@ -74,7 +75,10 @@ export default function BulkSendPage({ title }: { title: string }) {
           </Anchor>
         </>
       ) : (
-        <ListForm onStarted={(id) => setParams({ job: id })} />
+        <>
+          <ListForm onStarted={(id) => setParams({ job: id })} />
+          <PastLists />
+        </>
       )}
     </Stack>
   );
