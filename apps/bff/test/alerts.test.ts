@@ -126,6 +126,7 @@ describe('low-rating alerts', () => {
     });
     expect(digest.status).toBe(403);
     expect(digest.json.code).toBe('role_forbidden');
+    expect((await owner.get(ALERT_PATHS.alerts)).json.data.activeSince).toBeNull();
     // Not signed in: the envelope, never a page.
     const anonymous = await bff.session().get(ALERT_PATHS.alerts);
     expect(anonymous.status).toBe(401);
@@ -146,7 +147,9 @@ describe('low-rating alerts', () => {
       expect(saved.json.data.preferences.enabled).toBe(true);
     }
     await polls(3);
-    expect((await alertsOf(owner)).alerts).toEqual([]);
+    const before = (await owner.get(ALERT_PATHS.alerts)).json.data;
+    expect(before.alerts).toEqual([]);
+    expect(Date.parse(before.activeSince)).toBeGreaterThan(0);
     expect((await alertsOf(manager)).alerts).toEqual([]);
     expect(smtp.messages).toHaveLength(0);
   });

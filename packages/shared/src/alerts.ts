@@ -75,6 +75,11 @@ export type Alert = z.infer<typeof alertSchema>;
 /** GET /bff/alerts answer. */
 export const alertListSchema = z.object({
   unread: z.number().int().nonnegative(),
+  /**
+   * Since when every new review at the user's locations alerts them: the first poll of each after
+   * alerts were turned on. Null while alerts are off or that poll has not run yet.
+   */
+  activeSince: z.string().nullable().optional(),
   alerts: z.array(alertSchema),
 });
 export type AlertList = z.infer<typeof alertListSchema>;

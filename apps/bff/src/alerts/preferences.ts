@@ -87,6 +87,15 @@ export function createPreferenceStore(db: Database, clock: Clock) {
       return rows.map((r) => ({ userId: r.user_id, timeZone: r.time_zone }));
     },
 
+    /** When the user's alerts were turned on; null while they are off. */
+    async enabledAt(userId: string): Promise<number | null> {
+      const row = await db.get<{ enabled_at: number | null }>(
+        'SELECT enabled_at FROM alert_preferences WHERE user_id = $1 AND enabled = 1',
+        userId,
+      );
+      return row?.enabled_at == null ? null : Number(row.enabled_at);
+    },
+
     /** Users with alerts on. */
     async subscribers(): Promise<Subscriber[]> {
       const rows = await enabled.all<{

@@ -73,12 +73,14 @@ export function alertRoutes(deps: {
     const { user } = req.ctx.session!;
     const reach = await directory.forUser(user.id);
     const names = new Map(reach.map((l) => [l.slug, l.name]));
-    const list = await (await alerts.store()).list(
-      user.id,
-      reach.map((l) => l.slug),
-    );
+    const store = await alerts.store();
+    const slugs = reach.map((l) => l.slug);
+    const list = await store.list(user.id, slugs);
+    const enabledAt = await store.enabledAt(user.id);
+    const since = enabledAt === null ? null : await store.activeSince(slugs, enabledAt);
     const body: AlertList = {
       unread: list.unread,
+      activeSince: since === null ? null : new Date(since).toISOString(),
       alerts: list.alerts.map((a) => ({
         id: a.id,
         location: a.location,

@@ -144,6 +144,37 @@ describeEngines('alert store', (dialect) => {
     expect(await alerts.preferences('u1')).toEqual(DEFAULT_ALERT_PREFERENCES);
   });
 
+  it('is active for a user once each of their locations has polled since they turned alerts on', async () => {
+    const alerts = store();
+    const on = clock.now();
+    expect(await alerts.activeSince(['main', 'airport'], on)).toBeNull();
+    await alerts.recordPoll(
+      'main',
+      on - 1,
+      [],
+      () => [],
+      () => 'none',
+    );
+    await alerts.recordPoll(
+      'airport',
+      on + 5,
+      [],
+      () => [],
+      () => 'none',
+    );
+    // main's last poll started before alerts were on: not yet.
+    expect(await alerts.activeSince(['main', 'airport'], on)).toBeNull();
+    await alerts.recordPoll(
+      'main',
+      on + 9,
+      [],
+      () => [],
+      () => 'none',
+    );
+    expect(await alerts.activeSince(['main', 'airport'], on)).toBe(on + 5);
+    expect(await alerts.activeSince([], on)).toBeNull();
+  });
+
   it('counts failures in a row and clears them on success', async () => {
     const alerts = store();
     expect(await alerts.recordFailure('main', 'The API answered 429')).toBe(1);

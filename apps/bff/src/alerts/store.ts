@@ -176,6 +176,23 @@ export function createAlertStore(db: Database, clock: Clock) {
       return Number(row?.failures ?? 1);
     },
 
+    /**
+     * Since when a user turned on at `enabledAt` is alerted of every new review at these
+     * locations: once each has had a poll that started after then (the earliest such start);
+     * null while one has not.
+     */
+    async activeSince(locations: readonly string[], enabledAt: number): Promise<number | null> {
+      if (locations.length === 0) return null;
+      const list = locations.map((_, i) => `$${i + 1}`).join(', ');
+      const rows = await db.all<{ polled_at: number | null }>(
+        `SELECT polled_at FROM alert_watches WHERE location IN (${list})`,
+        ...locations,
+      );
+      const times = rows.map((r) => (r.polled_at == null ? null : Number(r.polled_at)));
+      if (times.length < locations.length || times.some((t) => t === null || t < enabledAt)) return null;
+      return Math.min(...(times as number[]));
+    },
+
     async watch(location: string) {
       const row = await db.get<{ polled_at: number | null; failures: number; last_error: string | null }>(
         'SELECT polled_at, failures, last_error FROM alert_watches WHERE location = $1',
