@@ -107,6 +107,7 @@ describe('low-rating alerts', () => {
     expect(reply.json.data).toEqual({
       preferences: { enabled: false, threshold: 2, channel: 'email', timeZone: 'UTC', digest: false },
       emailConfigured: true,
+      devOutbox: false,
       digestAllowed: true,
     });
     const bad = await owner.request('PUT', ALERT_PATHS.preferences, {

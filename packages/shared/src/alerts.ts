@@ -51,6 +51,8 @@ export const preferencesReplySchema = z.object({
   preferences: alertPreferencesSchema,
   /** Whether the BFF can send email at all (BFF_SMTP_URL is set). */
   emailConfigured: z.boolean(),
+  /** Development: emails are kept in the BFF's outbox page (/dev/outbox.json), not sent. */
+  devOutbox: z.boolean().optional(),
   /** The weekly digest needs analytics: roles without it cannot opt in. */
   digestAllowed: z.boolean(),
 });

@@ -7,6 +7,8 @@ export type OutgoingEmail = { to: string; subject: string; text: string; html: s
 
 export type Mailer = {
   readonly configured: boolean;
+  /** Development only: the emails kept instead of sent (newest first); absent for real mailers. */
+  outbox?: () => (OutgoingEmail & { at: string })[];
   send(email: OutgoingEmail): Promise<void>;
   close(): void;
 };
@@ -28,5 +30,25 @@ export function createMailer(smtp: { url: string; from: string } | null): Mailer
       await transport.sendMail({ from: smtp.from, ...email });
     },
     close: () => transport.close(),
+  };
+}
+
+/** Emails kept in the development outbox, at most this many (the oldest go first). */
+export const DEV_OUTBOX_MAX = 100;
+
+/**
+ * With dev hooks on and no SMTP server: emails are kept in this process's memory and listed at
+ * /dev/outbox.json instead of being sent, so alerts and digests can be seen without a mail server.
+ */
+export function createOutboxMailer(now: () => number = Date.now): Mailer {
+  const kept: (OutgoingEmail & { at: string })[] = [];
+  return {
+    configured: true,
+    outbox: () => [...kept].reverse(),
+    async send(email) {
+      kept.push({ ...email, at: new Date(now()).toISOString() });
+      if (kept.length > DEV_OUTBOX_MAX) kept.shift();
+    },
+    close() {},
   };
 }

@@ -34,6 +34,7 @@ export function alertRoutes(deps: {
   const reply = async (userId: string, role: Parameters<typeof can>[0]): Promise<PreferencesReply> => ({
     preferences: await (await alerts.store()).preferences(userId),
     emailConfigured: alerts.mailer.configured,
+    devOutbox: alerts.mailer.outbox !== undefined,
     digestAllowed: can(role, 'analytics:read'),
   });
 
@@ -102,6 +103,13 @@ export function alertRoutes(deps: {
     res.json(ok({ marked }));
   });
 
+  const outbox = alerts.mailer.outbox;
+  if (outbox) {
+    // Dev hooks without a mail server: the emails alerts and digests would have sent.
+    router.get('/dev/outbox.json', (_req, res) => {
+      res.set('cache-control', 'no-store').json(ok({ messages: outbox() }));
+    });
+  }
   if (alerts.clock instanceof FakeClock) {
     // Dev hooks only (refused in production): GET reads, POST {advanceMs} or {set} moves the clock.
     router.all('/dev/clock', express.json({ limit: '1kb' }), clockHook(alerts.clock));

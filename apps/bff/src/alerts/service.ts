@@ -14,7 +14,7 @@ import { nextPollDelay, recipients } from './decide.ts';
 import { createDigests, DIGEST_KIND } from './digest-job.ts';
 import { createDigestStore, type DigestStore } from './digest-store.ts';
 import { renderAlertEmail } from './email.ts';
-import { createMailer, type Mailer } from './mailer.ts';
+import { createMailer, createOutboxMailer, type Mailer } from './mailer.ts';
 import { ALERT_MIGRATIONS, type AlertStore, createAlertStore, type RaisedAlert } from './store.ts';
 import { newestReviews, UpstreamFailure } from './upstream.ts';
 
@@ -49,7 +49,12 @@ export function createAlerts(deps: AlertsDeps) {
   const { config, directory, users, logger } = deps;
   // Scheduled work's clock: the system's, or one the dev hook moves (BFF_DEV_HOOKS=1).
   const clock = deps.clock ?? createClock({ fake: config.devHooks });
-  const mailer = deps.mailer ?? createMailer(config.alerts.smtp);
+  // No mail server in development (dev hooks on): emails go to the BFF's own outbox page.
+  const mailer =
+    deps.mailer ??
+    (config.alerts.smtp === null && config.devHooks
+      ? createOutboxMailer()
+      : createMailer(config.alerts.smtp));
   const intervalMs = config.alerts.pollMs;
   let opened: Promise<{ db: Database; store: AlertStore; digests: DigestStore }> | null = null;
   let runner: JobRunner | null = null;

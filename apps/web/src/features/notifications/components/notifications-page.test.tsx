@@ -7,7 +7,7 @@ import NotificationsPage from './notifications-page.tsx';
 
 afterEach(() => vi.unstubAllGlobals());
 
-function bff(reply: { emailConfigured: boolean; digestAllowed: boolean }) {
+function bff(reply: { emailConfigured: boolean; digestAllowed: boolean; devOutbox?: boolean }) {
   let saved = { enabled: false, threshold: 2, channel: 'email', timeZone: 'Europe/London', digest: false };
   const puts: unknown[] = [];
   stubFetch(async (request) => {
@@ -49,6 +49,12 @@ describe('Notifications page', () => {
     expect(await screen.findByTestId('email-not-configured')).toHaveTextContent('Email is not configured');
     expect(screen.getByRole('radio', { name: 'Email and the bell' })).toBeDisabled();
     expect(screen.getByRole('checkbox', { name: /Weekly digest/ })).toBeDisabled();
+  });
+
+  it('says when emails go to the development outbox', async () => {
+    bff({ emailConfigured: true, digestAllowed: true, devOutbox: true });
+    renderPage(<NotificationsPage title="Notifications" />, { url: '/notifications' });
+    expect(await screen.findByTestId('dev-outbox')).toHaveTextContent('/dev/outbox.json');
   });
 
   it('does not offer the digest to a role without analytics', async () => {

@@ -88,6 +88,12 @@ function PreferencesForm({ reply }: { reply: PreferencesReply }) {
             weekly digest is sent.
           </Alert>
         )}
+        {reply.devOutbox && (
+          <Alert color="blue" variant="light" title="Development outbox" data-testid="dev-outbox">
+            This server keeps emails on its development outbox page (/dev/outbox.json) instead of sending
+            them.
+          </Alert>
+        )}
         <Switch
           label="Alert me about low ratings"
           description="A new review at or below the threshold raises an alert within minutes. Reviews already there when you turn this on never do."

@@ -1,0 +1,78 @@
+import { ALERT_PATHS } from '@review-desk/shared/alerts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { request } from '../../../test/support/http.ts';
+import {
+  type SystemApi,
+  type SystemBff,
+  startSystemApi,
+  startSystemBff,
+  waitFor,
+} from '../../../test/support/stack.ts';
+
+// Development without a mail server: with dev hooks on and no BFF_SMTP_URL, the emails alerts
+// would send are kept on the BFF's own outbox page; without dev hooks there is no such page.
+
+let api: SystemApi;
+let bff: SystemBff;
+let key: string;
+
+beforeAll(async () => {
+  api = await startSystemApi({ RATE_LIMIT_PER_MINUTE: '100000' });
+  key = await api.createKey();
+  bff = await startSystemBff(api.url, { UPSTREAM_API_KEY: key, BFF_DEV_HOOKS: '1', ALERT_POLL_SECONDS: '1' });
+}, 60_000);
+
+afterAll(async () => {
+  await bff?.cleanup();
+  await api?.cleanup();
+});
+
+const outbox = (base: string) => request(base, '/dev/outbox.json');
+
+it('keeps an alert email on the dev outbox page, and says so on the Notifications page', async () => {
+  const owner = await bff.owner();
+  const saved = await owner.request('PUT', ALERT_PATHS.preferences, {
+    json: { enabled: true, threshold: 2, channel: 'email', timeZone: 'UTC', digest: false },
+  });
+  expect(saved.json.data).toMatchObject({ emailConfigured: true, devOutbox: true });
+  await new Promise((r) => setTimeout(r, 3_000));
+  expect((await outbox(bff.url)).json.data.messages).toEqual([]);
+
+  const sent = await request(api.url, '/api/v1/requests/send', {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json', origin: api.url },
+    body: JSON.stringify({ channel: 'link', customerName: 'Outbox Customer' }),
+  });
+  const token = new URL(sent.json.data.reviewLink).pathname.split('/')[2]!;
+  const page = await request(api.url, `/r/${token}`);
+  const cookie = String(page.headers['set-cookie']?.[0]?.split(';')[0]);
+  const formToken = /name="form_token" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
+  const left = await request(api.url, `/r/${token}`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ rating: '1', comment: 'Too noisy', form_token: formToken }).toString(),
+  });
+  expect(left.status).toBe(303);
+
+  await waitFor(
+    async () => (await outbox(bff.url)).json.data.messages.length === 1,
+    15_000,
+    'an outbox email',
+  );
+  const [email] = (await outbox(bff.url)).json.data.messages;
+  expect(email).toMatchObject({ to: 'owner@example.com', subject: expect.stringContaining('1★') });
+  expect(email.text).toContain('Author: Outbox Customer');
+  expect(JSON.stringify(email)).not.toContain(key);
+});
+
+it('has no outbox page without dev hooks', async () => {
+  const plain = await startSystemBff(api.url, { UPSTREAM_API_KEY: key });
+  try {
+    const reply = await outbox(plain.url);
+    expect(reply.status).toBe(404);
+    const prefs = await (await plain.owner()).get(ALERT_PATHS.preferences);
+    expect(prefs.json.data).toMatchObject({ emailConfigured: false, devOutbox: false });
+  } finally {
+    await plain.cleanup();
+  }
+});
