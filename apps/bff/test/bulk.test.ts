@@ -290,3 +290,64 @@ describe('two BFF processes on one database', () => {
     }
   }, 90_000);
 });
+
+describe('two lists and a single send on one limited key', () => {
+  it('share the limit: both lists progress together, the single send gets through, staff control only their own', async () => {
+    const upstream = await startFakeUpstream();
+    // The key's limit, as the API counts it (GCRA): ten a second, a burst of three.
+    let tat = 0;
+    const accepted: string[] = [];
+    upstream.behaveOn('/api/v1/requests/send', (req, res) => {
+      const now = Date.now();
+      const next = Math.max(tat, now) + 100;
+      if (next - now > 300) {
+        json(
+          res,
+          429,
+          { success: false, error: 'Request limit reached.', code: 'rate_limited' },
+          { 'retry-after': '1' },
+        );
+        return;
+      }
+      tat = next;
+      accepted.push((JSON.parse(req.body.toString()) as { customerEmail: string }).customerEmail);
+      const { status, body } = healthyAnswer(req);
+      json(res, status, body);
+    });
+    const bff = await startBff(upstream.url, FAST);
+    try {
+      const owner = await bff.owner();
+      const staffUser = { email: 'staff@example.com', password: 'staff-password-1234', role: 'staff' };
+      expect((await owner.post('/bff/users', staffUser)).status).toBe(201);
+      const staff = bff.client();
+      expect((await staff.login(staffUser.email, staffUser.password)).status).toBe(200);
+
+      const a = await startJob(owner, emails('fair-a', 25));
+      const b = await startJob(staff, emails('fair-b', 25));
+      // A staff member cannot pause the owner's list; they can pause and resume their own.
+      const refused = await staff.post(`/bff/bulk-sends/${a}/pause`, {});
+      expect(refused.status).toBe(403);
+      expect(refused.json.code).toBe('role_forbidden');
+
+      // A single send in between: it may meet a 429 (passed on with its Retry-After), never a wall.
+      const key = crypto.randomUUID();
+      let single = await staff.send({ channel: 'email', customerEmail: 'single@example.com' }, key);
+      for (let i = 0; i < 10 && single.status === 429; i++) {
+        await new Promise((r) => setTimeout(r, Number(single.headers.get('retry-after') ?? '1') * 1_000));
+        single = await staff.send({ channel: 'email', customerEmail: 'single@example.com' }, key);
+      }
+      expect(single.status).toBeLessThan(300);
+
+      expect((await finished(owner, a, 60_000)).counts.sent).toBe(25);
+      expect((await finished(staff, b, 60_000)).counts.sent).toBe(25);
+      // Neither list waited for the other: each has a fair part of the first twenty sends.
+      const first = accepted.filter((e) => e.startsWith('fair-')).slice(0, 20);
+      expect(first.filter((e) => e.startsWith('fair-a')).length).toBeGreaterThanOrEqual(5);
+      expect(first.filter((e) => e.startsWith('fair-b')).length).toBeGreaterThanOrEqual(5);
+      expect(new Set(accepted).size).toBe(accepted.length);
+    } finally {
+      await bff.stop();
+      await upstream.close();
+    }
+  }, 120_000);
+});
