@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectFailure, getJson, send, startTestApi, type TestApi, uniquePhone } from './helpers.ts';
 
 // The HTTP surface around the three endpoints: envelopes on every failure, 404/405, CORS
-// (seed §5.8), security headers, the OpenAPI document and docs page, the dev outbox.
+// (docs/api.md), security headers, the OpenAPI document and docs page, the dev outbox.
 
 let api: TestApi;
 let key: string;
@@ -61,7 +61,7 @@ describe('security headers', () => {
   });
 });
 
-describe('CORS (seed §5.8)', () => {
+describe('CORS (docs/api.md)', () => {
   it('an allowed origin is echoed exactly, never *, and without credentials', async () => {
     const result = await getJson(api, '/api/v1/reviews', key, { origin: 'https://app.example' });
     expect(result.status).toBe(200);

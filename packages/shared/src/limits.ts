@@ -14,7 +14,7 @@ export const LIMIT_DEFAULT = 20;
 export const RATING_MIN = 1;
 export const RATING_MAX = 5;
 
-/** GET /api/v1/analytics `days`: 1 to 365 (seed §8); the default is ours (seed: "not shown"). */
+/** GET /api/v1/analytics `days`: 1 to 365 (docs/api.md); the default is ours (seed: "not shown"). */
 export const DAYS_MIN = 1;
 export const DAYS_MAX = 365;
 export const DAYS_DEFAULT = 30;

@@ -1,4 +1,4 @@
-// Seed §5.3: each endpoint enforces one scope. `settings:read` and `settings:write` are the
+// docs/api.md: each endpoint enforces one scope. `settings:read` and `settings:write` are the
 // extension's (GET/PUT /api/v1/settings, settings.ts), and so is `review_requests:read`
 // (GET /api/v1/requests, requests.ts; a key with review_requests:write may read them too).
 export const SCOPES = [
@@ -11,7 +11,7 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** The three operations of the API (seed §4), their exact paths, methods and scopes. */
+/** The three operations of the API (docs/api.md), their exact paths, methods and scopes. */
 export const ENDPOINTS = {
   send: { method: 'POST', path: '/api/v1/requests/send', scope: 'review_requests:write' },
   reviews: { method: 'GET', path: '/api/v1/reviews', scope: 'reviews:read' },
@@ -21,13 +21,13 @@ export type EndpointName = keyof typeof ENDPOINTS;
 
 export const API_PREFIX = '/api/v1';
 
-/** Seed §5.2: the two header forms that carry the key. */
+/** docs/api.md: the two header forms that carry the key. */
 export const API_KEY_HEADER = 'x-api-key';
 export const AUTH_SCHEMES = ['x-api-key', 'bearer'] as const;
 export type AuthScheme = (typeof AUTH_SCHEMES)[number];
 
 /**
- * Seed §5.2: "Keys carry a fixed service-specific prefix followed by the secret part."
+ * docs/api.md: "Keys carry a fixed service-specific prefix followed by the secret part."
  * Ours is `rd_live_` + 43 base64url characters (32 random bytes).
  */
 export const API_KEY_PREFIX = 'rd_live_';

@@ -30,7 +30,7 @@ import {
   requestStatusOf,
 } from './legs.ts';
 
-// POST /api/v1/requests/send (seed §4). A request is reserved (opt-out, frequency cap and
+// POST /api/v1/requests/send (docs/api.md). A request is reserved (opt-out, frequency cap and
 // allowance checked under the write lock, so two concurrent sends cannot both pass), delivered,
 // then finished with the outcome. With a network delivery (SMTP) the reservation is committed
 // first, so a slow mail server never holds the database lock.
@@ -105,7 +105,7 @@ export async function sendReviewRequest(
         throw new AppError('frequency_capped', MESSAGES.frequencyCap(ctx.frequencyCapDays));
       }
     }
-    // Seed §5.6/§7: beyond the sending allowance → 403. Links send nothing and are not counted.
+    // docs/api.md: beyond the sending allowance → 403. Links send nothing and are not counted.
     if (sendsMessage && ctx.monthlySendAllowance > 0) {
       if (store.requests.usage(business.id, month) >= ctx.monthlySendAllowance) {
         throw new AppError('allowance_exceeded', MESSAGES.allowanceExceeded(ctx.monthlySendAllowance));
@@ -226,7 +226,7 @@ export function completeSend(ctx: SendContext, reserved: RequestRow, legs: LegOu
   const allFailed = legs.length > 0 && failed.length === legs.length;
   const describe = (l: LegOutcome) =>
     `${LEG_NAMES[l.message.channel]}: ${l.outcome.status === 'accepted' ? 'accepted' : l.outcome.error}`;
-  // Seed §2: with channel both, one delivery may fail while the other succeeds; the caller must
+  // docs/api.md: with channel both, one delivery may fail while the other succeeds; the caller must
   // check warning. It names the failed leg so the caller knows which contact to fix. A leg whose
   // outcome is unknown is named too: it may or may not have gone out.
   const troubled = [...failed, ...unknown];

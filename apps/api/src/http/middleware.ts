@@ -103,7 +103,7 @@ const CORS_EXPOSE_HEADERS = [
 ].join(', ');
 
 /**
- * Seed §5.8: an exact allow-list (CORS_ORIGINS). An allowed origin is echoed, never `*`; keys
+ * docs/api.md: an exact allow-list (CORS_ORIGINS). An allowed origin is echoed, never `*`; keys
  * travel in headers, not cookies, so no credentials mode is offered. A disallowed origin gets no
  * CORS headers, so the browser refuses to hand the answer to the page.
  */
@@ -132,7 +132,7 @@ export function cors(ctx: AppContext): RequestHandler {
   };
 }
 
-/** The key from `X-API-Key` or `Authorization: Bearer` (seed §5.2), or undefined. */
+/** The key from `X-API-Key` or `Authorization: Bearer` (docs/api.md), or undefined. */
 export function presentedKey(req: express.Request): string | undefined {
   const header = req.get(API_KEY_HEADER);
   if (header !== undefined && header.trim() !== '') return header.trim();
@@ -190,9 +190,9 @@ export function rateLimit(ctx: AppContext): RequestHandler {
 }
 
 /**
- * Seed §5.7: a POST without an Origin header, or with one that is not the application's, gets
+ * docs/api.md: a POST without an Origin header, or with one that is not the application's, gets
  * 403. Accepted: PUBLIC_ORIGIN, ALLOWED_ORIGINS and the CORS allow-list (origins trusted to call
- * from a browser). CSRF_EXEMPT_API_KEYS=true exempts calls that carry an API key (the seed's
+ * from a browser). CSRF_EXEMPT_API_KEYS=true exempts calls that carry an API key (the API's
  * "deployments may exempt /api/v1 API-key traffic").
  */
 export function originRule(ctx: AppContext): RequestHandler {
@@ -207,7 +207,7 @@ export function originRule(ctx: AppContext): RequestHandler {
   };
 }
 
-/** Seed §5.3–5.6: 401 for a missing, unknown, revoked or expired key; 403 without scope or business. */
+/** docs/api.md: 401 for a missing, unknown, revoked or expired key; 403 without scope or business. */
 /** `alsoAccepted`: scopes that grant the same access (a sender may read back what it sent). */
 export function requireScope(
   ctx: AppContext,
@@ -233,7 +233,7 @@ export function jsonBody(): RequestHandler[] {
   const parse = express.json({ limit: JSON_BODY_LIMIT_BYTES, type: () => true, strict: true });
   return [
     (req, _res, next) => {
-      // Seed §4: "Request header Content-Type: application/json", with or without a body.
+      // docs/api.md: "Request header Content-Type: application/json", with or without a body.
       const [typePart, ...params] = (req.get('content-type') ?? '').toLowerCase().split(';');
       const type = typePart!.trim();
       if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {

@@ -18,7 +18,7 @@ import { listReviews } from '../domain/reviews.ts';
 import { jsonBody, methodNotAllowed, originRule, requireScope } from '../http/index.ts';
 import { DAY_MS } from '../store/time.ts';
 
-// The three operations of seed §4 at their exact paths. Each validates its input with the shared
+// The three operations of docs/api.md at their exact paths. Each validates its input with the shared
 // schema (400 names every offending field or parameter), then calls the domain.
 
 function searchParams(originalUrl: string): URLSearchParams {
@@ -31,7 +31,7 @@ export function apiRoutes(ctx: AppContext): Router {
 
   router.post(
     ENDPOINTS.send.path,
-    // Seed §5.7 before the key: like browser-style CSRF middleware, a POST without an accepted
+    // docs/api.md before the key: like browser-style CSRF middleware, a POST without an accepted
     // Origin is refused whatever it carries (docs/decisions/0001-api-origin-rule-before-auth.md).
     originRule(ctx),
     requireScope(ctx, ENDPOINTS.send.scope),
@@ -92,7 +92,7 @@ export function apiRoutes(ctx: AppContext): Router {
       } catch (error) {
         ctx.logger.warn({ err: error, requestId: result.requestId }, 'scheduling the reminder failed');
       }
-      // 200 rather than 201: the seed shows only the envelope, and callers test `success`.
+      // 200 rather than 201: the API reference shows only the envelope, and callers test `success`.
       res.json(ok(result));
     },
   );

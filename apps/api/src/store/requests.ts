@@ -125,7 +125,7 @@ export function requestStore(db: Db) {
     "UPDATE requests SET status = ?, failed_leg = ?, warning = ?, error = ? WHERE id = ? AND status = 'sending'",
   );
   const rollup = db.prepare(ROLLUP_UPSERT);
-  // Frequency cap (seed §8): a request that messaged this contact, still in flight or accepted.
+  // Frequency cap (docs/api.md): a request that messaged this contact, still in flight or accepted.
   // Failed requests and failed legs reached nobody, links message nobody: none of them counts.
   const recentPhone = db.prepare(`SELECT 1 FROM requests WHERE business_id = ? AND customer_phone = ?
     AND created_at >= ? AND status != 'failed' AND channel IN ('sms', 'both')

@@ -4,7 +4,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { getJson, withQuery } from '../../../lib/http.ts';
 import { parseReviewFilters } from '../filters.ts';
 
-// GET /api/v1/reviews through the BFF (same path, query and envelope as the upstream, seed §4).
+// GET /api/v1/reviews through the BFF (same path, query and envelope as the upstream, docs/api.md).
 
 export type ReviewsListQuery = Pick<ReviewsQuery, 'page' | 'limit'> &
   Partial<Pick<ReviewsQuery, 'status' | 'minRating'>>;
