@@ -40,6 +40,9 @@ const devOutbox =
   (env.SMS_PROVIDER || 'outbox') !== 'outbox'
     ? '0'
     : '1');
+/** The BFF's dev hooks (its outbox of alert emails, its clock) follow the demo's outbox. */
+const demoHooks =
+  (devOutbox === '1' || devOutbox === 'true') && !env.BFF_SMTP_URL && env.BFF_DEV_HOOKS === undefined;
 const DEMO_USERS = [
   { email: 'owner@example.com', role: 'owner' },
   { email: 'manager@example.com', role: 'manager' },
@@ -301,6 +304,8 @@ async function main(): Promise<void> {
       BFF_DATABASE_PATH: path.join(dataDir, 'bff.db'),
       // The demo's key allows 1,200 calls a minute (apps/api demo data): each user gets half.
       ...(external ? {} : { USER_RATE_LIMIT_PER_MINUTE: env.USER_RATE_LIMIT_PER_MINUTE || '600' }),
+      // With the demo's outbox on and no mail server, alert emails go to the BFF's own dev outbox.
+      ...(demoHooks ? { BFF_DEV_HOOKS: '1' } : {}),
     },
     ready: listeningLine,
   });
@@ -352,6 +357,7 @@ async function main(): Promise<void> {
   } else {
     say(`Upstream: ${env.UPSTREAM_URL} (only the BFF was started)`);
   }
+  if (demoHooks) say(`Alert emails (no BFF_SMTP_URL) are kept at ${bff.url}/dev/outbox.json, not sent.`);
   say(`Logs: ${logDir} · Press Ctrl-C to stop.`);
   say('');
 }
