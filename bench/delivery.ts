@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import path from 'node:path';
-import { type FakeTwilio, startFakeTwilio } from '../test/support/fake-twilio.ts';
+import { type FakeTwilio, startFakeTwilio, twilioSettings } from '../test/support/fake-twilio.ts';
 import { runLoad } from './lib/load.ts';
 import { ENTRIES, runCli, type Server, startServer, tempDir } from './lib/processes.ts';
 import type { Section, Table, Target } from './lib/report.ts';
@@ -45,11 +45,7 @@ export async function deliveryBenchmark(options: DeliveryOptions): Promise<Secti
         RATE_LIMIT_PER_MINUTE: '0',
         MONTHLY_SEND_ALLOWANCE: '0',
         QUIET_HOURS: 'off',
-        SMS_PROVIDER: 'twilio',
-        TWILIO_ACCOUNT_SID: fake.accountSid,
-        TWILIO_AUTH_TOKEN: fake.authToken,
-        TWILIO_FROM: '+15005550006',
-        TWILIO_API_BASE: fake.url,
+        ...twilioSettings(fake),
         LOG_LEVEL: 'info',
       },
     });

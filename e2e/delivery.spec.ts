@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@review-desk/shared/bff';
-import { type FakeTwilio, startFakeTwilio } from '../test/support/fake-twilio.ts';
+import { type FakeTwilio, startFakeTwilio, twilioSettings } from '../test/support/fake-twilio.ts';
 import { repoRoot } from '../test/support/processes.ts';
 import {
   OWNER,
@@ -28,11 +28,7 @@ test.beforeAll(async () => {
   fake = await startFakeTwilio({ receiptDelayMs: 200 });
   api = await startSystemApi({
     DEV_OUTBOX: '0',
-    SMS_PROVIDER: 'twilio',
-    TWILIO_ACCOUNT_SID: fake.accountSid,
-    TWILIO_AUTH_TOKEN: fake.authToken,
-    TWILIO_FROM: '+15005550006',
-    TWILIO_API_BASE: fake.url,
+    ...twilioSettings(fake),
   });
   const key = await api.createKey();
   bff = await startSystemBff(api.url, {

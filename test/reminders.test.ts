@@ -1,6 +1,6 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeTwilio, startFakeTwilio } from './support/fake-twilio.ts';
+import { type FakeTwilio, startFakeTwilio, twilioSettings } from './support/fake-twilio.ts';
 import { type RunningApp, startApp } from './support/processes.ts';
 import { type SystemApi, startSystemApi, waitFor } from './support/stack.ts';
 
@@ -56,11 +56,7 @@ beforeAll(async () => {
     QUIET_HOURS: 'off',
     REMINDER_AFTER_DAYS: '1',
     FREQUENCY_CAP_DAYS: '0',
-    SMS_PROVIDER: 'twilio',
-    TWILIO_ACCOUNT_SID: fake.accountSid,
-    TWILIO_AUTH_TOKEN: fake.authToken,
-    TWILIO_FROM: FROM,
-    TWILIO_API_BASE: fake.url,
+    ...twilioSettings(fake, FROM),
   });
   key = await api.createKey();
 });

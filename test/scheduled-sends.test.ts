@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeTwilio, startFakeTwilio } from './support/fake-twilio.ts';
+import { type FakeTwilio, startFakeTwilio, twilioSettings } from './support/fake-twilio.ts';
 import { type RunningApp, startApp } from './support/processes.ts';
 import { type SystemApi, startSystemApi, waitFor } from './support/stack.ts';
 
@@ -51,11 +51,7 @@ beforeAll(async () => {
     QUIET_HOURS: '08:00-21:00',
     BUSINESS_TIME_ZONE: 'UTC',
     FREQUENCY_CAP_DAYS: '0',
-    SMS_PROVIDER: 'twilio',
-    TWILIO_ACCOUNT_SID: fake.accountSid,
-    TWILIO_AUTH_TOKEN: fake.authToken,
-    TWILIO_FROM: FROM,
-    TWILIO_API_BASE: fake.url,
+    ...twilioSettings(fake, FROM),
   });
   key = await api.createKey();
 });

@@ -132,6 +132,20 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The service's settings for texting through this fake Twilio from `from`. */
+export function twilioSettings(
+  fake: Pick<FakeTwilio, 'url' | 'accountSid' | 'authToken'>,
+  from = '+15005550006',
+) {
+  return {
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: fake.accountSid,
+    TWILIO_AUTH_TOKEN: fake.authToken,
+    TWILIO_FROM: from,
+    TWILIO_API_BASE: fake.url,
+  };
+}
+
 export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<FakeTwilio> {
   const accountSid = options.accountSid ?? sid('AC');
   const authToken = options.authToken ?? randomBytes(16).toString('hex');
