@@ -1,9 +1,9 @@
-import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { type FakeTwilio, startFakeTwilio, twilioSettings } from '../test/support/fake-twilio.ts';
 import { runLoad } from './lib/load.ts';
 import { ENTRIES, runCli, type Server, startServer, tempDir } from './lib/processes.ts';
 import type { Section, Table, Target } from './lib/report.ts';
+import { sendRequest } from './service.ts';
 
 // Benchmark: delivery through Twilio. The API (SMS_PROVIDER=twilio) sends to the stand-in Twilio
 // of the test support, a real HTTP server in this process speaking the Messages API: sends per
@@ -63,20 +63,7 @@ export async function deliveryBenchmark(options: DeliveryOptions): Promise<Secti
         url: server.url,
         connections,
         seconds,
-        request: {
-          method: 'POST',
-          path: '/api/v1/requests/send',
-          headers: { 'x-api-key': key, origin: server.url, 'content-type': 'application/json' },
-          body: '{}',
-          setupRequest: (request) => ({
-            ...request,
-            body: JSON.stringify({
-              customerName: 'Bench Customer',
-              customerPhone: `+1415555${String(randomInt(1000, 10000))}`,
-              channel: 'sms',
-            }),
-          }),
-        },
+        request: sendRequest(key, server.url),
       });
       const cpu = ((server.cpuMs() - before) * 1000) / Math.max(1, result.ok);
       bestSends = Math.max(bestSends, result.rps);

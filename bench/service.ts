@@ -11,6 +11,7 @@ import {
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Request } from 'autocannon';
 import { runLoad } from './lib/load.ts';
 import { ENTRIES, repoRoot, runCli, type Server, startServer, tempDir } from './lib/processes.ts';
 import { percentile, type Section, type Table, type Target } from './lib/report.ts';
@@ -178,6 +179,25 @@ function serverDurations(logFile: string): Map<string, number[]> {
 
 const round = (value: number) => Math.round(value * 100) / 100;
 
+/** POST send straight to the API, an SMS to a different customer each time, as real traffic
+ * would be (never the 0000 fault hook). */
+export function sendRequest(key: string, origin: string): Request {
+  return {
+    method: 'POST',
+    path: '/api/v1/requests/send',
+    headers: { 'x-api-key': key, origin, 'content-type': 'application/json' },
+    body: '{}',
+    setupRequest: (request) => ({
+      ...request,
+      body: JSON.stringify({
+        customerName: 'Bench Customer',
+        customerPhone: `+1415555${String(randomInt(1000, 10000))}`,
+        channel: 'sms',
+      }),
+    }),
+  };
+}
+
 export async function serviceBenchmark(options: ServiceOptions): Promise<Section> {
   const sizes = options.quick ? SIZES.quick : SIZES.full;
   const data = await dataset(sizes, (line) => console.log(line));
@@ -304,21 +324,7 @@ export async function serviceBenchmark(options: ServiceOptions): Promise<Section
         url: api.url,
         connections,
         seconds: sendSeconds,
-        request: {
-          method: 'POST',
-          path: '/api/v1/requests/send',
-          headers: { 'x-api-key': data.key, origin: api.url, 'content-type': 'application/json' },
-          body: '{}',
-          // A different customer each time, as real traffic would be (never the 0000 fault hook).
-          setupRequest: (request) => ({
-            ...request,
-            body: JSON.stringify({
-              customerName: 'Bench Customer',
-              customerPhone: `+1415555${String(randomInt(1000, 10000))}`,
-              channel: 'sms',
-            }),
-          }),
-        },
+        request: sendRequest(data.key, api.url),
       });
       const cpu = ((api.cpuMs() - before) * 1000) / Math.max(1, result.ok);
       bestSends = Math.max(bestSends, result.rps);
