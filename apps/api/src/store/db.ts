@@ -9,7 +9,7 @@ import { emailContactKey } from '@review-desk/shared/contact';
 // SQLite through node:sqlite: one connection per process, WAL so the CLI can write while the
 // server reads and writes the same file, numbered SQL migrations applied at open.
 
-const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations', 'sqlite');
 
 export type Db = DatabaseSync & { transaction<T>(fn: () => T): T };
 
