@@ -17,8 +17,8 @@ const fresh = (name: string) => `${name}${++n}x${process.pid}`;
 
 beforeAll(async () => {
   api = await startTestApi({ monthlySendAllowance: 0 });
-  api.business('cafe', 'Cafe');
-  key = api.key('cafe');
+  await api.business('cafe', 'Cafe');
+  key = await api.key('cafe');
 });
 afterAll(() => api.stop());
 
@@ -77,7 +77,7 @@ describe('opt-outs and plus-addressing', () => {
     const first = await email(`${ana}+news@gmail.com`);
     expect(first.status).toBe(200);
     const token = successEnvelopeSchema(sendResultSchema).parse(first.body).data.reviewLink.split('/r/')[1]!;
-    optOut(api.ctx.store, token, api.clock.now);
+    await optOut(api.ctx.store, token, api.clock.now);
     api.clock.now += 400 * 86_400_000; // long after any cap
     try {
       for (const spelling of [`${ana}@gmail.com`, `${ana}+2@gmail.com`, `${ana}+news@gmail.com`]) {
@@ -89,7 +89,7 @@ describe('opt-outs and plus-addressing', () => {
       const otherToken = successEnvelopeSchema(sendResultSchema)
         .parse(other.body)
         .data.reviewLink.split('/r/')[1]!;
-      optOut(api.ctx.store, otherToken, api.clock.now);
+      await optOut(api.ctx.store, otherToken, api.clock.now);
       expectFailure(await email(`${sales}+eu@company.example`), 'opted_out');
       expect((await email(`${sales}@company.example`)).status).toBe(200);
     } finally {
@@ -99,7 +99,7 @@ describe('opt-outs and plus-addressing', () => {
 });
 
 describe('requests stored before the contact key', () => {
-  it('are keyed from their address when the database is opened, so they still count (requests and opt-outs)', () => {
+  it('are keyed from their address when the database is opened, so they still count (requests and opt-outs)', async () => {
     const temp = tempDir('api-contact-key-');
     try {
       const file = `${temp.dir}/api.db`;
@@ -120,12 +120,12 @@ describe('requests stored before the contact key', () => {
       );
       old.close();
 
-      const db = openDatabase(file);
+      const db = await openDatabase(file);
       const row = db.prepare('SELECT customer_email, email_key FROM requests').get();
       expect(row).toEqual({ customer_email: 'c.a.t+spring@gmail.com', email_key: 'cat@gmail.com' });
       const optOuts = db.prepare('SELECT contact FROM opt_outs ORDER BY contact').all();
       expect(optOuts).toEqual([{ contact: 'c.a.t+spring@gmail.com' }, { contact: 'cat@gmail.com' }]);
-      closeDatabase(db);
+      await closeDatabase(db);
     } finally {
       temp.cleanup();
     }

@@ -36,6 +36,7 @@ export function requestRecord(ctx: AppContext, row: DeliveryRequestRow, legs: Le
     optedOut: journey?.opted_out_at != null,
     legs: legs.map((leg) => ({
       channel: leg.channel,
+      kind: leg.kind,
       provider: leg.provider,
       state: leg.state,
       error: leg.error,
