@@ -7,15 +7,15 @@ import { openStore } from '../store/index.ts';
 import { createBusiness } from './businesses.ts';
 import { ImportError, importReviews, readImportFile } from './import.ts';
 
-function setup() {
-  const store = openStore(testConfig().databasePath);
-  createBusiness(store, { slug: 'b', name: 'B' }, Date.now());
+async function setup() {
+  const store = await openStore(testConfig());
+  await createBusiness(store, { slug: 'b', name: 'B' }, Date.now());
   return store;
 }
 
 describe('importReviews', () => {
-  it('imports valid rows with defaults and skips rows already imported', () => {
-    const store = setup();
+  it('imports valid rows with defaults and skips rows already imported', async () => {
+    const store = await setup();
     const rows = [
       { rating: '5', platform: 'google', review_date: '2024-05-01', external_id: 'a' },
       {
@@ -28,11 +28,14 @@ describe('importReviews', () => {
       },
       { rating: 4, platform: 'facebook', review_date: '2024-05-03', extra: 'ignored' },
     ];
-    expect(importReviews(store, 'b', rows, Date.now())).toEqual({ imported: 3, skipped: 0 });
-    expect(importReviews(store, 'b', rows.slice(0, 1), Date.now())).toEqual({ imported: 0, skipped: 1 });
-    const stored = store.db
-      .prepare('SELECT rating, status, platform, review_at, author_name FROM reviews ORDER BY id')
-      .all();
+    expect(await importReviews(store, 'b', rows, Date.now())).toEqual({ imported: 3, skipped: 0 });
+    expect(await importReviews(store, 'b', rows.slice(0, 1), Date.now())).toEqual({
+      imported: 0,
+      skipped: 1,
+    });
+    const stored = await store.db.all(
+      'SELECT rating, status, platform, review_at, author_name FROM reviews ORDER BY id',
+    );
     expect(stored).toEqual([
       {
         rating: 5,
@@ -58,8 +61,8 @@ describe('importReviews', () => {
     ]);
   });
 
-  it('imports nothing when any row is bad, and names the rows', () => {
-    const store = setup();
+  it('imports nothing when any row is bad, and names the rows', async () => {
+    const store = await setup();
     const rows = [
       { rating: 5, platform: 'google', review_date: '2024-05-01' },
       { rating: 0, platform: 'google', review_date: '2024-05-01' },
@@ -67,9 +70,9 @@ describe('importReviews', () => {
       { rating: 5, platform: 'google', review_date: 'yesterday' },
       { rating: 5, platform: 'google', review_date: '2024-05-01', status: 'done' },
     ];
-    expect(() => importReviews(store, 'b', rows, Date.now())).toThrow(ImportError);
+    await expect(importReviews(store, 'b', rows, Date.now())).rejects.toThrow(ImportError);
     try {
-      importReviews(store, 'b', rows, Date.now());
+      await importReviews(store, 'b', rows, Date.now());
     } catch (error) {
       const message = (error as Error).message;
       expect(message).toContain('row 2: rating');
@@ -77,7 +80,7 @@ describe('importReviews', () => {
       expect(message).toContain('row 4: review_date');
       expect(message).toContain('row 5: status');
     }
-    expect(store.db.prepare('SELECT count(*) AS n FROM reviews').get()).toEqual({ n: 0 });
+    expect(await store.db.get('SELECT count(*) AS n FROM reviews')).toEqual({ n: 0 });
   });
 
   it('reads JSON arrays, {reviews: [...]} and CSV files', () => {
