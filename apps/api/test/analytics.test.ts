@@ -44,31 +44,31 @@ beforeAll(async () => {
   const now = new Date();
   today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 12);
   api.clock.now = today;
-  api.business('bistro');
-  api.business('empty');
-  key = api.key('bistro');
-  emptyKey = api.key('empty');
+  await api.business('bistro');
+  await api.business('empty');
+  key = await api.key('bistro');
+  emptyKey = await api.key('empty');
   const store = api.ctx.store;
 
   // 10 days ago: one SMS request, opened and rated today (cohort of 10 days ago).
   api.clock.now = today - 10 * DAY;
   const old = await send(api, key, { customerName: 'Old', customerPhone: uniquePhone() });
   api.clock.now = today;
-  recordOpen(store, tokenOf(old.body.data.reviewLink), today);
-  submitFeedback(store, tokenOf(old.body.data.reviewLink), { rating: 2, comment: 'slow' }, today);
+  await recordOpen(store, tokenOf(old.body.data.reviewLink), today);
+  await submitFeedback(store, tokenOf(old.body.data.reviewLink), { rating: 2, comment: 'slow' }, today);
 
   // Today: sms (opened only), email (handed off), link (rated 5 and handed off), one failure.
   const sms = await send(api, key, { customerPhone: uniquePhone() });
-  recordOpen(store, tokenOf(sms.body.data.reviewLink), today);
+  await recordOpen(store, tokenOf(sms.body.data.reviewLink), today);
   const email = await send(api, key, { customerEmail: uniqueEmail(), channel: 'email' });
-  recordHandoff(store, tokenOf(email.body.data.reviewLink), today);
+  await recordHandoff(store, tokenOf(email.body.data.reviewLink), today);
   const link = await send(api, key, { channel: 'link' });
-  submitFeedback(store, tokenOf(link.body.data.reviewLink), { rating: 5, comment: '' }, today);
-  recordHandoff(store, tokenOf(link.body.data.reviewLink), today);
+  await submitFeedback(store, tokenOf(link.body.data.reviewLink), { rating: 5, comment: '' }, today);
+  await recordHandoff(store, tokenOf(link.body.data.reviewLink), today);
   expect((await send(api, key, { customerPhone: '+14155550000' })).status).toBe(502);
 
   // Synced reviews: two in the last week, one 40 days ago.
-  importReviews(
+  await importReviews(
     store,
     'bistro',
     [
@@ -199,7 +199,7 @@ describe('figures', () => {
     api.clock.now = today - DAY;
     const yesterday = await send(api, key, { customerPhone: uniquePhone() });
     api.clock.now = today;
-    submitFeedback(store, tokenOf(yesterday.body.data.reviewLink), { rating: 4, comment: '' }, today);
+    await submitFeedback(store, tokenOf(yesterday.body.data.reviewLink), { rating: 4, comment: '' }, today);
     const after = await analytics('?days=2');
     expect(after.daily[0]!.sent - before.daily[0]!.sent).toBe(1);
     expect(after.daily[0]!.completed - before.daily[0]!.completed).toBe(1);

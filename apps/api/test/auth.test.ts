@@ -12,19 +12,20 @@ let otherKey: string;
 
 beforeAll(async () => {
   api = await startTestApi();
-  api.business('alpha');
-  api.business('beta');
-  key = api.key('alpha');
-  otherKey = api.key('beta');
+  await api.business('alpha');
+  await api.business('beta');
+  key = await api.key('alpha');
+  otherKey = await api.key('beta');
   // One review in each business, to show a key only ever sees its own.
   const store = api.ctx.store;
   for (const [slug, text] of [
     ['alpha', 'alpha review'],
     ['beta', 'beta review'],
   ] as const) {
-    store.transaction(() =>
+    const businessId = (await store.businesses.bySlug(slug))!.id;
+    await store.transaction(async () =>
       store.reviews.insert({
-        businessId: store.businesses.bySlug(slug)!.id,
+        businessId,
         rating: 4,
         status: 'pending',
         authorName: 'A',
@@ -49,12 +50,12 @@ describe('the two header forms', () => {
   });
 
   it('records when a key was last used (for key list), without writing on every call', async () => {
-    const fresh = api.key('alpha');
-    const id = api.keyIdOf(fresh);
+    const fresh = await api.key('alpha');
+    const id = await api.keyIdOf(fresh);
     expect((await getJson(api, '/api/v1/reviews', fresh)).status).toBe(200);
-    expect(api.ctx.store.keys.byId(id)!.last_used_at).toBeNull(); // written in the background
-    api.ctx.keyUsage.flush();
-    expect(api.ctx.store.keys.byId(id)!.last_used_at).toBe(api.clock.now);
+    expect((await api.ctx.store.keys.byId(id))!.last_used_at).toBeNull(); // written in the background
+    await api.ctx.keyUsage.flush();
+    expect((await api.ctx.store.keys.byId(id))!.last_used_at).toBe(api.clock.now);
   });
 
   it('accepts Authorization: Bearer, whatever the scheme’s case', async () => {
@@ -85,14 +86,14 @@ describe('401: key missing, unknown, malformed, revoked or expired', () => {
   });
 
   it('a revoked key', async () => {
-    const revoked = api.key('alpha');
+    const revoked = await api.key('alpha');
     expect((await getJson(api, '/api/v1/reviews', revoked)).status).toBe(200);
-    revokeApiKey(api.ctx.store, api.keyIdOf(revoked), api.clock.now);
+    await revokeApiKey(api.ctx.store, await api.keyIdOf(revoked), api.clock.now);
     expectFailure(await getJson(api, '/api/v1/reviews', revoked), 'key_invalid');
   });
 
   it('an expired key', async () => {
-    const expiring = api.key('alpha', undefined, { expiresInDays: 1 });
+    const expiring = await api.key('alpha', undefined, { expiresInDays: 1 });
     expect((await getJson(api, '/api/v1/reviews', expiring)).status).toBe(200);
     api.clock.now += 86_400_000 + 1;
     try {
@@ -103,8 +104,8 @@ describe('401: key missing, unknown, malformed, revoked or expired', () => {
   });
 
   it('after rotation the old key is refused and the new one works', async () => {
-    const original = api.key('alpha', ['reviews:read']);
-    const rotated = rotateApiKey(api.ctx.store, api.keyIdOf(original), api.clock.now);
+    const original = await api.key('alpha', ['reviews:read']);
+    const rotated = await rotateApiKey(api.ctx.store, await api.keyIdOf(original), api.clock.now);
     expectFailure(await getJson(api, '/api/v1/reviews', original), 'key_invalid');
     expect((await getJson(api, '/api/v1/reviews', rotated.key)).status).toBe(200);
     // Same scopes as before: still no analytics.
@@ -122,7 +123,7 @@ describe('403: scope, business access', () => {
     const others = Object.values(ENDPOINTS)
       .map((e) => e.scope)
       .filter((s) => s !== endpoint.scope);
-    const narrow = api.key('alpha', others);
+    const narrow = await api.key('alpha', others);
     const result =
       endpoint.method === 'POST'
         ? await send(api, narrow, { channel: 'link' })
@@ -146,13 +147,13 @@ describe('403: scope, business access', () => {
   });
 
   it('a key of a suspended business gets 403 until the business is resumed', async () => {
-    api.business('gamma');
-    const gammaKey = api.key('gamma');
-    const gamma = api.ctx.store.businesses.bySlug('gamma')!;
-    api.ctx.store.businesses.setSuspended(gamma.id, api.clock.now);
+    await api.business('gamma');
+    const gammaKey = await api.key('gamma');
+    const gamma = (await api.ctx.store.businesses.bySlug('gamma'))!;
+    await api.ctx.store.businesses.setSuspended(gamma.id, api.clock.now);
     expectFailure(await getJson(api, '/api/v1/reviews', gammaKey), 'business_suspended');
     expectFailure(await send(api, gammaKey, { channel: 'link' }), 'business_suspended');
-    api.ctx.store.businesses.setSuspended(gamma.id, null);
+    await api.ctx.store.businesses.setSuspended(gamma.id, null);
     expect((await getJson(api, '/api/v1/reviews', gammaKey)).status).toBe(200);
   });
 });
@@ -174,7 +175,7 @@ describe('keys never in URLs', () => {
 
 describe('per-key request limit → 429 with Retry-After', () => {
   it('counts per key, answers 429 with Retry-After and RateLimit headers, then recovers', async () => {
-    const limited = api.key('alpha', undefined, { rateLimitPerMinute: 3 });
+    const limited = await api.key('alpha', undefined, { rateLimitPerMinute: 3 });
     const statuses: number[] = [];
     let last: Awaited<ReturnType<typeof getJson>> | undefined;
     for (let i = 0; i < 4; i++) {
@@ -201,7 +202,7 @@ describe('per-key request limit → 429 with Retry-After', () => {
   });
 
   it('reports the remaining allowance on successful calls', async () => {
-    const limited = api.key('alpha', undefined, { rateLimitPerMinute: 10 });
+    const limited = await api.key('alpha', undefined, { rateLimitPerMinute: 10 });
     const first = await getJson(api, '/api/v1/reviews', limited);
     expect(first.headers.get('ratelimit-limit')).toBe('10');
     expect(first.headers.get('ratelimit-remaining')).toBe('9');
@@ -213,14 +214,14 @@ describe('per-key request limit → 429 with Retry-After', () => {
     const strict = await startTestApi({ rateLimitPerMinute: 2 });
     const off = await startTestApi({ rateLimitPerMinute: 0 });
     try {
-      strict.business('s');
-      const k = strict.key('s');
+      await strict.business('s');
+      const k = await strict.key('s');
       const codes = [];
       for (let i = 0; i < 3; i++) codes.push((await getJson(strict, '/api/v1/reviews', k)).status);
       expect(codes).toEqual([200, 200, 429]);
 
-      off.business('o');
-      const own = off.key('o', undefined, { rateLimitPerMinute: 1 });
+      await off.business('o');
+      const own = await off.key('o', undefined, { rateLimitPerMinute: 1 });
       for (let i = 0; i < 5; i++) {
         const result = await getJson(off, '/api/v1/reviews', own);
         expect(result.status).toBe(200);
@@ -233,7 +234,7 @@ describe('per-key request limit → 429 with Retry-After', () => {
   });
 
   it('limits sends too', async () => {
-    const limited = api.key('alpha', undefined, { rateLimitPerMinute: 1 });
+    const limited = await api.key('alpha', undefined, { rateLimitPerMinute: 1 });
     expect((await send(api, limited, { channel: 'link' })).status).toBe(200);
     const second = await send(api, limited, { customerPhone: uniquePhone() });
     expectFailure(second, 'rate_limited');

@@ -3,7 +3,8 @@ import { outboxListSchema, sendResultSchema, successEnvelopeSchema } from '@revi
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/processes.ts';
 import { optOut } from '../src/domain/review-page.ts';
-import { closeDatabase, migrationFiles, openDatabase } from '../src/store/db.ts';
+import { migrationFiles } from '@review-desk/server/db/migrate';
+import { API_MIGRATIONS, openApiDatabase } from '../src/store/database.ts';
 import { expectFailure, getJson, send, startTestApi, type TestApi } from './helpers.ts';
 
 // The frequency cap counts an email address under its contact key: a +tag (at providers that
@@ -17,8 +18,8 @@ const fresh = (name: string) => `${name}${++n}x${process.pid}`;
 
 beforeAll(async () => {
   api = await startTestApi({ monthlySendAllowance: 0 });
-  api.business('cafe', 'Cafe');
-  key = api.key('cafe');
+  await api.business('cafe', 'Cafe');
+  key = await api.key('cafe');
 });
 afterAll(() => api.stop());
 
@@ -77,7 +78,7 @@ describe('opt-outs and plus-addressing', () => {
     const first = await email(`${ana}+news@gmail.com`);
     expect(first.status).toBe(200);
     const token = successEnvelopeSchema(sendResultSchema).parse(first.body).data.reviewLink.split('/r/')[1]!;
-    optOut(api.ctx.store, token, api.clock.now);
+    await optOut(api.ctx.store, token, api.clock.now);
     api.clock.now += 400 * 86_400_000; // long after any cap
     try {
       for (const spelling of [`${ana}@gmail.com`, `${ana}+2@gmail.com`, `${ana}+news@gmail.com`]) {
@@ -89,7 +90,7 @@ describe('opt-outs and plus-addressing', () => {
       const otherToken = successEnvelopeSchema(sendResultSchema)
         .parse(other.body)
         .data.reviewLink.split('/r/')[1]!;
-      optOut(api.ctx.store, otherToken, api.clock.now);
+      await optOut(api.ctx.store, otherToken, api.clock.now);
       expectFailure(await email(`${sales}+eu@company.example`), 'opted_out');
       expect((await email(`${sales}@company.example`)).status).toBe(200);
     } finally {
@@ -99,13 +100,13 @@ describe('opt-outs and plus-addressing', () => {
 });
 
 describe('requests stored before the contact key', () => {
-  it('are keyed from their address when the database is opened, so they still count (requests and opt-outs)', () => {
+  it('are keyed from their address when the database is opened, so they still count (requests and opt-outs)', async () => {
     const temp = tempDir('api-contact-key-');
     try {
       const file = `${temp.dir}/api.db`;
       // A database as the first version left it: migration 1 only, one request to a tagged address.
       const old = new DatabaseSync(file);
-      const [first] = migrationFiles();
+      const [first] = migrationFiles(API_MIGRATIONS, 'sqlite');
       old.exec(first!.sql);
       old.exec(`CREATE TABLE schema_migrations (
         version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
@@ -120,12 +121,12 @@ describe('requests stored before the contact key', () => {
       );
       old.close();
 
-      const db = openDatabase(file);
-      const row = db.prepare('SELECT customer_email, email_key FROM requests').get();
+      const db = await openApiDatabase({ databasePath: file });
+      const row = await db.get('SELECT customer_email, email_key FROM requests');
       expect(row).toEqual({ customer_email: 'c.a.t+spring@gmail.com', email_key: 'cat@gmail.com' });
-      const optOuts = db.prepare('SELECT contact FROM opt_outs ORDER BY contact').all();
+      const optOuts = await db.all('SELECT contact FROM opt_outs ORDER BY contact');
       expect(optOuts).toEqual([{ contact: 'c.a.t+spring@gmail.com' }, { contact: 'cat@gmail.com' }]);
-      closeDatabase(db);
+      await db.close();
     } finally {
       temp.cleanup();
     }

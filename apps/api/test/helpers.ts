@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { SqlValue } from '@review-desk/server/db/types';
 import {
   codedErrorEnvelopeSchema,
   ERROR_CODES,
@@ -14,6 +15,7 @@ import { sha256Hex } from '../src/domain/ids.ts';
 import { createApiKey } from '../src/domain/keys.ts';
 import { type Config, testConfig } from '../src/env.ts';
 import { type RunningApi, startApi } from '../src/server.ts';
+import type { Store } from '../src/store/index.ts';
 
 // A real server on an ephemeral port over a temporary SQLite file, driven over real HTTP.
 
@@ -25,13 +27,13 @@ export type TestApi = RunningApi & {
   /** Test clock: starts at the real time; tests move it forward. */
   clock: { now: number };
   dir: string;
-  business(slug: string, name?: string, reviewUrl?: string | null): { id: number; slug: string };
+  business(slug: string, name?: string, reviewUrl?: string | null): Promise<{ id: number; slug: string }>;
   key(
     businessSlug: string,
     scopes?: Scope[],
     options?: { rateLimitPerMinute?: number; expiresInDays?: number },
-  ): string;
-  keyIdOf(key: string): string;
+  ): Promise<string>;
+  keyIdOf(key: string): Promise<string>;
   /** Fetch relative to the server. */
   fetch(pathname: string, init?: RequestInit): Promise<Response>;
   stop(): Promise<void>;
@@ -54,14 +56,14 @@ export async function startTestApi(overrides: Partial<Config> = {}): Promise<Tes
     ...api,
     clock,
     dir,
-    business(slug, name = `Business ${slug}`, reviewUrl = `https://reviews.example.com/${slug}`) {
-      return createBusiness(store, { slug, name, reviewUrl }, clock.now);
+    async business(slug, name = `Business ${slug}`, reviewUrl = `https://reviews.example.com/${slug}`) {
+      return await createBusiness(store, { slug, name, reviewUrl }, clock.now);
     },
-    key(businessSlug, scopes = [...SCOPES], options = {}) {
-      return createApiKey(store, { businessSlug, scopes, now: clock.now, ...options }).key;
+    async key(businessSlug, scopes = [...SCOPES], options = {}) {
+      return (await createApiKey(store, { businessSlug, scopes, now: clock.now, ...options })).key;
     },
-    keyIdOf(key) {
-      return store.keys.byHash(sha256Hex(key))!.id;
+    async keyIdOf(key) {
+      return (await store.keys.byHash(sha256Hex(key)))!.id;
     },
     fetch(pathname, init) {
       return fetch(`${api.url}${pathname}`, init);
@@ -71,6 +73,32 @@ export async function startTestApi(overrides: Partial<Config> = {}): Promise<Tes
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+// Reading and changing the tables directly, to check the service against a brute-force query or
+// to put a row in a state no request can. SQL written with $1…$n placeholders, as every store's.
+
+/** Every row of a query. */
+export async function queryAll<T = Record<string, unknown>>(
+  store: Store,
+  sql: string,
+  ...params: SqlValue[]
+): Promise<T[]> {
+  return store.db.all<T>(sql, ...params);
+}
+
+/** The first row of a query, if any. */
+export async function queryOne<T = Record<string, unknown>>(
+  store: Store,
+  sql: string,
+  ...params: SqlValue[]
+): Promise<T | undefined> {
+  return store.db.get<T>(sql, ...params);
+}
+
+/** A write; returns how many rows it changed. */
+export async function execute(store: Store, sql: string, ...params: SqlValue[]): Promise<number> {
+  return (await store.db.run(sql, ...params)).changes;
 }
 
 /** Headers of a well-behaved server-side caller: key, JSON, and the application's Origin. */

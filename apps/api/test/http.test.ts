@@ -10,8 +10,8 @@ let key: string;
 
 beforeAll(async () => {
   api = await startTestApi({ corsOrigins: ['https://app.example'] });
-  api.business('b');
-  key = api.key('b');
+  await api.business('b');
+  key = await api.key('b');
 });
 afterAll(() => api.stop());
 

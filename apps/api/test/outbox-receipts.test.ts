@@ -12,8 +12,8 @@ let key: string;
 beforeAll(async () => {
   // Without the fault hooks: the 0000 phone is accepted, then not delivered.
   api = await startTestApi({ devOutbox: false, monthlySendAllowance: 0, frequencyCapDays: 0 });
-  api.business('shop', 'Corner Shop');
-  key = api.key('shop');
+  await api.business('shop', 'Corner Shop');
+  key = await api.key('shop');
 });
 afterAll(() => api.stop());
 
@@ -60,8 +60,8 @@ describe('segments', () => {
   it('the dev outbox shows each SMS’s parts, and a name with an emoji makes it UCS-2', async () => {
     const dev = await startTestApi({ devOutbox: true, monthlySendAllowance: 0, frequencyCapDays: 0 });
     try {
-      dev.business('cafe', 'Cafe');
-      const devKey = dev.key('cafe');
+      await dev.business('cafe', 'Cafe');
+      const devKey = await dev.key('cafe');
       const sms = async (customerName: string) => {
         const id = (await send(dev, devKey, { customerName, customerPhone: uniquePhone() })).body.data
           .requestId;

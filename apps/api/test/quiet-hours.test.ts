@@ -47,8 +47,9 @@ beforeAll(async () => {
     }),
     { clock },
   );
-  createBusiness(api.ctx.store, { slug: 'shop', name: 'Corner Shop', reviewUrl: null }, clock.now());
-  key = createApiKey(api.ctx.store, { businessSlug: 'shop', scopes: [...SCOPES], now: clock.now() }).key;
+  await createBusiness(api.ctx.store, { slug: 'shop', name: 'Corner Shop', reviewUrl: null }, clock.now());
+  key = (await createApiKey(api.ctx.store, { businessSlug: 'shop', scopes: [...SCOPES], now: clock.now() }))
+    .key;
 });
 afterAll(async () => {
   await api.close();

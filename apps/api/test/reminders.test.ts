@@ -42,8 +42,9 @@ beforeAll(async () => {
     }),
     { clock },
   );
-  createBusiness(api.ctx.store, { slug: 'salon', name: 'Salon Nova', reviewUrl: null }, clock.now());
-  key = createApiKey(api.ctx.store, { businessSlug: 'salon', scopes: [...SCOPES], now: clock.now() }).key;
+  await createBusiness(api.ctx.store, { slug: 'salon', name: 'Salon Nova', reviewUrl: null }, clock.now());
+  key = (await createApiKey(api.ctx.store, { businessSlug: 'salon', scopes: [...SCOPES], now: clock.now() }))
+    .key;
   const put = await putSettings({ reminderAfterDays: 2 });
   expect(put.status).toBe(200);
 });
@@ -73,7 +74,7 @@ async function send(body: Record<string, unknown>) {
     body: JSON.stringify(body),
   });
   const data = successEnvelopeSchema(sendResultSchema).parse(await response.json()).data;
-  const row = api.ctx.store.requests.byPublicId(data.requestId)!;
+  const row = (await api.ctx.store.requests.byPublicId(data.requestId))!;
   return { ...data, token: row.token };
 }
 
@@ -125,9 +126,9 @@ describe('the reminder', () => {
     const stopPhone = uniquePhone();
     const textedStop = await send({ customerPhone: stopPhone });
 
-    recordOpen(api.ctx.store, opened.token, clock.now());
-    optOut(api.ctx.store, optedOut.token, clock.now());
-    const businessId = api.ctx.store.businesses.bySlug('salon')!.id;
+    await recordOpen(api.ctx.store, opened.token, clock.now());
+    await optOut(api.ctx.store, optedOut.token, clock.now());
+    const businessId = (await api.ctx.store.businesses.bySlug('salon'))!.id;
     await (await api.ctx.tracker.store()).setOptOut(businessId, stopPhone, true, clock.now()); // texted STOP
     clock.advance(DAY);
     await send({ customerPhone: phone }); // a new request to the same customer
@@ -176,7 +177,7 @@ describe('the reminder', () => {
 
     // The customer answers the reminder.
     clock.advance(3_600_000);
-    submitFeedback(api.ctx.store, request.token, { rating: 5, comment: '' }, clock.now());
+    await submitFeedback(api.ctx.store, request.token, { rating: 5, comment: '' }, clock.now());
     expect(await analyticsNow()).toEqual({
       sent: before.sent + 1,
       completedAfter: before.completedAfter + 1,
@@ -185,8 +186,8 @@ describe('the reminder', () => {
   });
   it('is skipped for a business suspended since the send', async () => {
     const request = await send({ customerPhone: uniquePhone() });
-    const businessId = api.ctx.store.businesses.bySlug('salon')!.id;
-    api.ctx.store.businesses.setSuspended(businessId, clock.now());
+    const businessId = (await api.ctx.store.businesses.bySlug('salon'))!.id;
+    await api.ctx.store.businesses.setSuspended(businessId, clock.now());
     try {
       clock.advance(2 * DAY + 1_000);
       await until(async () => (await stateOf(request.requestId)) === 'skipped');
@@ -195,7 +196,7 @@ describe('the reminder', () => {
       });
       expect(await outboxFor(request.requestId)).toHaveLength(1);
     } finally {
-      api.ctx.store.businesses.setSuspended(businessId, null);
+      await api.ctx.store.businesses.setSuspended(businessId, null);
     }
   });
 });

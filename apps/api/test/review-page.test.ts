@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectFailure, getJson, send, startTestApi, type TestApi, uniquePhone } from './helpers.ts';
+import {
+  expectFailure,
+  getJson,
+  queryOne,
+  send,
+  startTestApi,
+  type TestApi,
+  uniquePhone,
+} from './helpers.ts';
 
 // The customer's side over real HTTP: open → click recorded → submit → review listed →
 // analytics counts it; hand-off; one review per link; CSRF; opt-out; escaping.
@@ -9,9 +17,9 @@ let key: string;
 
 beforeAll(async () => {
   api = await startTestApi();
-  api.business('deli', 'Deli & Sons', 'https://reviews.example.com/deli');
-  api.business('plain', 'Plain Shop', null);
-  key = api.key('deli');
+  await api.business('deli', 'Deli & Sons', 'https://reviews.example.com/deli');
+  await api.business('plain', 'Plain Shop', null);
+  key = await api.key('deli');
 });
 afterAll(() => api.stop());
 
@@ -207,14 +215,15 @@ describe('form protection and validation', () => {
     expect((await api.fetch(`/r/${'x'.repeat(43)}/go`, { redirect: 'manual' })).status).toBe(404);
     const failed = await send(api, key, { customerPhone: '+14155550000' });
     expect(failed.status).toBe(502);
-    const token = api.ctx.store.db
-      .prepare("SELECT token FROM requests WHERE status = 'failed' ORDER BY id DESC LIMIT 1")
-      .get() as { token: string };
+    const token = (await queryOne<{ token: string }>(
+      api.ctx.store,
+      "SELECT token FROM requests WHERE status = 'failed' ORDER BY id DESC LIMIT 1",
+    ))!;
     expect((await open(`/r/${token.token}`)).status).toBe(404);
   });
 
   it('a business without a public review site offers no hand-off', async () => {
-    const plainKey = api.key('plain');
+    const plainKey = await api.key('plain');
     const sent = await send(api, plainKey, { channel: 'link' });
     const path = new URL(sent.body.data.reviewLink).pathname;
     const page = await open(path);

@@ -7,7 +7,7 @@ import {
 } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateData } from '../src/domain/generate.ts';
-import { expectFailure, getJson, startTestApi, type TestApi } from './helpers.ts';
+import { expectFailure, getJson, queryAll, startTestApi, type TestApi } from './helpers.ts';
 
 // GET /api/v1/reviews (docs/api.md, "Limits" and "Paging the reviews"): bounds, the stop rule,
 // filters, the stable newest-first order, and `total`, checked against a brute-force query of the
@@ -21,9 +21,9 @@ const listSchema = successEnvelopeSchema(reviewListOutputSchema);
 
 beforeAll(async () => {
   api = await startTestApi();
-  businessId = api.business('cafe').id;
-  key = api.key('cafe');
-  generateData(api.ctx.store, {
+  businessId = (await api.business('cafe')).id;
+  key = await api.key('cafe');
+  await generateData(api.ctx.store, {
     businessId,
     requests: 300,
     reviews: 437,
@@ -33,9 +33,9 @@ beforeAll(async () => {
   });
   // Ties on the date: the order must still be stable (highest id first).
   const store = api.ctx.store;
-  store.transaction(() => {
+  await store.transaction(async () => {
     for (let i = 0; i < 7; i++) {
-      store.reviews.insert({
+      await store.reviews.insert({
         businessId,
         rating: (i % 5) + 1,
         status: REVIEW_STATUSES[i % 3]!,
@@ -51,8 +51,8 @@ beforeAll(async () => {
     }
   });
   // Another business's reviews must never show up.
-  const other = api.business('elsewhere').id;
-  generateData(api.ctx.store, {
+  const other = (await api.business('elsewhere')).id;
+  await generateData(api.ctx.store, {
     businessId: other,
     requests: 50,
     reviews: 80,
@@ -65,22 +65,23 @@ afterAll(() => api.stop());
 
 type Filter = { status?: string; minRating?: number };
 
-function expectedIds(filter: Filter): string[] {
-  const where = ['business_id = ?'];
+async function expectedIds(filter: Filter): Promise<string[]> {
   const args: (string | number)[] = [businessId];
+  const where = ['business_id = $1'];
   if (filter.status) {
-    where.push('status = ?');
     args.push(filter.status);
+    where.push(`status = $${args.length}`);
   }
   if (filter.minRating) {
-    where.push('rating >= ?');
     args.push(filter.minRating);
+    where.push(`rating >= $${args.length}`);
   }
-  return (
-    api.ctx.store.db
-      .prepare(`SELECT id FROM reviews WHERE ${where.join(' AND ')} ORDER BY review_at DESC, id DESC`)
-      .all(...args) as { id: number }[]
-  ).map((r) => `rev_${r.id}`);
+  const rows = await queryAll<{ id: number }>(
+    api.ctx.store,
+    `SELECT id FROM reviews WHERE ${where.join(' AND ')} ORDER BY review_at DESC, id DESC`,
+    ...args,
+  );
+  return rows.map((r) => `rev_${r.id}`);
 }
 
 async function list(query: string) {
@@ -95,8 +96,8 @@ describe('defaults and bounds', () => {
     expect(data.page).toBe(1);
     expect(data.limit).toBe(LIMIT_DEFAULT);
     expect(data.reviews).toHaveLength(LIMIT_DEFAULT);
-    expect(data.total).toBe(expectedIds({}).length);
-    expect(data.reviews.map((r) => r.id)).toEqual(expectedIds({}).slice(0, LIMIT_DEFAULT));
+    expect(data.total).toBe((await expectedIds({})).length);
+    expect(data.reviews.map((r) => r.id)).toEqual((await expectedIds({})).slice(0, LIMIT_DEFAULT));
   });
 
   it.each([1, 100])('limit %i is accepted', async (limit) => {
@@ -107,7 +108,7 @@ describe('defaults and bounds', () => {
 
   it.each(['5', '1'])('minRating %s is accepted', async (minRating) => {
     const data = await list(`?minRating=${minRating}`);
-    expect(data.total).toBe(expectedIds({ minRating: Number(minRating) }).length);
+    expect(data.total).toBe((await expectedIds({ minRating: Number(minRating) })).length);
   });
 
   it.each([
@@ -137,7 +138,7 @@ describe('defaults and bounds', () => {
   });
 
   it('a page past the end is empty, with the same total', async () => {
-    const total = expectedIds({}).length;
+    const total = (await expectedIds({})).length;
     const data = await list(`?page=${Math.ceil(total / 100) + 1}&limit=100`);
     expect(data.reviews).toEqual([]);
     expect(data.total).toBe(total);
@@ -155,7 +156,7 @@ describe('pagination walk by the stop rule', () => {
   ] as [Filter, number][])(
     '%o with limit %i: every review once, in order, total consistent',
     async (filter, limit) => {
-      const expected = expectedIds(filter);
+      const expected = await expectedIds(filter);
       const seen: string[] = [];
       let totals = new Set<number>();
       let pages = 0;
@@ -183,10 +184,10 @@ describe('pagination walk by the stop rule', () => {
   it('every page of every filter equals the brute-force slice (pages read from either end)', async () => {
     for (const status of [undefined, ...REVIEW_STATUSES]) {
       for (const minRating of [undefined, 1, 3, 5]) {
-        const expected = expectedIds({ status, minRating });
+        const expected = await expectedIds({ status, minRating });
         const limit = 11;
         for (let page = 1; page <= Math.ceil(expected.length / limit) + 1; page++) {
-          const rows = api.ctx.store.reviews.page(
+          const rows = await api.ctx.store.reviews.page(
             businessId,
             { status, minRating },
             (page - 1) * limit,
@@ -213,14 +214,15 @@ describe('review items', () => {
   });
 
   it('ties on the date are ordered by id, highest first', async () => {
-    const ids = expectedIds({});
+    const ids = await expectedIds({});
     const all: string[] = [];
     for (let page = 1; page <= Math.ceil(ids.length / 100); page++) {
       all.push(...(await list(`?page=${page}&limit=100`)).reviews.map((r) => r.id));
     }
-    const ties = api.ctx.store.db
-      .prepare("SELECT id FROM reviews WHERE author_name LIKE 'Tie %' ORDER BY id DESC")
-      .all() as { id: number }[];
+    const ties = await queryAll<{ id: number }>(
+      api.ctx.store,
+      "SELECT id FROM reviews WHERE author_name LIKE 'Tie %' ORDER BY id DESC",
+    );
     const positions = ties.map((t) => all.indexOf(`rev_${t.id}`));
     expect(positions.every((p, i) => i === 0 || p === positions[i - 1]! + 1)).toBe(true);
   });

@@ -3,8 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateData } from '../src/domain/generate.ts';
 import { importReviews } from '../src/domain/import.ts';
 import { optOut, recordHandoff, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
-import { rebuildRollups, rollupDrift } from '../src/store/bulk.ts';
-import { getJson, send, startTestApi, type TestApi, uniqueEmail, uniquePhone } from './helpers.ts';
+import { rebuildRollups, rollupDrift } from '../src/store/recount.ts';
+import {
+  execute,
+  getJson,
+  queryAll,
+  queryOne,
+  send,
+  startTestApi,
+  type TestApi,
+  uniqueEmail,
+  uniquePhone,
+} from './helpers.ts';
 
 // The counters and daily roll-ups that make `total` and analytics cheap at a million rows must
 // always equal a brute-force recount of the base tables, whatever mix of writes came before.
@@ -16,30 +26,29 @@ const DAY = 86_400_000;
 
 beforeAll(async () => {
   api = await startTestApi({ monthlySendAllowance: 0 });
-  businessId = api.business('mix').id;
-  api.business('bystander');
-  key = api.key('mix');
+  businessId = (await api.business('mix')).id;
+  await api.business('bystander');
+  key = await api.key('mix');
 });
 afterAll(() => api.stop());
 
-function bruteTotal(filter: { status?: string; minRating?: number }): number {
-  const where = ['business_id = ?'];
+async function bruteTotal(filter: { status?: string; minRating?: number }): Promise<number> {
   const args: (string | number)[] = [businessId];
+  const where = ['business_id = $1'];
   if (filter.status) {
-    where.push('status = ?');
     args.push(filter.status);
+    where.push(`status = $${args.length}`);
   }
   if (filter.minRating) {
-    where.push('rating >= ?');
     args.push(filter.minRating);
+    where.push(`rating >= $${args.length}`);
   }
-  return (
-    api.ctx.store.db
-      .prepare(`SELECT count(*) AS n FROM reviews WHERE ${where.join(' AND ')}`)
-      .get(...args) as {
-      n: number;
-    }
-  ).n;
+  const row = await queryOne<{ n: number }>(
+    api.ctx.store,
+    `SELECT count(*) AS n FROM reviews WHERE ${where.join(' AND ')}`,
+    ...args,
+  );
+  return row!.n;
 }
 
 describe('counters and roll-ups', () => {
@@ -47,9 +56,9 @@ describe('counters and roll-ups', () => {
     const store = api.ctx.store;
     const start = api.clock.now;
     // Bulk data for this business and another.
-    generateData(store, { businessId, requests: 200, reviews: 300, days: 90, now: start, seed: 11 });
-    generateData(store, {
-      businessId: store.businesses.bySlug('bystander')!.id,
+    await generateData(store, { businessId, requests: 200, reviews: 300, days: 90, now: start, seed: 11 });
+    await generateData(store, {
+      businessId: (await store.businesses.bySlug('bystander'))!.id,
       requests: 50,
       reviews: 50,
       days: 30,
@@ -73,13 +82,13 @@ describe('counters and roll-ups', () => {
     }
     api.clock.now = start;
     // Customer actions in every combination, some repeated.
-    links.forEach((token, i) => {
-      if (i % 2 === 0) recordOpen(store, token, start);
-      if (i % 3 === 0) submitFeedback(store, token, { rating: (i % 5) + 1, comment: `c${i}` }, start);
-      if (i % 4 === 0) recordHandoff(store, token, start);
-      if (i % 6 === 0) submitFeedback(store, token, { rating: 1, comment: 'again' }, start);
-      if (i % 7 === 0) optOut(store, token, start);
-    });
+    for (const [i, token] of links.entries()) {
+      if (i % 2 === 0) await recordOpen(store, token, start);
+      if (i % 3 === 0) await submitFeedback(store, token, { rating: (i % 5) + 1, comment: `c${i}` }, start);
+      if (i % 4 === 0) await recordHandoff(store, token, start);
+      if (i % 6 === 0) await submitFeedback(store, token, { rating: 1, comment: 'again' }, start);
+      if (i % 7 === 0) await optOut(store, token, start);
+    }
     // Imports, including a duplicate row that must be skipped.
     const rows = Array.from({ length: 20 }, (_, i) => ({
       rating: (i % 5) + 1,
@@ -88,21 +97,21 @@ describe('counters and roll-ups', () => {
       status: REVIEW_STATUSES[i % 3],
       external_id: `ext-${i}`,
     }));
-    importReviews(store, 'mix', rows, start);
-    expect(importReviews(store, 'mix', rows.slice(0, 5), start)).toEqual({ imported: 0, skipped: 5 });
+    await importReviews(store, 'mix', rows, start);
+    expect(await importReviews(store, 'mix', rows.slice(0, 5), start)).toEqual({ imported: 0, skipped: 5 });
     // Status changes move reviews between counters.
-    const some = store.db
-      .prepare('SELECT id FROM reviews WHERE business_id = ? LIMIT 30')
-      .all(businessId) as {
-      id: number;
-    }[];
-    store.transaction(() => {
-      some.forEach((r, i) => {
-        store.reviews.setStatus(r.id, REVIEW_STATUSES[i % 3]!, i % 3 === 1 ? 'Thanks' : null);
-      });
+    const some = await queryAll<{ id: number }>(
+      store,
+      'SELECT id FROM reviews WHERE business_id = $1 LIMIT 30',
+      businessId,
+    );
+    await store.transaction(async () => {
+      for (const [i, r] of some.entries()) {
+        await store.reviews.setStatus(r.id, REVIEW_STATUSES[i % 3]!, i % 3 === 1 ? 'Thanks' : null);
+      }
     });
 
-    expect(rollupDrift(store.db)).toEqual([]);
+    expect(await rollupDrift(store.db)).toEqual([]);
 
     // `total` of every filter equals COUNT(*).
     for (const status of [undefined, ...REVIEW_STATUSES]) {
@@ -111,31 +120,33 @@ describe('counters and roll-ups', () => {
         if (status) query.set('status', status);
         if (minRating) query.set('minRating', String(minRating));
         const data = (await getJson(api, `/api/v1/reviews?${query}`, key)).body.data;
-        expect(data.total).toBe(bruteTotal({ status, minRating }));
+        expect(data.total).toBe(await bruteTotal({ status, minRating }));
       }
     }
 
     // A rebuild from the base tables gives the same figures the writes maintained.
     const before = (await getJson(api, '/api/v1/analytics?days=365', key)).body.data;
-    rebuildRollups(store.db);
-    expect(rollupDrift(store.db)).toEqual([]);
+    await rebuildRollups(store.db);
+    expect(await rollupDrift(store.db)).toEqual([]);
     expect((await getJson(api, '/api/v1/analytics?days=365', key)).body.data).toEqual(before);
   });
 
-  it('drift is detected when a counter is wrong', () => {
+  it('drift is detected when a counter is wrong', async () => {
     const store = api.ctx.store;
-    store.db
-      .prepare(
-        "UPDATE review_counts SET n = n + 1 WHERE business_id = ? AND status = 'pending' AND rating = 5",
-      )
-      .run(businessId);
-    store.db
-      .prepare('UPDATE request_daily SET completed = completed + 1 WHERE business_id = ?')
-      .run(businessId);
-    const drift = rollupDrift(store.db);
+    await execute(
+      store,
+      "UPDATE review_counts SET n = n + 1 WHERE business_id = $1 AND status = 'pending' AND rating = 5",
+      businessId,
+    );
+    await execute(
+      store,
+      'UPDATE request_daily SET completed = completed + 1 WHERE business_id = $1',
+      businessId,
+    );
+    const drift = await rollupDrift(store.db);
     expect(drift.some((d) => d.startsWith('review_counts'))).toBe(true);
     expect(drift.some((d) => d.startsWith('request_daily'))).toBe(true);
-    rebuildRollups(store.db);
-    expect(rollupDrift(store.db)).toEqual([]);
+    await rebuildRollups(store.db);
+    expect(await rollupDrift(store.db)).toEqual([]);
   });
 });

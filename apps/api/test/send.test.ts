@@ -12,6 +12,7 @@ import { optOut } from '../src/domain/review-page.ts';
 import {
   expectFailure,
   getJson,
+  queryAll,
   send,
   sendHeaders,
   startTestApi,
@@ -28,8 +29,8 @@ let key: string;
 
 beforeAll(async () => {
   api = await startTestApi({ monthlySendAllowance: 0 });
-  api.business('shop', 'Corner Shop');
-  key = api.key('shop');
+  await api.business('shop', 'Corner Shop');
+  key = await api.key('shop');
 });
 afterAll(() => api.stop());
 
@@ -206,15 +207,15 @@ describe('the Origin rule on POST', () => {
     });
     const exempt = await startTestApi({ csrfExemptApiKeys: true });
     try {
-      other.business('o');
-      const k = other.key('o');
+      await other.business('o');
+      const k = await other.key('o');
       expect(
         (await send(other, k, { channel: 'link' }, { origin: 'https://dashboard.example' })).status,
       ).toBe(200);
       expect((await send(other, k, { channel: 'link' })).status).toBe(200);
 
-      exempt.business('e');
-      const e = exempt.key('e');
+      await exempt.business('e');
+      const e = await exempt.key('e');
       const noOrigin = await exempt.fetch('/api/v1/requests/send', {
         method: 'POST',
         headers: { authorization: `Bearer ${e}`, 'content-type': 'application/json' },
@@ -270,9 +271,11 @@ describe('delivery failures (outbox fault hooks)', () => {
     expect(message).toContain(ERROR_CODES.delivery_failed.message);
     expect(message).toContain('SMS:');
     expect(message).toContain('Email:');
-    const failed = api.ctx.store.db
-      .prepare("SELECT status, error FROM requests WHERE customer_email = ? AND status = 'failed'")
-      .all(email);
+    const failed = await queryAll(
+      api.ctx.store,
+      "SELECT status, error FROM requests WHERE customer_email = $1 AND status = 'failed'",
+      email,
+    );
     expect(failed).toHaveLength(1);
     // A second attempt is not refused by the frequency cap: nothing reached the customer.
     expectFailure(await send(api, key, body), 'delivery_failed');
@@ -283,8 +286,8 @@ describe('delivery failures (outbox fault hooks)', () => {
   it('are off unless the dev outbox is on: the outbox keeps every message', async () => {
     const quiet = await startTestApi({ devOutbox: false });
     try {
-      quiet.business('q');
-      const k = quiet.key('q');
+      await quiet.business('q');
+      const k = await quiet.key('q');
       const result = await send(quiet, k, {
         customerPhone: '+14155550000',
         customerEmail: uniqueEmail('fail.example'),
@@ -314,8 +317,8 @@ describe('frequency cap and opt-out', () => {
     // A link does not message anyone: not capped.
     expect((await send(api, key, { customerPhone: phone, channel: 'link' })).status).toBe(200);
 
-    api.business('neighbour');
-    expect((await send(api, api.key('neighbour'), { customerPhone: phone })).status).toBe(200);
+    await api.business('neighbour');
+    expect((await send(api, await api.key('neighbour'), { customerPhone: phone })).status).toBe(200);
   });
 
   it('the cap is per contact and lifts after FREQUENCY_CAP_DAYS', async () => {
@@ -334,8 +337,8 @@ describe('frequency cap and opt-out', () => {
   it('FREQUENCY_CAP_DAYS=0 disables the cap', async () => {
     const uncapped = await startTestApi({ frequencyCapDays: 0 });
     try {
-      uncapped.business('u');
-      const k = uncapped.key('u');
+      await uncapped.business('u');
+      const k = await uncapped.key('u');
       const phone = uniquePhone();
       for (let i = 0; i < 3; i++)
         expect((await send(uncapped, k, { customerPhone: phone })).status).toBe(200);
@@ -350,7 +353,7 @@ describe('frequency cap and opt-out', () => {
     const first = await send(api, key, { customerPhone: phone, customerEmail: email, channel: 'both' });
     expect(first.status).toBe(200);
     const token = first.body.data.reviewLink.split('/r/')[1];
-    optOut(api.ctx.store, token, api.clock.now);
+    await optOut(api.ctx.store, token, api.clock.now);
     api.clock.now += 400 * 86_400_000; // long after any cap
     try {
       expectFailure(await send(api, key, { customerPhone: phone }), 'opted_out');
@@ -365,8 +368,8 @@ describe('sending allowance → 403', () => {
   it('refuses sends beyond the monthly allowance; links and failed sends do not use it', async () => {
     const limited = await startTestApi({ monthlySendAllowance: 2 });
     try {
-      limited.business('l');
-      const k = limited.key('l');
+      await limited.business('l');
+      const k = await limited.key('l');
       expect((await send(limited, k, { channel: 'link' })).status).toBe(200);
       expectFailure(await send(limited, k, { customerPhone: '+14155550000' }), 'delivery_failed');
       expect((await send(limited, k, { customerPhone: uniquePhone() })).status).toBe(200);

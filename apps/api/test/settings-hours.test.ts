@@ -35,12 +35,14 @@ beforeAll(async () => {
     { clock },
   );
   for (const slug of ['deli', 'diner']) {
-    createBusiness(api.ctx.store, { slug, name: `The ${slug}`, reviewUrl: null }, clock.now());
-    keys[slug] = createApiKey(api.ctx.store, {
-      businessSlug: slug,
-      scopes: [...SCOPES],
-      now: clock.now(),
-    }).key;
+    await createBusiness(api.ctx.store, { slug, name: `The ${slug}`, reviewUrl: null }, clock.now());
+    keys[slug] = (
+      await createApiKey(api.ctx.store, {
+        businessSlug: slug,
+        scopes: [...SCOPES],
+        now: clock.now(),
+      })
+    ).key;
   }
 });
 afterAll(async () => {

@@ -39,8 +39,8 @@ beforeAll(async () => {
   // Noon in London: inside the sending window, so the sends below go out at once.
   const today = new Date();
   api.clock.now = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate(), 12);
-  api.business('bakery', 'Crumb & Co');
-  key = api.key('bakery');
+  await api.business('bakery', 'Crumb & Co');
+  key = await api.key('bakery');
 });
 afterAll(() => api.stop());
 
@@ -84,10 +84,10 @@ describe('GET /api/v1/settings', () => {
 
   it('needs a key with settings:read', async () => {
     expectFailure(await getJson(api, '/api/v1/settings'), 'key_missing');
-    const reviewsOnly = api.key('bakery', ['reviews:read']);
+    const reviewsOnly = await api.key('bakery', ['reviews:read']);
     const message = expectFailure(await getSettings(reviewsOnly), 'scope_missing');
     expect(message).toContain('settings:read');
-    expect((await getSettings(api.key('bakery', ['settings:read']))).status).toBe(200);
+    expect((await getSettings(await api.key('bakery', ['settings:read']))).status).toBe(200);
   });
 
   it('refuses other methods with 405 and Allow', async () => {
@@ -99,7 +99,7 @@ describe('GET /api/v1/settings', () => {
 
 describe('PUT /api/v1/settings', () => {
   it('needs settings:write and the Origin rule, like a send', async () => {
-    const readOnly = api.key('bakery', ['settings:read']);
+    const readOnly = await api.key('bakery', ['settings:read']);
     const message = expectFailure(await putSettings({ reminderAfterDays: 2 }, readOnly), 'scope_missing');
     expect(message).toContain('settings:write');
     const noOrigin = await api.fetch('/api/v1/settings', {
@@ -154,13 +154,13 @@ describe('PUT /api/v1/settings', () => {
       smsTemplate: DEFAULT_SMS_TEMPLATE,
     });
     expect(settingsOf((await getSettings()).body).settings).toEqual(settings);
-    expect(await api.ctx.settings.quietHoursFor(lookupBusinessId('bakery'))).toEqual({
+    expect(await api.ctx.settings.quietHoursFor(await lookupBusinessId('bakery'))).toEqual({
       window: { start: 22 * 60, end: 6 * 60 },
       timeZone: 'Europe/London',
     });
     // null: send at any hour.
     await putSettings({ quietHours: null, timeZone: 'America/New_York' });
-    expect(await api.ctx.settings.quietHoursFor(lookupBusinessId('bakery'))).toEqual({
+    expect(await api.ctx.settings.quietHoursFor(await lookupBusinessId('bakery'))).toEqual({
       window: null,
       timeZone: 'America/New_York',
     });
@@ -168,15 +168,17 @@ describe('PUT /api/v1/settings', () => {
 
   it('keeps the review site address on the business: the review page hands off to it', async () => {
     await putSettings({ reviewSiteUrl: 'https://g.page/r/crumb/review' });
-    expect(api.ctx.store.businesses.bySlug('bakery')?.review_url).toBe('https://g.page/r/crumb/review');
+    expect((await api.ctx.store.businesses.bySlug('bakery'))?.review_url).toBe(
+      'https://g.page/r/crumb/review',
+    );
     await putSettings({ reviewSiteUrl: null });
     expect(settingsOf((await getSettings()).body).settings.reviewSiteUrl).toBeNull();
-    expect(api.ctx.store.businesses.bySlug('bakery')?.review_url).toBeNull();
+    expect((await api.ctx.store.businesses.bySlug('bakery'))?.review_url).toBeNull();
   });
 });
 
-function lookupBusinessId(slug: string): number {
-  return api.ctx.store.businesses.bySlug(slug)!.id;
+async function lookupBusinessId(slug: string): Promise<number> {
+  return (await api.ctx.store.businesses.bySlug(slug))!.id;
 }
 
 describe('sends use the business’s words', () => {
@@ -212,8 +214,8 @@ describe('sends use the business’s words', () => {
   });
 
   it('another business keeps the built-in words', async () => {
-    api.business('florist', 'Petal Place');
-    const other = api.key('florist');
+    await api.business('florist', 'Petal Place');
+    const other = await api.key('florist');
     expect(settingsOf((await getSettings(other)).body).settings.smsTemplate).toBe(DEFAULT_SMS_TEMPLATE);
     const result = await send(api, other, { customerName: 'Bo', customerPhone: uniquePhone() });
     const data = successEnvelopeSchema(sendResultSchema).parse(result.body).data;

@@ -74,8 +74,8 @@ beforeAll(async () => {
     smtpUrl: `smtp://127.0.0.1:${port}`,
     smtpFrom: 'Review Desk <reviews@test.local>',
   });
-  api.business('mailer', 'Mailer Bakery');
-  key = api.key('mailer');
+  await api.business('mailer', 'Mailer Bakery');
+  key = await api.key('mailer');
 });
 afterAll(async () => {
   await api.stop();

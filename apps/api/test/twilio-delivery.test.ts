@@ -35,9 +35,9 @@ beforeAll(async () => {
       timeoutMs: 400,
     },
   });
-  api.business('shop', 'Corner Shop');
-  api.business('other', 'Other Shop');
-  key = api.key('shop');
+  await api.business('shop', 'Corner Shop');
+  await api.business('other', 'Other Shop');
+  key = await api.key('shop');
 });
 afterAll(async () => {
   await api.stop();
@@ -123,17 +123,20 @@ describe('a text through Twilio', () => {
     expect(page2.requests.map((r) => r.id)).toEqual([second]);
     expectFailure(await getJson(api, '/api/v1/requests?status=lost', key), 'validation_failed');
     // Another business's key sees none of them.
-    const otherKey = api.key('other');
+    const otherKey = await api.key('other');
     expectFailure(await getJson(api, `/api/v1/requests/${first}`, otherKey), 'not_found');
     const theirs = successEnvelopeSchema(requestListSchema).parse(
       (await getJson(api, '/api/v1/requests', otherKey)).body,
     ).data;
     expect(theirs.requests.map((r) => r.id)).not.toContain(first);
     // A key without a requests scope may not read them.
-    expectFailure(await getJson(api, '/api/v1/requests', api.key('shop', ['reviews:read'])), 'scope_missing');
-    expect((await getJson(api, '/api/v1/requests', api.key('shop', ['review_requests:read']))).status).toBe(
-      200,
+    expectFailure(
+      await getJson(api, '/api/v1/requests', await api.key('shop', ['reviews:read'])),
+      'scope_missing',
     );
+    expect(
+      (await getJson(api, '/api/v1/requests', await api.key('shop', ['review_requests:read']))).status,
+    ).toBe(200);
   });
 });
 
@@ -255,7 +258,7 @@ describe('STOP and START', () => {
     expectFailure(refused, 'opted_out');
     expect(fake.count(phone)).toBe(1);
     // Another business never texted this phone: its sends are not affected.
-    const other = await send(api, api.key('other'), { customerPhone: phone });
+    const other = await send(api, await api.key('other'), { customerPhone: phone });
     expect(other.status).toBe(200);
     expect((await fake.inbound(inboundUrl(), { from: phone, to: FROM, body: 'START' })).status).toBe(200);
     expect((await sendSms(phone)).status).toBe(200);

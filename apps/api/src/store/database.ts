@@ -4,6 +4,7 @@ import { isPostgresUrl, openDatabase } from '@review-desk/server/db/open';
 import type { Database, DbLogger } from '@review-desk/server/db/types';
 import { emailContactKey } from '@review-desk/shared/contact';
 import { DELIVERY_MIGRATIONS } from '../delivery/store.ts';
+import { RATE_MIGRATIONS } from '../rate/limiter.ts';
 import { SETTINGS_MIGRATIONS } from '../settings/store.ts';
 
 // The service's database: SQLite by default (DATABASE_PATH; WAL, so the CLI can write while the
@@ -20,6 +21,7 @@ export const ALL_API_MIGRATIONS: readonly MigrationSource[] = [
   schedulingMigrations,
   SETTINGS_MIGRATIONS,
   DELIVERY_MIGRATIONS,
+  RATE_MIGRATIONS,
 ];
 
 export type ApiDatabaseSettings = {
