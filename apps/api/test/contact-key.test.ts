@@ -1,9 +1,9 @@
 import { DatabaseSync } from 'node:sqlite';
+import { migrationFiles } from '@review-desk/server/db/migrate';
 import { outboxListSchema, sendResultSchema, successEnvelopeSchema } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/processes.ts';
 import { optOut } from '../src/domain/review-page.ts';
-import { migrationFiles } from '@review-desk/server/db/migrate';
 import { API_MIGRATIONS, openApiDatabase } from '../src/store/database.ts';
 import { expectFailure, getJson, send, startTestApi, type TestApi } from './helpers.ts';
 
