@@ -82,8 +82,17 @@ export const requestStatusSchema = z.enum(REQUEST_STATUSES, {
 export const LEG_CHANNELS = ['sms', 'email'] as const;
 export type LegChannel = (typeof LEG_CHANNELS)[number];
 
+/**
+ * What a leg is for: `request`, a message of the send; `reminder`, the one automatic reminder
+ * sent later for the same request (docs/settings.md). Another deployment may not say: a leg
+ * without a kind is the send's own.
+ */
+export const LEG_KINDS = ['request', 'reminder'] as const;
+export type LegKind = (typeof LEG_KINDS)[number];
+
 export const requestLegSchema = z.object({
   channel: z.enum(LEG_CHANNELS),
+  kind: z.enum(LEG_KINDS).optional(),
   /** Who carries it: `twilio`, `smtp`, `outbox`. */
   provider: z.string(),
   state: legStateSchema,

@@ -5,6 +5,7 @@ import {
   FINAL_LEG_STATES,
   LEG_STATE_RANK,
   type LegChannel,
+  type LegKind,
   type LegState,
   type RequestStatus,
 } from '@review-desk/shared';
@@ -29,6 +30,8 @@ export type DeliveryRequestRow = {
 export type LegRow = {
   request_id: string;
   channel: LegChannel;
+  /** `request`: a message of the send; `reminder`: the one automatic reminder's. */
+  kind: LegKind;
   business_id: number;
   provider: string;
   to_addr: string;
@@ -57,6 +60,8 @@ export type NewLeg = {
 const RANK_SQL = `CASE state ${Object.entries(LEG_STATE_RANK)
   .map(([state, rank]) => `WHEN '${state}' THEN ${rank}`)
   .join(' ')} END`;
+/** A request's legs in the order they went: the send's (SMS, then email), then the reminder's. */
+const LEG_ORDER = "CASE kind WHEN 'request' THEN 0 ELSE 1 END, channel DESC";
 const FINAL_SQL = FINAL_LEG_STATES.map((s) => `'${s}'`).join(', ');
 
 function toRequest(row: DeliveryRequestRow): DeliveryRequestRow {
@@ -88,9 +93,9 @@ export function deliveryStore(db: Database) {
     'UPDATE delivery_requests SET status = $2, updated_at = $3 WHERE request_id = $1',
   );
   const upsertLeg = db.prepare(`INSERT INTO delivery_legs
-    (request_id, channel, business_id, provider, to_addr, sender, provider_message_id, state, error_code, error, segments, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-    ON CONFLICT (request_id, channel) DO UPDATE SET provider = excluded.provider, sender = excluded.sender,
+    (request_id, channel, business_id, provider, to_addr, sender, provider_message_id, state, error_code, error, segments, updated_at, kind)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+    ON CONFLICT (request_id, channel, kind) DO UPDATE SET provider = excluded.provider, sender = excluded.sender,
       provider_message_id = excluded.provider_message_id, state = excluded.state,
       error_code = excluded.error_code, error = excluded.error, segments = excluded.segments,
       updated_at = excluded.updated_at`);
@@ -102,7 +107,7 @@ export function deliveryStore(db: Database) {
   const requestById = db.prepare(
     'SELECT request_id, business_id, channel, status, scheduled_for, created_at, updated_at FROM delivery_requests WHERE request_id = $1 AND business_id = $2',
   );
-  const legsOf = db.prepare('SELECT * FROM delivery_legs WHERE request_id = $1 ORDER BY channel DESC');
+  const legsOf = db.prepare(`SELECT * FROM delivery_legs WHERE request_id = $1 ORDER BY ${LEG_ORDER}`);
   const optOut = db.prepare(`INSERT INTO sms_opt_outs (business_id, phone, opted_out, updated_at)
     VALUES ($1, $2, $3, $4) ON CONFLICT (business_id, phone) DO UPDATE SET opted_out = excluded.opted_out,
     updated_at = excluded.updated_at`);
@@ -117,12 +122,30 @@ export function deliveryStore(db: Database) {
   const discardRequest = db.prepare('DELETE FROM delivery_requests WHERE request_id = $1');
   const stale = db.prepare("SELECT * FROM delivery_requests WHERE status = 'sending' AND updated_at < $1");
 
+  function writeLeg(requestId: string, businessId: number, leg: NewLeg, kind: LegKind, at: number) {
+    return upsertLeg.run(
+      requestId,
+      leg.channel,
+      businessId,
+      leg.provider,
+      leg.to,
+      leg.sender,
+      leg.providerMessageId,
+      leg.state,
+      leg.errorCode,
+      leg.error,
+      leg.segments,
+      at,
+      kind,
+    );
+  }
+
   async function legsFor(requestIds: string[]): Promise<Map<string, LegRow[]>> {
     const byRequest = new Map<string, LegRow[]>();
     if (requestIds.length === 0) return byRequest;
     const list = requestIds.map((_, i) => `$${i + 1}`).join(', ');
     const rows = await db.all<LegRow>(
-      `SELECT * FROM delivery_legs WHERE request_id IN (${list}) ORDER BY channel DESC`,
+      `SELECT * FROM delivery_legs WHERE request_id IN (${list}) ORDER BY ${LEG_ORDER}`,
       ...requestIds,
     );
     for (const row of rows) {
@@ -156,23 +179,18 @@ export function deliveryStore(db: Database) {
       at: number,
     ) {
       await db.transaction(async () => {
-        for (const leg of legs) {
-          await upsertLeg.run(
-            requestId,
-            leg.channel,
-            businessId,
-            leg.provider,
-            leg.to,
-            leg.sender,
-            leg.providerMessageId,
-            leg.state,
-            leg.errorCode,
-            leg.error,
-            leg.segments,
-            at,
-          );
-        }
+        for (const leg of legs) await writeLeg(requestId, businessId, leg, 'request', at);
         await setStatus.run(requestId, status, at);
+      });
+    },
+
+    /**
+     * The reminder's legs, beside the send's: the request's status stays what the send made it
+     * (the reminder is part of the same request, not a new one).
+     */
+    async recordReminderLegs(requestId: string, businessId: number, legs: NewLeg[], at: number) {
+      await db.transaction(async () => {
+        for (const leg of legs) await writeLeg(requestId, businessId, leg, 'reminder', at);
       });
     },
 

@@ -8,7 +8,7 @@ import { nextAllowedSendTime } from '@review-desk/shared';
 import { composeMessages } from '../delivery/messages.ts';
 import type { DeliveryProvider } from '../delivery/provider.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
-import { deliverAll } from '../domain/legs.ts';
+import { afterDelivery, deliverAll, legRecords } from '../domain/legs.ts';
 import type { SettingsService } from '../settings/service.ts';
 import { SETTINGS_MIGRATIONS } from '../settings/store.ts';
 import type { Store } from '../store/index.ts';
@@ -175,6 +175,15 @@ export function createReminders(deps: {
           createdAt: at,
         });
       }
+      // Its own legs in the request's delivery record, beside the send's (kind `reminder`).
+      const carriers = { delivery: deps.delivery, tracker: deps.tracker };
+      await (await deps.tracker.store()).recordReminderLegs(
+        requestId,
+        request.business_id,
+        legRecords(carriers, legs),
+        at,
+      );
+      await afterDelivery(carriers, request.business_id, legs, at);
       const allFailed = legs.every((l) => l.outcome.status === 'failed');
       if (allFailed && allowance > 0) await deps.store.requests.addUsage(request.business_id, month, -1);
       await setState(requestId, allFailed ? 'failed' : 'sent', null, allFailed ? undefined : at);

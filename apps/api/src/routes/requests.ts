@@ -40,6 +40,7 @@ export async function requestRecord(
     optedOut: journey?.opted_out_at != null,
     legs: legs.map((leg) => ({
       channel: leg.channel,
+      kind: leg.kind,
       provider: leg.provider,
       state: leg.state,
       error: leg.error,

@@ -18,6 +18,12 @@ const COLOR: Record<LegState, string> = {
 };
 
 const CHANNEL_WORD = { sms: 'SMS', email: 'Email' } as const;
+const REMINDER_WORD = { sms: 'Reminder SMS', email: 'Reminder email' } as const;
+
+/** A leg's name: its channel, or the one automatic reminder's (a leg without a kind is the send's). */
+function legName(leg: RequestRecord['legs'][number]): string {
+  return (leg.kind === 'reminder' ? REMINDER_WORD : CHANNEL_WORD)[leg.channel];
+}
 
 export function LegStates({ record, now }: { record: RequestRecord; now: number }) {
   if (record.legs.length === 0) return <span className="muted">No message (a link)</span>;
@@ -30,9 +36,15 @@ export function LegStates({ record, now }: { record: RequestRecord; now: number 
             ? ` (for ${describeSendTime(Date.parse(record.scheduledFor), now, localZone())})`
             : '';
         return (
-          <li key={leg.channel} data-testid="leg" data-channel={leg.channel} data-state={leg.state}>
+          <li
+            key={`${leg.kind ?? 'request'}-${leg.channel}`}
+            data-testid="leg"
+            data-channel={leg.channel}
+            data-kind={leg.kind ?? 'request'}
+            data-state={leg.state}
+          >
             <Badge color={COLOR[leg.state]} variant="light" title={words.meaning} className="badge-text">
-              {CHANNEL_WORD[leg.channel]}: {words.label}
+              {legName(leg)}: {words.label}
               {when}
             </Badge>
             {leg.error && (

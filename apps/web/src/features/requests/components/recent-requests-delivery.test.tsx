@@ -28,7 +28,10 @@ const entry = (id: string, requestId: string) => ({
 });
 
 const SENDS = { page: 1, limit: 20, total: 2, sends: [entry('s1', 'req_1'), entry('s2', 'req_2')] };
-const record = (id: string, legs: { channel: string; state: string; error: string | null }[]) => ({
+const record = (
+  id: string,
+  legs: { channel: string; kind?: string; state: string; error: string | null }[],
+) => ({
   id,
   channel: 'both',
   status: 'sent',
@@ -87,6 +90,42 @@ describe('Recent requests: delivery of each message', () => {
     expect(within(rows[1] as HTMLElement).getByText(/switched off or out of reach/)).toBeVisible();
     expect(within(rows[1] as HTMLElement).getByText('Email: Unknown')).toBeVisible();
     expect(screen.getByText('What the delivery states mean')).toBeVisible();
+  });
+
+  it('shows the reminder’s messages apart, after the send’s, with their own state', async () => {
+    render(() =>
+      ok({
+        page: 1,
+        limit: 100,
+        total: 1,
+        requests: [
+          record('req_1', [
+            { channel: 'sms', kind: 'request', state: 'delivered', error: null },
+            { channel: 'email', state: 'delivered', error: null },
+            {
+              channel: 'sms',
+              kind: 'reminder',
+              state: 'undelivered',
+              error: 'Unreachable (Twilio error 30003)',
+            },
+            { channel: 'email', kind: 'reminder', state: 'sent', error: null },
+          ]),
+        ],
+      }),
+    );
+    const rows = await screen.findAllByTestId('send-row');
+    const row = within(rows[0] as HTMLElement);
+    await row.findByText('Reminder SMS: Not delivered');
+    expect(row.getAllByTestId('leg').map((leg) => leg.textContent)).toEqual([
+      'SMS: Delivered',
+      'Email: Delivered',
+      'Reminder SMS: Not deliveredUnreachable (Twilio error 30003)',
+      'Reminder email: Sent to carrier',
+    ]);
+    expect(row.getByText('Reminder email: Sent to carrier').closest('[title]')).toHaveAttribute(
+      'title',
+      expect.stringMatching(/Not a delivery receipt/),
+    );
   });
 
   it('keeps the journal-only view and says so when the API has no requests list', async () => {
