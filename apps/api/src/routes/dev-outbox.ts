@@ -62,22 +62,21 @@ function segmentsOf(body: string): { segments: number; encoding: SmsEncoding } {
 
 export function devOutboxRoutes(ctx: AppContext): Router {
   const router = Router();
-  const read = (originalUrl: string) => {
+  const read = async (originalUrl: string) => {
     const q = originalUrl.indexOf('?');
     const parsed = outboxQuerySchema.safeParse(queryRecord(q === -1 ? '' : originalUrl.slice(q + 1)));
     if (!parsed.success) throw AppError.validation(parsed.error);
     const { to, requestId, limit } = parsed.data;
-    return ctx.store.outbox
-      .list({ to: to ? normaliseContact(to) : undefined, requestId }, limit)
-      .map(toMessage);
+    const rows = await ctx.store.outbox.list({ to: to ? normaliseContact(to) : undefined, requestId }, limit);
+    return rows.map(toMessage);
   };
 
-  router.get('/dev/outbox.json', (req, res) => {
-    res.json(ok({ messages: read(req.originalUrl) }));
+  router.get('/dev/outbox.json', async (req, res) => {
+    res.json(ok({ messages: await read(req.originalUrl) }));
   });
 
-  router.get('/dev/outbox', (req, res) => {
-    const messages = read(req.originalUrl);
+  router.get('/dev/outbox', async (req, res) => {
+    const messages = await read(req.originalUrl);
     sendPage(res, 200, {
       title: 'Outbox',
       className: 'wide',
