@@ -21,7 +21,18 @@ export const API_CONFIG = setting.defineConfig({
     type: setting.text(),
     default: 'data/api.db',
     description:
-      'SQLite file, or `:memory:`. Its folder is created readable by this user only (0700), the files 0600.',
+      'SQLite file, or `:memory:`, when `DATABASE_URL` is not set. Its folder is created readable by this user only (0700), the files 0600.',
+  },
+  DATABASE_URL: {
+    type: setting.postgresUrl(),
+    shown: 'none (SQLite)',
+    description:
+      'A `postgres://` URL: the service keeps everything in PostgreSQL instead, shared by every replica (docs/deploy.md). Never logged with its password.',
+  },
+  DATABASE_POOL_SIZE: {
+    type: setting.wholeNumber(1, 100),
+    default: '10',
+    description: 'PostgreSQL connections per service process.',
   },
   PUBLIC_ORIGIN: {
     type: setting.origin(),
@@ -228,6 +239,9 @@ function toConfig(env: Record<string, string | undefined>) {
     host: e.HOST,
     /** Absolute path, or `:memory:`. */
     databasePath: resolveFrom(REPO_ROOT, e.DATABASE_PATH),
+    /** A postgres:// URL (DATABASE_URL): every table there instead of the SQLite file. */
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     /** Unset: http://HOST:PORT as actually bound. */
     publicOrigin: e.PUBLIC_ORIGIN,
     allowedOrigins: e.ALLOWED_ORIGINS,

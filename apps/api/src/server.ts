@@ -1,4 +1,5 @@
 import { type Clock, FakeClock, systemClock } from '@review-desk/server/db/clock';
+import type { Database } from '@review-desk/server/db/types';
 import { healthRoutes } from '@review-desk/server/health';
 import { createLogSink, type LogSink, writeReadyLine } from '@review-desk/server/log';
 import { createHttpMetrics } from '@review-desk/server/metrics';
@@ -27,6 +28,7 @@ import {
   requestLogging,
   securityHeaders,
 } from './http/index.ts';
+import { createSharedRateLimiter } from './rate/limiter.ts';
 import { createReminders, REMINDER_JOB, type Reminders } from './reminders/reminders.ts';
 import { apiRoutes } from './routes/api.ts';
 import { devClockRoutes } from './routes/dev-clock.ts';
@@ -37,13 +39,13 @@ import { reviewPageRoutes } from './routes/review-page.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { TWILIO_WEBHOOKS, twilioWebhookRoutes } from './routes/twilio-webhooks.ts';
 import { createSettingsService, openSettings } from './settings/index.ts';
-import { openStore, type Store } from './store/index.ts';
+import { openApiDatabase } from './store/database.ts';
+import { createStore } from './store/index.ts';
 
 // Composition: configuration → store, delivery, logger → the Express app, mounted in the order
 // of a request's story.
 
 export type ApiOptions = {
-  store?: Store;
   delivery?: DeliveryProvider;
   /** Where logs go (a service's own by default). */
   sink?: LogSink;
@@ -53,11 +55,12 @@ export type ApiOptions = {
   clock?: Clock;
 };
 
-export function buildApp(config: Config, options: ApiOptions = {}) {
-  const store = options.store ?? openStore(config.databasePath);
+/** The app over an opened database (store/database.ts: openApiDatabase). */
+export function buildApp(config: Config, db: Database, options: ApiOptions = {}) {
+  const store = createStore(db);
   const sink = options.sink ?? createLogSink({ service: 'api', level: config.logLevel });
   const metrics = createHttpMetrics('api');
-  const settingsTable = openSettings(config.databasePath);
+  const settingsTable = openSettings(db);
   const site = { publicOrigin: config.publicOrigin ?? `http://${config.host}:${config.port}` };
   const clock: Clock =
     options.clock ?? (options.now ? { now: options.now } : config.devClock ? new FakeClock() : systemClock);
@@ -70,14 +73,15 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
       createDeliveryProvider(config, {
         statusCallback: () => `${ctx.site.publicOrigin}${TWILIO_WEBHOOKS.status}`,
       }),
-    tracker: openDeliveryTracker({
-      databasePath: config.databasePath,
-      logger: sink.logger,
-      now,
-    }),
+    tracker: openDeliveryTracker({ db, logger: sink.logger, now }),
     logger: sink.logger,
     metrics,
-    rateLimiter: createRateLimiter(),
+    // One process on SQLite counts in memory; replicas on PostgreSQL count together in it, on the
+    // database's clock unless this service's clock is a movable one.
+    rateLimiter:
+      db.dialect === 'postgres'
+        ? createSharedRateLimiter(db, { callerClock: options.now !== undefined || config.devClock })
+        : createRateLimiter(),
     keyUsage: createKeyUsage(store),
     settings: createSettingsService({
       settings: settingsTable.store,
@@ -127,8 +131,8 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
   app.use(
     healthRoutes({
       checks: {
-        database: () => {
-          ctx.store.db.prepare('SELECT 1').get();
+        database: async () => {
+          await ctx.store.db.get('SELECT 1 AS ok');
           return 'ok';
         },
       },
@@ -141,7 +145,7 @@ export function buildApp(config: Config, options: ApiOptions = {}) {
   if (config.devClock && clock instanceof FakeClock) app.use(devClockRoutes(clock));
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
-  return { app, ctx, sink, settingsTable };
+  return { app, ctx, sink };
 }
 
 export type RunningApi = {
@@ -153,15 +157,9 @@ export type RunningApi = {
 
 /** Opens the store, seeds the demo if asked, listens, and writes the `listening` line. */
 export async function startApi(config: Config, options: ApiOptions = {}): Promise<RunningApi> {
-  const { app, ctx, sink, settingsTable } = buildApp(config, options);
-  // The settings and delivery tables open (and migrate) before the ready line: a refusal stops the start.
-  try {
-    await settingsTable.store();
-    await ctx.tracker.store();
-  } catch (error) {
-    if (!options.store) ctx.store.close();
-    throw error;
-  }
+  // Every component's tables migrate before the ready line: a refusal stops the start.
+  const db = await openApiDatabase(config);
+  const { app, ctx, sink } = buildApp(config, db, options);
   const recovered = await recoverInterruptedSends(ctx.store, ctx.tracker, ctx.now());
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
   // Held requests go out when their sending hours open, from whichever process claims them.
@@ -199,7 +197,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
 
   // Demo data before the ready line: whoever waits for `listening` finds it in place.
   if (config.seedDemo) {
-    const seeded = seedDemo(ctx.store, { keyFile: config.demoKeyFile, now: ctx.now() });
+    const seeded = await seedDemo(ctx.store, { keyFile: config.demoKeyFile, now: ctx.now() });
     ctx.logger.info(
       { business: seeded.business.slug, created: seeded.created, keyCreated: seeded.keyCreated },
       seeded.created ? 'demo data seeded' : 'demo data already present',
@@ -225,12 +223,13 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
       timeouts: { keepAliveTimeout: 5_000 },
     });
   } catch (error) {
-    await settingsTable.close();
-    if (!options.store) ctx.store.close();
+    await scheduler.stop();
+    await ctx.tracker.close();
+    await db.close();
     throw error;
   }
   ctx.site.publicOrigin = config.publicOrigin ?? served.url;
-  const usageTimer = setInterval(() => ctx.keyUsage.flush(), 30_000).unref();
+  const usageTimer = setInterval(() => void ctx.keyUsage.flush(), 30_000).unref();
   await writeReadyLine(sink, {
     url: served.url,
     publicOrigin: ctx.site.publicOrigin,
@@ -247,12 +246,11 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
         // In-flight requests get a moment to finish; then their sockets are cut.
         await served.close({ graceMs: 3_000 });
         clearInterval(usageTimer);
-        ctx.keyUsage.flush();
+        await ctx.keyUsage.flush();
         await scheduler.stop();
         await ctx.delivery.close();
         await ctx.tracker.close();
-        await settingsTable.close();
-        if (!options.store) ctx.store.close({ checkpoint: true });
+        await db.close({ checkpoint: true });
       })();
       return closing;
     },

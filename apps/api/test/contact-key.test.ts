@@ -1,9 +1,10 @@
 import { DatabaseSync } from 'node:sqlite';
+import { migrationFiles } from '@review-desk/server/db/migrate';
 import { outboxListSchema, sendResultSchema, successEnvelopeSchema } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/processes.ts';
 import { optOut } from '../src/domain/review-page.ts';
-import { closeDatabase, migrationFiles, openDatabase } from '../src/store/db.ts';
+import { API_MIGRATIONS, openApiDatabase } from '../src/store/database.ts';
 import { expectFailure, getJson, send, startTestApi, type TestApi } from './helpers.ts';
 
 // The frequency cap counts an email address under its contact key: a +tag (at providers that
@@ -105,7 +106,7 @@ describe('requests stored before the contact key', () => {
       const file = `${temp.dir}/api.db`;
       // A database as the first version left it: migration 1 only, one request to a tagged address.
       const old = new DatabaseSync(file);
-      const [first] = migrationFiles();
+      const [first] = migrationFiles(API_MIGRATIONS, 'sqlite');
       old.exec(first!.sql);
       old.exec(`CREATE TABLE schema_migrations (
         version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
@@ -120,12 +121,12 @@ describe('requests stored before the contact key', () => {
       );
       old.close();
 
-      const db = await openDatabase(file);
-      const row = db.prepare('SELECT customer_email, email_key FROM requests').get();
+      const db = await openApiDatabase({ databasePath: file });
+      const row = await db.get('SELECT customer_email, email_key FROM requests');
       expect(row).toEqual({ customer_email: 'c.a.t+spring@gmail.com', email_key: 'cat@gmail.com' });
-      const optOuts = db.prepare('SELECT contact FROM opt_outs ORDER BY contact').all();
+      const optOuts = await db.all('SELECT contact FROM opt_outs ORDER BY contact');
       expect(optOuts).toEqual([{ contact: 'c.a.t+spring@gmail.com' }, { contact: 'cat@gmail.com' }]);
-      await closeDatabase(db);
+      await db.close();
     } finally {
       temp.cleanup();
     }

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { toSqlitePlaceholders } from '@review-desk/server/db/placeholders';
 import type { SqlValue } from '@review-desk/server/db/types';
 import {
   codedErrorEnvelopeSchema,
@@ -85,7 +84,7 @@ export async function queryAll<T = Record<string, unknown>>(
   sql: string,
   ...params: SqlValue[]
 ): Promise<T[]> {
-  return store.db.prepare(toSqlitePlaceholders(sql)).all(...params) as T[];
+  return store.db.all<T>(sql, ...params);
 }
 
 /** The first row of a query, if any. */
@@ -94,12 +93,12 @@ export async function queryOne<T = Record<string, unknown>>(
   sql: string,
   ...params: SqlValue[]
 ): Promise<T | undefined> {
-  return store.db.prepare(toSqlitePlaceholders(sql)).get(...params) as T | undefined;
+  return store.db.get<T>(sql, ...params);
 }
 
 /** A write; returns how many rows it changed. */
 export async function execute(store: Store, sql: string, ...params: SqlValue[]): Promise<number> {
-  return Number(store.db.prepare(toSqlitePlaceholders(sql)).run(...params).changes);
+  return (await store.db.run(sql, ...params)).changes;
 }
 
 /** Headers of a well-behaved server-side caller: key, JSON, and the application's Origin. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateData } from '../src/domain/generate.ts';
 import { importReviews } from '../src/domain/import.ts';
 import { optOut, recordHandoff, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
-import { rebuildRollups, rollupDrift } from '../src/store/bulk.ts';
+import { rebuildRollups, rollupDrift } from '../src/store/recount.ts';
 import {
   execute,
   getJson,

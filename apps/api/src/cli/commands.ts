@@ -7,12 +7,12 @@ import { generateData } from '../domain/generate.ts';
 import { ImportError, importReviews, readImportFile } from '../domain/import.ts';
 import { createApiKey, KeyAdminError, revokeApiKey, rotateApiKey } from '../domain/keys.ts';
 import { type Config, loadConfig } from '../env.ts';
-import { rebuildRollups, rollupDrift } from '../store/bulk.ts';
 import { openStore, type Store } from '../store/index.ts';
+import { rebuildRollups, rollupDrift } from '../store/recount.ts';
 
 // Operator commands: what a hosted service offers in its dashboard (businesses, keys), for a
-// deployment without one. Honours DATABASE_PATH; safe to run while the server uses the same file
-// (WAL). A new key is printed once, alone on the last line of stdout, and nowhere else.
+// deployment without one. Honours DATABASE_URL and DATABASE_PATH; safe to run while the server
+// uses the same database (SQLite: WAL). A new key is printed once, alone on the last line of stdout, and nowhere else.
 
 const USAGE = `Usage: npm run cli -w apps/api -- <command>
 
@@ -72,12 +72,12 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
-function run(
+async function run(
   store: Store,
   argv: string[],
   config: { demoKeyFile: string },
   out: (line: string) => void,
-): void {
+): Promise<void> {
   const now = Date.now();
   const [command, sub, ...rest] = argv;
   const options = {
@@ -97,7 +97,7 @@ function run(
   switch (`${command ?? ''} ${['business', 'key'].includes(command ?? '') ? (sub ?? '') : ''}`.trim()) {
     case 'business create': {
       const { positionals, values } = parse(rest);
-      const business = createBusiness(
+      const business = await createBusiness(
         store,
         {
           slug: required('<slug>', positionals[0]),
@@ -112,7 +112,7 @@ function run(
       return;
     }
     case 'business list': {
-      const rows = store.businesses.list();
+      const rows = await store.businesses.list();
       out(
         table([
           ['SLUG', 'NAME', 'REVIEW URL', 'SUSPENDED'],
@@ -123,14 +123,14 @@ function run(
     }
     case 'business suspend':
     case 'business resume': {
-      const business = requireBusiness(store, required('<slug>', parse(rest).positionals[0]));
-      store.businesses.setSuspended(business.id, sub === 'suspend' ? now : null);
+      const business = await requireBusiness(store, required('<slug>', parse(rest).positionals[0]));
+      await store.businesses.setSuspended(business.id, sub === 'suspend' ? now : null);
       out(`${sub === 'suspend' ? 'Suspended' : 'Resumed'} business ${business.slug}`);
       return;
     }
     case 'key create': {
       const { values } = parse(rest);
-      const { key, row } = createApiKey(store, {
+      const { key, row } = await createApiKey(store, {
         businessSlug: required('--business', values.business),
         scopes: parseScopeList(required('--scopes', values.scopes)),
         expiresInDays: wholeNumber('expires-in-days', values['expires-in-days']),
@@ -146,7 +146,7 @@ function run(
       return;
     }
     case 'key list': {
-      const rows = store.keys.list();
+      const rows = await store.keys.list();
       out(
         table([
           ['ID', 'KEY', 'BUSINESS', 'SCOPES', 'LIMIT/MIN', 'CREATED', 'EXPIRES', 'REVOKED', 'LAST USED'],
@@ -166,14 +166,14 @@ function run(
       return;
     }
     case 'key revoke': {
-      const row = revokeApiKey(store, required('<id>', parse(rest).positionals[0]), now);
+      const row = await revokeApiKey(store, required('<id>', parse(rest).positionals[0]), now);
       out(`Revoked key ${row.id}`);
       return;
     }
     case 'key rotate': {
       const { positionals, values } = parse(rest);
       const grace = wholeNumber('grace-hours', values['grace-hours'], 0) ?? 0;
-      const { key, row, old } = rotateApiKey(store, required('<id>', positionals[0]), now, grace);
+      const { key, row, old } = await rotateApiKey(store, required('<id>', positionals[0]), now, grace);
       out(
         `Rotated key ${old.id} → ${row.id}; the old key ${grace > 0 ? `stops working at ${iso(old.expires_at)}` : 'is revoked'}`,
       );
@@ -184,12 +184,17 @@ function run(
     case 'import-reviews': {
       const { positionals, values } = parse([sub ?? '', ...rest].filter(Boolean));
       const file = required('<file>', positionals[0]);
-      const result = importReviews(store, required('--business', values.business), readImportFile(file), now);
+      const result = await importReviews(
+        store,
+        required('--business', values.business),
+        readImportFile(file),
+        now,
+      );
       out(`Imported ${result.imported} reviews; skipped ${result.skipped} already imported`);
       return;
     }
     case 'seed-demo': {
-      const seeded = seedDemo(store, { keyFile: config.demoKeyFile, now });
+      const seeded = await seedDemo(store, { keyFile: config.demoKeyFile, now });
       out(
         `${seeded.created ? 'Seeded' : 'Already seeded:'} business ${seeded.business.slug}; key file ${config.demoKeyFile} ${seeded.keyCreated ? 'written' : 'kept'}`,
       );
@@ -197,9 +202,9 @@ function run(
     }
     case 'generate': {
       const { values } = parse([sub ?? '', ...rest].filter(Boolean));
-      const business = requireBusiness(store, required('--business', values.business));
+      const business = await requireBusiness(store, required('--business', values.business));
       const started = Date.now();
-      const result = generateData(store, {
+      const result = await generateData(store, {
         businessId: business.id,
         reviews: wholeNumber('reviews', values.reviews, 0) ?? 0,
         requests: wholeNumber('requests', values.requests, 0) ?? 0,
@@ -214,12 +219,12 @@ function run(
       return;
     }
     case 'rebuild-rollups': {
-      rebuildRollups(store.db);
+      await rebuildRollups(store.db);
       out('Counters and roll-ups rebuilt from the reviews and requests tables');
       return;
     }
     case 'check-rollups': {
-      const drift = rollupDrift(store.db);
+      const drift = await rollupDrift(store.db);
       if (drift.length > 0)
         throw new UsageError(`Roll-ups differ from a recount:\n${drift.slice(0, 20).join('\n')}`);
       out('Counters and roll-ups match a recount');
@@ -244,10 +249,16 @@ if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
   process.stdout.write(`${USAGE}\n`);
   process.exit(argv.length === 0 ? 2 : 0);
 }
-const store = openStore(config.databasePath);
+let store: Store;
+try {
+  store = await openStore(config);
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exit(1);
+}
 let code = 0;
 try {
-  run(store, argv, config, (line) => process.stdout.write(`${line}\n`));
+  await run(store, argv, config, (line) => process.stdout.write(`${line}\n`));
 } catch (error) {
   code = 1;
   if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
@@ -264,6 +275,6 @@ try {
     process.stderr.write(`Unexpected error: ${(error as Error).stack ?? String(error)}\n`);
   }
 } finally {
-  store.close();
+  await store.close();
 }
 process.exit(code);

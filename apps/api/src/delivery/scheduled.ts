@@ -87,9 +87,9 @@ export function scheduledSendHandler(deps: ScheduledSendDeps): JobHandler {
     const { requestId, businessId } = job.payload as ScheduledSendPayload;
     const delivery = await deps.tracker.store();
     const record = await delivery.request(businessId, requestId);
-    const reserved = deps.store.requests.byPublicId(requestId);
+    const reserved = await deps.store.requests.byPublicId(requestId);
     if (!record || !reserved || reserved.status !== 'sending') return;
-    const business = deps.store.businesses.byId(businessId);
+    const business = await deps.store.businesses.byId(businessId);
     const templates = await deps.templatesFor(businessId);
     const messages = composeMessages({
       channel: reserved.channel as 'sms' | 'email' | 'both',

@@ -1,22 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { schedulingMigrations } from '@review-desk/server/db/jobs';
-import { migrate } from '@review-desk/server/db/migrate';
-import { openDatabase } from '@review-desk/server/db/open';
 import type { Database } from '@review-desk/server/db/types';
 import type { Logger } from '@review-desk/server/log';
 import { OUTBOX_FAULTS } from '@review-desk/shared';
-import { DELIVERY_MIGRATIONS, type DeliveryStore, deliveryStore } from './store.ts';
+import { type DeliveryStore, deliveryStore } from './store.ts';
 import { receiptError } from './twilio-errors.ts';
 
-// The delivery tables of a running service: opened on the service's database file through the
-// async layer, migrated with the scheduling tables (jobs, instances) on first use or at start.
-// Also makes up the outbox's receipts, so the whole flow runs on one machine without a carrier.
+// The delivery tables of a running service, on the service's database (migrated with the others
+// when it opens: store/database.ts). Also makes up the outbox's receipts, so the whole flow runs
+// on one machine without a carrier.
 
 /** How long the outbox takes to "deliver" a message. */
 export const OUTBOX_RECEIPT_MS = 1_000;
 
 export type DeliveryTracker = {
-  /** The opened, migrated store (opened once). */
+  /** The delivery tables' store. */
   store(): Promise<DeliveryStore>;
   db(): Promise<Database>;
   /** A made-up id for an outbox message, which its made-up receipt names. */
@@ -30,27 +27,16 @@ export type DeliveryTracker = {
 };
 
 export function openDeliveryTracker(options: {
-  databasePath: string;
+  db: Database;
   logger: Logger;
   now: () => number;
 }): DeliveryTracker {
-  let opened: Promise<{ db: Database; store: DeliveryStore }> | null = null;
+  const store = deliveryStore(options.db);
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
-  const open = async () => {
-    const db = await openDatabase({ url: options.databasePath, variable: 'DATABASE_PATH' });
-    await migrate(db, [schedulingMigrations, DELIVERY_MIGRATIONS], { variable: 'DATABASE_PATH' });
-    return { db, store: deliveryStore(db) };
-  };
   const tracker: DeliveryTracker = {
-    async store() {
-      opened ??= open();
-      return (await opened).store;
-    },
-    async db() {
-      opened ??= open();
-      return (await opened).db;
-    },
+    store: async () => store,
+    db: async () => options.db,
     outboxMessageId: () => `OB${randomBytes(16).toString('hex')}`,
     outboxReceipt(messageId, channel, to) {
       if (closed) return;
@@ -79,7 +65,6 @@ export function openDeliveryTracker(options: {
       closed = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
-      if (opened) await (await opened).db.close();
     },
   };
   return tracker;

@@ -10,16 +10,21 @@ import { dayOf, dayToDate } from '../store/time.ts';
 const rate = (part: number, whole: number) => (whole > 0 ? Math.min(1, part / whole) : null);
 const mean = (sum: number, n: number) => (n > 0 ? Math.round((sum / n) * 100) / 100 : null);
 
-export function computeAnalytics(
+export async function computeAnalytics(
   store: Store,
   businessId: number,
   days: number,
   now: number,
-): AnalyticsOutput {
+): Promise<AnalyticsOutput> {
   const to = dayOf(now);
   const from = to - days + 1;
-  const req = store.analytics.requestTotals(businessId, from, to);
-  const rev = store.analytics.reviewTotals(businessId, from, to);
+  const [req, rev, requestDays, reviewDays, platforms] = await Promise.all([
+    store.analytics.requestTotals(businessId, from, to),
+    store.analytics.reviewTotals(businessId, from, to),
+    store.analytics.requestDays(businessId, from, to),
+    store.analytics.reviewDays(businessId, from, to),
+    store.analytics.platforms(businessId, from, to),
+  ]);
 
   const daily = Array.from({ length: days }, (_, i) => ({
     date: dayToDate(from + i),
@@ -29,12 +34,12 @@ export function computeAnalytics(
     synced: 0,
     avgRating: null as number | null,
   }));
-  for (const [day, sent, completed] of store.analytics.requestDays(businessId, from, to)) {
+  for (const [day, sent, completed] of requestDays) {
     const entry = daily[day - from]!;
     entry.sent = sent;
     entry.completed = completed;
   }
-  for (const [day, n, ratingSum, synced] of store.analytics.reviewDays(businessId, from, to)) {
+  for (const [day, n, ratingSum, synced] of reviewDays) {
     const entry = daily[day - from]!;
     entry.reviews = n;
     entry.synced = synced;
@@ -43,7 +48,7 @@ export function computeAnalytics(
 
   // The known networks always appear (0 when none), others only when present.
   const byPlatform: Record<string, number> = Object.fromEntries(SYNCED_PLATFORMS.map((p) => [p, 0]));
-  for (const p of store.analytics.platforms(businessId, from, to)) {
+  for (const p of platforms) {
     if (p.platform !== 'direct' && p.n > 0) byPlatform[p.platform] = p.n;
   }
 

@@ -16,17 +16,17 @@ export const businessInputSchema = z.strictObject({
 });
 export type BusinessInput = z.input<typeof businessInputSchema>;
 
-export function createBusiness(store: Store, input: BusinessInput, now: number): BusinessRow {
+export async function createBusiness(store: Store, input: BusinessInput, now: number): Promise<BusinessRow> {
   const parsed = businessInputSchema.safeParse(input);
   if (!parsed.success) throw AppError.validation(parsed.error);
-  if (store.businesses.bySlug(parsed.data.slug)) {
+  if (await store.businesses.bySlug(parsed.data.slug)) {
     throw new AppError('business_exists', `A business with slug "${parsed.data.slug}" already exists.`);
   }
   return store.businesses.create({ ...parsed.data, now });
 }
 
-export function requireBusiness(store: Store, slug: string): BusinessRow {
-  const business = store.businesses.bySlug(slug);
+export async function requireBusiness(store: Store, slug: string): Promise<BusinessRow> {
+  const business = await store.businesses.bySlug(slug);
   if (!business) throw new AppError('business_not_found', `No business with slug "${slug}".`);
   return business;
 }

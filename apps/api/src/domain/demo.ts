@@ -16,22 +16,24 @@ export const DEMO_REVIEW_URL = 'https://www.example.com/harbour-street-coffee/wr
 /** The dashboard shares one key among all its users. */
 export const DEMO_KEY_RATE_LIMIT = 1200;
 
-export function seedDemo(
+export async function seedDemo(
   store: Store,
   options: { keyFile: string; now: number },
-): { business: BusinessRow; created: boolean; keyCreated: boolean } {
-  const { business, created } = store.transaction(() => {
-    let business = store.businesses.bySlug(DEMO_BUSINESS.slug);
+): Promise<{ business: BusinessRow; created: boolean; keyCreated: boolean }> {
+  const { business, created } = await store.transaction(async (tx) => {
+    // Replicas starting together seed once.
+    await tx.lock('demo', DEMO_BUSINESS.slug);
+    let business = await store.businesses.bySlug(DEMO_BUSINESS.slug);
     if (!business) {
-      business = store.businesses.create({
+      business = await store.businesses.create({
         slug: DEMO_BUSINESS.slug,
         name: DEMO_BUSINESS.name,
         reviewUrl: DEMO_REVIEW_URL,
         now: options.now,
       });
     }
-    if (store.settings.get(DEMO_MARKER)) return { business, created: false };
-    generateData(store, {
+    if (await store.settings.get(DEMO_MARKER)) return { business, created: false };
+    await generateData(store, {
       businessId: business.id,
       requests: 3000,
       reviews: 2000,
@@ -40,23 +42,28 @@ export function seedDemo(
       seed: 7,
       handoffs: business.review_url !== null,
     });
-    store.settings.set(DEMO_MARKER, new Date(options.now).toISOString());
+    await store.settings.set(DEMO_MARKER, new Date(options.now).toISOString());
     return { business, created: true };
   });
-  const keyCreated = ensureDemoKey(store, business, options.keyFile, options.now);
+  const keyCreated = await ensureDemoKey(store, business, options.keyFile, options.now);
   return { business, created, keyCreated };
 }
 
-function ensureDemoKey(store: Store, business: BusinessRow, keyFile: string, now: number): boolean {
+async function ensureDemoKey(
+  store: Store,
+  business: BusinessRow,
+  keyFile: string,
+  now: number,
+): Promise<boolean> {
   if (existsSync(keyFile)) {
     makePrivate(keyFile); // an older version may have left it readable by others
     const existing = readFileSync(keyFile, 'utf8').trim();
-    const lookup = lookupApiKey(store, existing, now);
+    const lookup = await lookupApiKey(store, existing, now);
     // A key written by an older version may lack scopes added since (settings:*): a new one replaces it.
     const complete = lookup.ok && SCOPES.every((scope) => lookup.key.scopes.includes(scope));
     if (lookup.ok && lookup.key.businessId === business.id && complete) return false;
   }
-  const { key } = createApiKey(store, {
+  const { key } = await createApiKey(store, {
     businessSlug: business.slug,
     scopes: [...SCOPES],
     rateLimitPerMinute: DEMO_KEY_RATE_LIMIT,

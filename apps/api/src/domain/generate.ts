@@ -143,7 +143,10 @@ function pickStatus(r: number, ageDays: number): ReviewStatus {
 /** Loads at least this many rows with the indexes rebuilt afterwards instead of maintained. */
 const REBUILD_INDEXES_FROM = 50_000;
 
-export function generateData(store: Store, options: GenerateOptions): { requests: number; reviews: number } {
+export function generateData(
+  store: Store,
+  options: GenerateOptions,
+): Promise<{ requests: number; reviews: number }> {
   const rand = mulberry32(options.seed ?? 20_240_601);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
   const { now, days, businessId } = options;
@@ -282,16 +285,12 @@ export function generateData(store: Store, options: GenerateOptions): { requests
     }
   }
 
-  const large = (table: string, rows: number, fn: () => number[] | number) =>
+  const large = <T>(table: string, rows: number, fn: () => Promise<T>) =>
     rows >= REBUILD_INDEXES_FROM ? withIndexesRebuilt(store.db, table, fn) : fn();
 
-  return store.transaction(() => {
-    const ids = large('requests', options.requests, () =>
-      bulkInsertRequests(store.db, requests()),
-    ) as number[];
-    const inserted = large('reviews', options.reviews, () =>
-      bulkInsertReviews(store.db, reviews(ids)),
-    ) as number;
+  return store.transaction(async () => {
+    const ids = await large('requests', options.requests, () => bulkInsertRequests(store.db, requests()));
+    const inserted = await large('reviews', options.reviews, () => bulkInsertReviews(store.db, reviews(ids)));
     return { requests: ids.length, reviews: inserted };
   });
 }

@@ -13,7 +13,7 @@ export async function deliverHeld(ctx: SendContext, reserved: RequestRow, messag
   const delivery = await ctx.tracker.store();
   const phone = messages.find((m) => m.channel === 'sms')?.to;
   const optedOut = async (m: OutgoingMessage) =>
-    ctx.store.requests.isOptedOut(reserved.business_id, m.to) ||
+    (await ctx.store.requests.isOptedOut(reserved.business_id, m.to)) ||
     (m.channel === 'sms' && phone !== undefined && (await delivery.isOptedOut(reserved.business_id, m.to)));
   // A customer who opted out while it was held is not messaged.
   const sendable: OutgoingMessage[] = [];
@@ -36,15 +36,17 @@ export async function deliverHeld(ctx: SendContext, reserved: RequestRow, messag
 /** Records a held request's outcome (also when its first attempt was interrupted: unknown). */
 export async function recordHeld(ctx: SendContext, reserved: RequestRow, legs: LegOutcome[]) {
   const delivery = await ctx.tracker.store();
-  ctx.store.transaction(() => completeSend(ctx, reserved, legs));
   const at = ctx.now();
-  await delivery.recordLegs(
-    reserved.public_id,
-    reserved.business_id,
-    legRecords(ctx, legs),
-    requestStatusOf(legs),
-    at,
-  );
+  await ctx.store.transaction(async () => {
+    await completeSend(ctx, reserved, legs);
+    await delivery.recordLegs(
+      reserved.public_id,
+      reserved.business_id,
+      legRecords(ctx, legs),
+      requestStatusOf(legs),
+      at,
+    );
+  });
   await afterDelivery(ctx, reserved.business_id, legs, at);
 }
 
@@ -59,16 +61,23 @@ export async function recoverInterruptedSends(
   now: number,
 ): Promise<number> {
   const delivery = await tracker.store();
-  const stale = store.requests.staleSending(now - 60_000);
+  const stale = await store.requests.staleSending(now - 60_000);
   let recovered = 0;
   for (const row of stale) {
     const record = await delivery.request(row.business_id, row.public_id);
     if (record?.status === 'scheduled') continue;
     if (record?.status === 'sending' && record.updated_at > now - 60_000) continue;
-    store.transaction(() => {
-      store.requests.finish(row.id, 'failed', { error: 'The service stopped before delivery finished.' });
+    // Another replica's send of the same row may be finishing it: only the one that moves it on counts.
+    const finished = await store.transaction(async (tx) => {
+      await tx.lock('request', row.id);
+      if ((await store.requests.byId(row.id))?.status !== 'sending') return false;
+      await store.requests.finish(row.id, 'failed', {
+        error: 'The service stopped before delivery finished.',
+      });
+      if (record) await delivery.setStatus(row.public_id, 'unknown', now);
+      return true;
     });
-    if (record) await delivery.setStatus(row.public_id, 'unknown', now);
+    if (!finished) continue;
     recovered++;
   }
   return recovered;

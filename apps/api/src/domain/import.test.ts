@@ -2,14 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { queryAll, queryOne } from '../../test/helpers.ts';
 import { testConfig } from '../env.ts';
 import { openStore } from '../store/index.ts';
 import { createBusiness } from './businesses.ts';
 import { ImportError, importReviews, readImportFile } from './import.ts';
 
 async function setup() {
-  const store = await openStore(testConfig().databasePath);
+  const store = await openStore(testConfig());
   await createBusiness(store, { slug: 'b', name: 'B' }, Date.now());
   return store;
 }
@@ -34,8 +33,7 @@ describe('importReviews', () => {
       imported: 0,
       skipped: 1,
     });
-    const stored = await queryAll(
-      store,
+    const stored = await store.db.all(
       'SELECT rating, status, platform, review_at, author_name FROM reviews ORDER BY id',
     );
     expect(stored).toEqual([
@@ -72,7 +70,7 @@ describe('importReviews', () => {
       { rating: 5, platform: 'google', review_date: 'yesterday' },
       { rating: 5, platform: 'google', review_date: '2024-05-01', status: 'done' },
     ];
-    await expect(async () => importReviews(store, 'b', rows, Date.now())).rejects.toThrow(ImportError);
+    await expect(importReviews(store, 'b', rows, Date.now())).rejects.toThrow(ImportError);
     try {
       await importReviews(store, 'b', rows, Date.now());
     } catch (error) {
@@ -82,7 +80,7 @@ describe('importReviews', () => {
       expect(message).toContain('row 4: review_date');
       expect(message).toContain('row 5: status');
     }
-    expect(await queryOne(store, 'SELECT count(*) AS n FROM reviews')).toEqual({ n: 0 });
+    expect(await store.db.get('SELECT count(*) AS n FROM reviews')).toEqual({ n: 0 });
   });
 
   it('reads JSON arrays, {reviews: [...]} and CSV files', () => {

@@ -63,30 +63,30 @@ export function readImportFile(file: string): unknown[] {
   }
 }
 
-export function importReviews(
+export async function importReviews(
   store: Store,
   businessSlug: string,
   rows: unknown[],
   now: number,
-): { imported: number; skipped: number } {
-  const business = requireBusiness(store, businessSlug);
+): Promise<{ imported: number; skipped: number }> {
+  const business = await requireBusiness(store, businessSlug);
   const problems: string[] = [];
   const reviews: NewReview[] = [];
   const seen = new Set<string>();
   let skipped = 0;
-  rows.forEach((input, i) => {
+  for (const [i, input] of rows.entries()) {
     const parsed = importRowSchema.safeParse(input);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       problems.push(`row ${i + 1}: ${issue.path.join('.') || 'row'}: ${issue.message}`);
-      return;
+      continue;
     }
     const r = parsed.data;
     if (r.external_id) {
       const key = `${r.platform}:${r.external_id}`;
-      if (seen.has(key) || store.reviews.existsExternal(business.id, r.platform, r.external_id)) {
+      if (seen.has(key) || (await store.reviews.existsExternal(business.id, r.platform, r.external_id))) {
         skipped++;
-        return;
+        continue;
       }
       seen.add(key);
     }
@@ -103,13 +103,13 @@ export function importReviews(
       requestId: null,
       createdAt: now,
     });
-  });
+  }
   if (problems.length > 0) {
     const shown = problems.slice(0, 20);
     if (problems.length > shown.length) shown.push(`… and ${problems.length - shown.length} more`);
     throw new ImportError(`Nothing imported; fix these rows:\n${shown.join('\n')}`);
   }
   reviews.sort((a, b) => a.reviewAt - b.reviewAt);
-  const imported = bulkInsertReviews(store.db, reviews);
+  const imported = await bulkInsertReviews(store.db, reviews);
   return { imported, skipped };
 }

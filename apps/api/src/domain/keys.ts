@@ -40,17 +40,17 @@ export type KeyLookup =
  * the hash's index; the hashes are then compared in constant time, so neither step's timing
  * depends on how much of a secret matched.
  */
-export function lookupApiKey(store: Store, presented: string, now: number): KeyLookup {
+export async function lookupApiKey(store: Store, presented: string, now: number): Promise<KeyLookup> {
   if (!API_KEY_PATTERN.test(presented)) return { ok: false, row: undefined };
   const hash = sha256Hex(presented);
-  const row = store.keys.byHash(hash);
+  const row = await store.keys.byHash(hash);
   if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) {
     return { ok: false, row: undefined };
   }
   // Revoked or expired keys get 401, like a missing one (docs/api.md, "Keys").
   if (row.revoked_at !== null && row.revoked_at <= now) return { ok: false, row };
   if (row.expires_at !== null && row.expires_at <= now) return { ok: false, row };
-  const business = store.businesses.byId(row.business_id);
+  const business = await store.businesses.byId(row.business_id);
   if (!business) return { ok: false, row };
   return {
     ok: true,
@@ -77,12 +77,15 @@ export class KeyAdminError extends Error {
   override name = 'KeyAdminError';
 }
 
-export function createApiKey(store: Store, input: CreateKeyInput): { key: string; row: ApiKeyRow } {
-  const business = store.businesses.bySlug(input.businessSlug);
+export async function createApiKey(
+  store: Store,
+  input: CreateKeyInput,
+): Promise<{ key: string; row: ApiKeyRow }> {
+  const business = await store.businesses.bySlug(input.businessSlug);
   if (!business) throw new KeyAdminError(`No business with slug "${input.businessSlug}".`);
   if (input.scopes.length === 0) throw new KeyAdminError(`Give at least one scope: ${SCOPES.join(', ')}.`);
   const key = generateApiKey();
-  const row = store.keys.insert({
+  const row = await store.keys.insert({
     id: keyId(),
     businessId: business.id,
     keyHash: sha256Hex(key),
@@ -95,12 +98,12 @@ export function createApiKey(store: Store, input: CreateKeyInput): { key: string
   return { key, row };
 }
 
-export function revokeApiKey(store: Store, id: string, now: number): ApiKeyRow {
-  const row = store.keys.byId(id);
+export async function revokeApiKey(store: Store, id: string, now: number): Promise<ApiKeyRow> {
+  const row = await store.keys.byId(id);
   if (!row) throw new KeyAdminError(`No key with id "${id}".`);
   if (row.revoked_at !== null) throw new KeyAdminError(`Key ${id} is already revoked.`);
-  store.keys.revoke(id, now);
-  return store.keys.byId(id)!;
+  await store.keys.revoke(id, now);
+  return (await store.keys.byId(id))!;
 }
 
 /**
@@ -112,28 +115,29 @@ export function rotateApiKey(
   id: string,
   now: number,
   graceHours = 0,
-): { key: string; row: ApiKeyRow; old: ApiKeyRow } {
-  return store.transaction(() => {
-    const old = store.keys.byId(id);
+): Promise<{ key: string; row: ApiKeyRow; old: ApiKeyRow }> {
+  return store.transaction(async (tx) => {
+    await tx.lock('api_key', id);
+    const old = await store.keys.byId(id);
     if (!old) throw new KeyAdminError(`No key with id "${id}".`);
     if (old.revoked_at !== null && old.revoked_at <= now) throw new KeyAdminError(`Key ${id} is revoked.`);
     if (old.expires_at !== null && old.expires_at <= now) throw new KeyAdminError(`Key ${id} has expired.`);
-    const business = store.businesses.byId(old.business_id)!;
-    const { key, row } = createApiKey(store, {
+    const business = (await store.businesses.byId(old.business_id))!;
+    const { key, row } = await createApiKey(store, {
       businessSlug: business.slug,
       scopes: parseScopes(old.scopes),
       rateLimitPerMinute: old.rate_limit_per_minute ?? undefined,
       now,
     });
-    if (old.expires_at !== null) store.keys.setExpires(row.id, old.expires_at);
+    if (old.expires_at !== null) await store.keys.setExpires(row.id, old.expires_at);
     if (graceHours > 0) {
       const end = now + graceHours * 3_600_000;
-      store.keys.setExpires(id, old.expires_at === null ? end : Math.min(old.expires_at, end));
+      await store.keys.setExpires(id, old.expires_at === null ? end : Math.min(old.expires_at, end));
     } else {
-      store.keys.revoke(id, now);
+      await store.keys.revoke(id, now);
     }
-    store.keys.setRotatedTo(id, row.id);
-    return { key, row: store.keys.byId(row.id)!, old: store.keys.byId(id)! };
+    await store.keys.setRotatedTo(id, row.id);
+    return { key, row: (await store.keys.byId(row.id))!, old: (await store.keys.byId(id))! };
   });
 }
 
@@ -148,17 +152,19 @@ export function createKeyUsage(store: Store) {
     record(id: string, now: number): void {
       if (now - (written.get(id) ?? 0) > 60_000) pending.set(id, now);
     },
-    /** Writes what was recorded; skipped (kept for next time) when another writer holds the lock. */
-    flush(): void {
+    /** Writes what was recorded; on failure (the database busy or away) kept for next time. */
+    async flush(): Promise<void> {
       if (pending.size === 0) return;
+      const batch = [...pending];
+      pending.clear();
       try {
-        store.transaction(() => {
-          for (const [id, at] of pending) store.keys.touch(id, at);
+        await store.transaction(async () => {
+          for (const [id, at] of batch) await store.keys.touch(id, at);
         });
-        for (const [id, at] of pending) written.set(id, at);
-        pending.clear();
+        for (const [id, at] of batch) written.set(id, at);
       } catch {
-        // Busy: try again at the next flush.
+        // Try again at the next flush, unless a newer use was recorded meanwhile.
+        for (const [id, at] of batch) if (!pending.has(id)) pending.set(id, at);
       }
     },
   };

@@ -1,4 +1,5 @@
 import type { Clock } from '@review-desk/server/db/clock';
+import type { Transaction } from '@review-desk/server/db/types';
 import { AppError } from '@review-desk/server/errors';
 import {
   ERROR_CODES,
@@ -17,7 +18,7 @@ import type { DeliveryProvider } from '../delivery/provider.ts';
 import { holdRequest } from '../delivery/scheduled.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
 import type { Store } from '../store/index.ts';
-import type { RequestRow } from '../store/requests.ts';
+import { emailKey, type RequestRow } from '../store/requests.ts';
 import { DAY_MS, monthOf } from '../store/time.ts';
 import { randomToken, requestPublicId } from './ids.ts';
 import type { AuthenticatedKey } from './keys.ts';
@@ -31,9 +32,10 @@ import {
 } from './legs.ts';
 
 // POST /api/v1/requests/send (docs/api.md). A request is reserved (opt-out, frequency cap and
-// allowance checked under the write lock, so two concurrent sends cannot both pass), delivered,
-// then finished with the outcome. With a network delivery (SMTP) the reservation is committed
-// first, so a slow mail server never holds the database lock.
+// allowance checked in one transaction under a lock per contact, and the allowance taken by one
+// conditional UPSERT, so two concurrent sends cannot both pass, in one process or across
+// replicas), delivered, then finished with the outcome. With a network delivery (SMTP, Twilio)
+// the reservation is committed first, so a slow carrier never holds a transaction open.
 
 export type SendContext = {
   store: Store;
@@ -57,6 +59,12 @@ const LEG_NAMES = { sms: 'SMS', email: 'Email' } as const;
 
 export function reviewLinkFor(publicOrigin: string, token: string): string {
   return `${publicOrigin}/r/${token}`;
+}
+
+/** The locks a send to these contacts takes, in one order for every send. */
+function contactLockKeys(businessId: number, phone: string | null, email: string | null): string[] {
+  const keys = [phone, emailKey(email)].filter((c): c is string => c !== null);
+  return keys.map((c) => `${businessId}:${c}`).sort();
 }
 
 export async function sendReviewRequest(
@@ -94,23 +102,25 @@ export async function sendReviewRequest(
     : [];
 
   /** Checks opt-out, cap and allowance and records the request as being sent (in a transaction). */
-  const reserve = () => {
+  const reserve = async (tx: Transaction) => {
+    // Sends to one contact queue here (sorted keys: no two sends wait on each other in a circle),
+    // so the cap's read and the insert it guards see every other replica's send.
+    for (const key of contactLockKeys(business.id, phone, email)) await tx.lock('contact', key);
     for (const contact of [phone, email]) {
-      if (contact && store.requests.isOptedOut(business.id, contact)) throw new AppError('opted_out');
+      if (contact && (await store.requests.isOptedOut(business.id, contact))) throw new AppError('opted_out');
     }
     if (ctx.frequencyCapDays > 0 && (phone || email)) {
       const since = now - ctx.frequencyCapDays * DAY_MS;
       const contact = { phone: phone ?? undefined, email: email ?? undefined };
-      if (store.requests.contactedSince(business.id, contact, since)) {
+      if (await store.requests.contactedSince(business.id, contact, since)) {
         throw new AppError('frequency_capped', MESSAGES.frequencyCap(ctx.frequencyCapDays));
       }
     }
     // docs/api.md: beyond the sending allowance → 403. Links send nothing and are not counted.
     if (sendsMessage && ctx.monthlySendAllowance > 0) {
-      if (store.requests.usage(business.id, month) >= ctx.monthlySendAllowance) {
+      if (!(await store.requests.takeUsage(business.id, month, ctx.monthlySendAllowance))) {
         throw new AppError('allowance_exceeded', MESSAGES.allowanceExceeded(ctx.monthlySendAllowance));
       }
-      store.requests.addUsage(business.id, month, 1);
     }
     return store.requests.insert({
       publicId: requestPublicId(),
@@ -126,7 +136,7 @@ export async function sendReviewRequest(
   };
 
   if (sendAt > now) {
-    const reserved = store.transaction(reserve);
+    const reserved = await store.transaction(reserve);
     await holdRequest(
       { tracker: ctx.tracker, delivery: ctx.delivery, clock: ctx.clock ?? { now: ctx.now } },
       reserved,
@@ -149,22 +159,31 @@ export async function sendReviewRequest(
     message,
     outcome: ctx.delivery.decideNow?.(message) ?? null,
   }));
-  let legs: LegOutcome[];
-  let done: ReturnType<typeof completeSend>;
-  if (decided.every((l) => l.outcome !== null)) {
-    legs = await deliverAll(ctx, messages);
-    done = store.transaction(() => completeSend(ctx, reserve(), legs));
-    await delivery.createRequest({
-      requestId: done.row.public_id,
+  const record = (row: RequestRow) =>
+    delivery.createRequest({
+      requestId: row.public_id,
       businessId: business.id,
       channel: body.channel,
       status: 'sending',
       scheduledFor: null,
       at: now,
     });
+  const recordLegs = (row: RequestRow) =>
+    delivery.recordLegs(row.public_id, business.id, legRecords(ctx, legs), requestStatusOf(legs), ctx.now());
+  let legs: LegOutcome[];
+  let done: Completed;
+  if (decided.every((l) => l.outcome !== null)) {
+    // Outcomes known without I/O (the outbox, a link): the whole send is one transaction.
+    legs = await deliverAll(ctx, messages);
+    done = await store.transaction(async (tx) => {
+      const completed = await completeSend(ctx, await reserve(tx), legs);
+      await record(completed.row);
+      await recordLegs(completed.row);
+      return completed;
+    });
   } else {
     // A network delivery: reserve first, so no transaction is open across it.
-    const reserved = store.transaction(reserve);
+    const reserved = await store.transaction(reserve);
     await delivery.createRequest({
       requestId: reserved.public_id,
       businessId: business.id,
@@ -177,34 +196,26 @@ export async function sendReviewRequest(
     const refusal = contactRefusal(legs);
     if (refusal) {
       // Refused for the contact: nothing reached anyone, so nothing is counted or kept.
-      store.transaction(() => {
-        if (ctx.monthlySendAllowance > 0) store.requests.addUsage(business.id, month, -1);
-        store.requests.discard(reserved.id);
+      await store.transaction(async () => {
+        if (ctx.monthlySendAllowance > 0) await store.requests.addUsage(business.id, month, -1);
+        await store.requests.discard(reserved.id);
+        await delivery.discard(reserved.public_id);
       });
-      await delivery.discard(reserved.public_id);
       await afterDelivery(ctx, business.id, legs, ctx.now());
       throw refusal;
     }
-    done = store.transaction(() => completeSend(ctx, reserved, legs));
+    done = await store.transaction(async () => {
+      const completed = await completeSend(ctx, reserved, legs);
+      await recordLegs(completed.row);
+      return completed;
+    });
   }
-  const at = ctx.now();
-  await delivery.recordLegs(
-    done.row.public_id,
-    business.id,
-    legRecords(ctx, legs),
-    requestStatusOf(legs),
-    at,
-  );
-  await afterDelivery(ctx, business.id, legs, at);
+  await afterDelivery(ctx, business.id, legs, ctx.now());
   return sendAnswer(done, legs, reviewLink);
 }
 
 /** The answer to a send, or its refusal when every leg failed. */
-function sendAnswer(
-  done: ReturnType<typeof completeSend>,
-  legs: LegOutcome[],
-  reviewLink: string,
-): SendOutcome {
+function sendAnswer(done: Completed, legs: LegOutcome[], reviewLink: string): SendOutcome {
   const { row: finished, warning, error, allFailed } = done;
   if (allFailed) throw new AppError('delivery_failed', error!);
   const unknown = requestStatusOf(legs) === 'unknown';
@@ -218,8 +229,14 @@ function sendAnswer(
   return { result, request: finished, legs };
 }
 
+type Completed = { row: RequestRow; warning: string | null; error: string | null; allFailed: boolean };
+
 /** Records each leg's outcome and the request's (call in a transaction). */
-export function completeSend(ctx: SendContext, reserved: RequestRow, legs: LegOutcome[]) {
+export async function completeSend(
+  ctx: SendContext,
+  reserved: RequestRow,
+  legs: LegOutcome[],
+): Promise<Completed> {
   const { store } = ctx;
   const failed = legs.filter((l) => l.outcome.status === 'failed');
   const unknown = legs.filter((l) => l.outcome.status === 'unknown');
@@ -239,7 +256,7 @@ export function completeSend(ctx: SendContext, reserved: RequestRow, legs: LegOu
   const error = allFailed ? `${ERROR_CODES.delivery_failed.message} ${failed.map(describe).join(' ')}` : null;
   const at = ctx.now();
   for (const { message, outcome } of legs) {
-    store.outbox.insert({
+    await store.outbox.insert({
       requestId: reserved.id,
       channel: message.channel,
       to: message.to,
@@ -254,9 +271,10 @@ export function completeSend(ctx: SendContext, reserved: RequestRow, legs: LegOu
   const month = monthOf(reserved.created_at);
   // Nothing reached the customer: give back the allowance; the failed status keeps the attempt
   // out of the frequency cap.
-  if (allFailed && ctx.monthlySendAllowance > 0) store.requests.addUsage(reserved.business_id, month, -1);
+  if (allFailed && ctx.monthlySendAllowance > 0)
+    await store.requests.addUsage(reserved.business_id, month, -1);
   const failedLeg = !allFailed && failed.length === 1 ? failed[0]!.message.channel : null;
-  const row = store.requests.finish(reserved.id, allFailed ? 'failed' : 'sent', {
+  const row = await store.requests.finish(reserved.id, allFailed ? 'failed' : 'sent', {
     failedLeg,
     warning,
     error,

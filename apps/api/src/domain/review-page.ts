@@ -22,20 +22,36 @@ export type LinkState = {
 };
 
 /** The request behind a link, or undefined when the link is unknown or never reached anyone. */
-export function findLink(store: Store, token: string): LinkState | undefined {
+export async function findLink(store: Store, token: string): Promise<LinkState | undefined> {
   if (!TOKEN_PATTERN.test(token)) return undefined;
-  const request = store.requests.byToken(token);
+  const request = await store.requests.byToken(token);
   // A request whose deliveries all failed was never shown to anyone: its link is not valid.
   if (!request || request.status === 'failed') return undefined;
-  const business = store.businesses.byId(request.business_id);
+  const business = await store.businesses.byId(request.business_id);
   if (!business) return undefined;
-  return { request, business, review: store.reviews.byRequest(request.id) };
+  return { request, business, review: await store.reviews.byRequest(request.id) };
 }
 
-export function recordOpen(store: Store, token: string, now: number): LinkState | undefined {
-  return store.transaction(() => {
-    const link = findLink(store, token);
-    if (link) store.requests.markClicked(link.request, now);
+/**
+ * Runs a change to a link's request in a transaction that holds the link's lock: a double submit
+ * reaching two processes at once is still one review and one count.
+ */
+function withLink<T>(
+  store: Store,
+  token: string,
+  fn: (link: LinkState) => Promise<T>,
+): Promise<T | undefined> {
+  return store.transaction(async (tx) => {
+    if (!TOKEN_PATTERN.test(token)) return undefined;
+    await tx.lock('link', token);
+    const link = await findLink(store, token);
+    return link ? fn(link) : undefined;
+  });
+}
+
+export function recordOpen(store: Store, token: string, now: number): Promise<LinkState | undefined> {
+  return withLink(store, token, async (link) => {
+    await store.requests.markClicked(link.request, now);
     return link;
   });
 }
@@ -65,12 +81,10 @@ export function submitFeedback(
   token: string,
   form: FeedbackForm,
   now: number,
-): { link: LinkState; created: boolean } | undefined {
-  return store.transaction(() => {
-    const link = findLink(store, token);
-    if (!link) return undefined;
+): Promise<{ link: LinkState; created: boolean } | undefined> {
+  return withLink(store, token, async (link) => {
     if (link.review) return { link, created: false };
-    const review = store.reviews.insert({
+    const review = await store.reviews.insert({
       businessId: link.business.id,
       rating: form.rating,
       status: 'pending',
@@ -84,28 +98,29 @@ export function submitFeedback(
       createdAt: now,
     });
     // Submitting implies the page was opened, whatever a link scanner did or did not do.
-    store.requests.markClicked(link.request, now);
-    const request = store.requests.byId(link.request.id)!;
-    store.requests.markFeedback(request, now);
-    return { link: { ...link, request: store.requests.byId(link.request.id)!, review }, created: true };
+    await store.requests.markClicked(link.request, now);
+    const request = (await store.requests.byId(link.request.id))!;
+    await store.requests.markFeedback(request, now);
+    return {
+      link: { ...link, request: (await store.requests.byId(link.request.id))!, review },
+      created: true,
+    };
   });
 }
 
 /** Records the hand-off and returns where to send the customer, or undefined without a site. */
-export function recordHandoff(store: Store, token: string, now: number): string | undefined {
-  return store.transaction(() => {
-    const link = findLink(store, token);
-    if (!link?.business.review_url) return undefined;
-    store.requests.markClicked(link.request, now);
-    store.requests.markHandoff(store.requests.byId(link.request.id)!, now);
+export function recordHandoff(store: Store, token: string, now: number): Promise<string | undefined> {
+  return withLink(store, token, async (link) => {
+    if (!link.business.review_url) return undefined;
+    await store.requests.markClicked(link.request, now);
+    await store.requests.markHandoff((await store.requests.byId(link.request.id))!, now);
     return link.business.review_url;
   });
 }
 
-export function optOut(store: Store, token: string, now: number): LinkState | undefined {
-  return store.transaction(() => {
-    const link = findLink(store, token);
-    if (link) store.requests.optOut(link.request, now);
+export function optOut(store: Store, token: string, now: number): Promise<LinkState | undefined> {
+  return withLink(store, token, async (link) => {
+    await store.requests.optOut(link.request, now);
     return link;
   });
 }
@@ -114,7 +129,7 @@ export function optOut(store: Store, token: string, now: number): LinkState | un
 // random nonce held in a SameSite=Strict cookie. A cross-site form cannot read the page to learn
 // the token nor send the cookie, and the secret never leaves the server.
 
-export function formSecret(store: Store): string {
+export function formSecret(store: Store): Promise<string> {
   return store.settings.getOrInit('review_form_secret', () => randomToken(32));
 }
 

@@ -20,10 +20,10 @@ export function toReview(row: ReviewListRow): Review {
   };
 }
 
-export function listReviews(store: Store, businessId: number, query: ReviewsQuery) {
+export async function listReviews(store: Store, businessId: number, query: ReviewsQuery) {
   const filter = { status: query.status, minRating: query.minRating };
-  const total = store.reviews.total(businessId, filter);
+  const total = await store.reviews.total(businessId, filter);
   const offset = (query.page - 1) * query.limit;
-  const rows = store.reviews.page(businessId, filter, offset, query.limit, total);
+  const rows = await store.reviews.page(businessId, filter, offset, query.limit, total);
   return { page: query.page, limit: query.limit, total, reviews: rows.map(toReview) };
 }

@@ -149,7 +149,7 @@ export function presentedKey(req: express.Request): string | undefined {
  */
 export function credentials(ctx: AppContext): RequestHandler {
   const keyParams = new Set<string>(KEY_QUERY_PARAMS.map((p) => p.toLowerCase()));
-  return (req, _res, next) => {
+  return async (req, _res, next) => {
     const q = req.originalUrl.indexOf('?');
     if (q !== -1) {
       const query = req.originalUrl.slice(q + 1);
@@ -161,7 +161,7 @@ export function credentials(ctx: AppContext): RequestHandler {
     const key = presentedKey(req);
     req.credentials = {
       presented: key !== undefined,
-      lookup: key === undefined ? undefined : lookupApiKey(ctx.store, key, ctx.now()),
+      lookup: key === undefined ? undefined : await lookupApiKey(ctx.store, key, ctx.now()),
     };
     next();
   };
@@ -169,11 +169,11 @@ export function credentials(ctx: AppContext): RequestHandler {
 
 /** Per-key limit; RATE_LIMIT_PER_MINUTE=0 turns limiting off, a key's own limit overrides the default. */
 export function rateLimit(ctx: AppContext): RequestHandler {
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const lookup = req.credentials?.lookup;
     if (ctx.config.rateLimitPerMinute === 0 || !lookup?.ok) return next();
     const limit = lookup.key.rateLimitPerMinute ?? ctx.config.rateLimitPerMinute;
-    const decision = ctx.rateLimiter.check(lookup.key.id, limit, ctx.now());
+    const decision = await ctx.rateLimiter.check(lookup.key.id, limit, ctx.now());
     res.set({
       'ratelimit-limit': String(decision.limit),
       'ratelimit-remaining': String(decision.remaining),

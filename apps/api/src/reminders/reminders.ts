@@ -78,13 +78,14 @@ export function createReminders(deps: {
     if (r.opted_out_at !== null) return 'the customer opted out';
     const { phone, email } = contactsOf(r);
     for (const contact of [phone, email]) {
-      if (contact && deps.store.requests.isOptedOut(r.business_id, contact)) return 'the customer opted out';
+      if (contact && (await deps.store.requests.isOptedOut(r.business_id, contact)))
+        return 'the customer opted out';
     }
     // STOP texted to the business's number (the carrier's opt-out list).
     if (phone && (await (await deps.tracker.store()).isOptedOut(r.business_id, phone)))
       return 'the customer opted out';
     const contact = { ...(phone ? { phone } : {}), ...(email ? { email } : {}) };
-    if (deps.store.requests.contactedSince(r.business_id, contact, r.created_at + 1))
+    if (await deps.store.requests.contactedSince(r.business_id, contact, r.created_at + 1))
       return 'the customer was sent another request since';
     return null;
   }
@@ -131,27 +132,22 @@ export function createReminders(deps: {
         await setState(requestId, 'unknown', 'The service stopped while sending it: it may have been sent.');
         return;
       }
-      const request = deps.store.requests.byPublicId(requestId);
+      const request = await deps.store.requests.byPublicId(requestId);
       if (!request) return setState(requestId, 'skipped', 'the request no longer exists');
       const reason = await reasonNotToSend(request);
       if (reason) return setState(requestId, 'skipped', reason);
-      if (deps.store.businesses.byId(request.business_id)?.suspended_at != null)
-        return setState(requestId, 'skipped', 'the business is suspended');
+      const business = await deps.store.businesses.byId(request.business_id);
+      if (business?.suspended_at != null) return setState(requestId, 'skipped', 'the business is suspended');
       const now = deps.clock.now();
       const hours = await deps.settings.quietHoursFor(request.business_id);
       const opens = nextAllowedSendTime(now, hours.window, hours.timeZone);
       if (opens > now) return { continueAt: opens };
       const month = monthOf(now);
       const allowance = deps.monthlySendAllowance;
-      const counted = deps.store.transaction(() => {
-        if (allowance === 0) return true;
-        if (deps.store.requests.usage(request.business_id, month) >= allowance) return false;
-        deps.store.requests.addUsage(request.business_id, month, 1);
-        return true;
-      });
+      const counted =
+        allowance === 0 || (await deps.store.requests.takeUsage(request.business_id, month, allowance));
       if (!counted) return setState(requestId, 'skipped', 'the monthly sending allowance is used up');
 
-      const business = deps.store.businesses.byId(request.business_id);
       const { phone, email } = contactsOf(request);
       const messages = composeMessages({
         channel: request.channel as 'sms' | 'email' | 'both',
@@ -167,7 +163,7 @@ export function createReminders(deps: {
       const legs = await deliverAll({ delivery: deps.delivery, tracker: deps.tracker }, messages);
       const at = deps.clock.now();
       for (const { message, outcome } of legs) {
-        deps.store.outbox.insert({
+        await deps.store.outbox.insert({
           requestId: request.id,
           channel: message.channel,
           to: message.to,
@@ -189,24 +185,21 @@ export function createReminders(deps: {
       );
       await afterDelivery(carriers, request.business_id, legs, at);
       const allFailed = legs.every((l) => l.outcome.status === 'failed');
-      if (allFailed && allowance > 0) deps.store.requests.addUsage(request.business_id, month, -1);
+      if (allFailed && allowance > 0) await deps.store.requests.addUsage(request.business_id, month, -1);
       await setState(requestId, allFailed ? 'failed' : 'sent', null, allFailed ? undefined : at);
     }) satisfies JobHandler,
 
     /** Reminders sent in the window, and of their requests those completed after the reminder. */
     async analytics(businessId: number, since: number): Promise<{ sent: number; completedAfter: number }> {
       const db = await database();
-      const rows = await db.all<{ request_row: number | string; sent_at: number | string }>(
-        `SELECT request_row, sent_at FROM reminders WHERE business_id = $1 AND state = 'sent' AND sent_at >= $2`,
+      const row = await db.get<{ sent: number; completed_after: number }>(
+        `SELECT count(*) AS sent, count(*) FILTER (WHERE r.completed_at >= m.sent_at) AS completed_after
+         FROM reminders m LEFT JOIN requests r ON r.id = m.request_row
+         WHERE m.business_id = $1 AND m.state = 'sent' AND m.sent_at >= $2`,
         businessId,
         since,
       );
-      let completedAfter = 0;
-      for (const row of rows) {
-        const request = deps.store.requests.byId(Number(row.request_row));
-        if (request?.completed_at != null && request.completed_at >= Number(row.sent_at)) completedAfter++;
-      }
-      return { sent: rows.length, completedAfter };
+      return { sent: Number(row?.sent ?? 0), completedAfter: Number(row?.completed_after ?? 0) };
     },
 
     async stateOf(requestId: string): Promise<{ state: ReminderState; reason: string | null } | undefined> {

@@ -97,10 +97,10 @@ export function apiRoutes(ctx: AppContext): Router {
     },
   );
 
-  router.get(ENDPOINTS.reviews.path, requireScope(ctx, ENDPOINTS.reviews.scope), (req, res) => {
+  router.get(ENDPOINTS.reviews.path, requireScope(ctx, ENDPOINTS.reviews.scope), async (req, res) => {
     const parsed = reviewsQuerySchema.safeParse(queryRecord(searchParams(req.originalUrl)));
     if (!parsed.success) throw AppError.validation(parsed.error);
-    res.json(ok(listReviews(ctx.store, req.apiKey!.businessId, parsed.data)));
+    res.json(ok(await listReviews(ctx.store, req.apiKey!.businessId, parsed.data)));
   });
 
   router.get(ENDPOINTS.analytics.path, requireScope(ctx, ENDPOINTS.analytics.scope), async (req, res) => {
@@ -108,10 +108,13 @@ export function apiRoutes(ctx: AppContext): Router {
     if (!parsed.success) throw AppError.validation(parsed.error);
     const businessId = req.apiKey!.businessId;
     const now = ctx.now();
-    const analytics = computeAnalytics(ctx.store, businessId, parsed.data.days, now);
-    // The window's first UTC midnight, as the figures above count it.
+    // The window's first UTC midnight, as the figures count it.
     const since = (Math.floor(now / DAY_MS) - parsed.data.days + 1) * DAY_MS;
-    res.json(ok({ ...analytics, reminders: await ctx.reminders.analytics(businessId, since) }));
+    const [analytics, reminders] = await Promise.all([
+      computeAnalytics(ctx.store, businessId, parsed.data.days, now),
+      ctx.reminders.analytics(businessId, since),
+    ]);
+    res.json(ok({ ...analytics, reminders }));
   });
 
   for (const endpoint of Object.values(ENDPOINTS)) {

@@ -96,7 +96,7 @@ export function devOutboxRoutes(ctx: AppContext): Router {
     if (!parsed.success) throw AppError.validation(parsed.error);
     const { to, requestId, limit } = parsed.data;
     const contact = to ? normaliseContact(to) : undefined;
-    const requests = ctx.store.outbox.list({ to: contact, requestId }, limit).map(toMessage);
+    const requests = (await ctx.store.outbox.list({ to: contact, requestId }, limit)).map(toMessage);
     // The Settings page's tests beside them, marked (settings/test-send.ts).
     const tests = await testMessages(ctx, contact, requestId, limit);
     return [...requests, ...tests].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);

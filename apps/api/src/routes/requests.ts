@@ -23,8 +23,12 @@ function searchParams(originalUrl: string): URLSearchParams {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function requestRecord(ctx: AppContext, row: DeliveryRequestRow, legs: LegRow[]): RequestRecord {
-  const journey = ctx.store.requests.byPublicId(row.request_id);
+export async function requestRecord(
+  ctx: AppContext,
+  row: DeliveryRequestRow,
+  legs: LegRow[],
+): Promise<RequestRecord> {
+  const journey = await ctx.store.requests.byPublicId(row.request_id);
   return {
     id: row.request_id,
     channel: row.channel,
@@ -61,7 +65,9 @@ export function requestsRoutes(ctx: AppContext): Router {
         page: parsed.data.page,
         limit: parsed.data.limit,
         total,
-        requests: rows.map((row) => requestRecord(ctx, row, legs.get(row.request_id) ?? [])),
+        requests: await Promise.all(
+          rows.map((row) => requestRecord(ctx, row, legs.get(row.request_id) ?? [])),
+        ),
       }),
     );
   });
@@ -72,7 +78,7 @@ export function requestsRoutes(ctx: AppContext): Router {
     const row = REQUEST_ID_PATTERN.test(id) ? await delivery.request(req.apiKey!.businessId, id) : undefined;
     // Another business's request reads as no request at all.
     if (!row) throw new AppError('not_found', 'No request with this id.');
-    res.json(ok(requestRecord(ctx, row, await delivery.legs(id))));
+    res.json(ok(await requestRecord(ctx, row, await delivery.legs(id))));
   });
 
   router.all(REQUEST_ENDPOINTS.list.path, methodNotAllowed(['GET']));

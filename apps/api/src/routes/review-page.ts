@@ -44,7 +44,15 @@ function readNonce(req: Request): string | undefined {
 
 export function reviewPageRoutes(ctx: AppContext): Router {
   const router = Router();
-  const secret = formSecret(ctx.store);
+  // Read once from the database (made by the first process that needed it); retried after a failure.
+  let secretRead: Promise<string> | undefined;
+  const secretOf = () => {
+    secretRead ??= formSecret(ctx.store).catch((error) => {
+      secretRead = undefined;
+      throw error;
+    });
+    return secretRead;
+  };
   const secure = () => ctx.site.publicOrigin.startsWith('https://');
   const acceptedOrigins = () => new Set([ctx.site.publicOrigin, ...ctx.config.allowedOrigins]);
 
@@ -64,10 +72,15 @@ export function reviewPageRoutes(ctx: AppContext): Router {
   }
 
   /** CSRF check of the page's forms: a same-site Origin (when the browser sends one) and the form token. */
-  function formAllowed(req: Request, token: string): boolean {
+  async function formAllowed(req: Request, token: string): Promise<boolean> {
     const origin = req.get('origin');
     if (origin !== undefined && origin !== 'null' && !acceptedOrigins().has(origin)) return false;
-    return checkFormToken(secret, token, readNonce(req), (req.body as Record<string, unknown>)?.form_token);
+    return checkFormToken(
+      await secretOf(),
+      token,
+      readNonce(req),
+      (req.body as Record<string, unknown>)?.form_token,
+    );
   }
 
   function pageHeaders(res: Response) {
@@ -84,27 +97,27 @@ export function reviewPageRoutes(ctx: AppContext): Router {
     res.set('cache-control', 'public, max-age=3600').type('css').send(SITE_CSS);
   });
 
-  router.get('/r/:token', (req, res) => {
+  router.get('/r/:token', async (req, res) => {
     pageHeaders(res);
     // HEAD (link previews, scanners) shows the page without counting a click.
     const link =
       req.method === 'HEAD'
-        ? findLink(ctx.store, req.params.token)
-        : recordOpen(ctx.store, req.params.token, ctx.now());
+        ? await findLink(ctx.store, req.params.token)
+        : await recordOpen(ctx.store, req.params.token, ctx.now());
     if (!link) return notFoundPage(res);
     const nonce = nonceFor(req, res);
-    const csrf = formToken(secret, req.params.token, nonce);
+    const csrf = formToken(await secretOf(), req.params.token, nonce);
     if (link.review) return thanksPage(res, link, csrf);
     return formPage(res, 200, link, csrf, {});
   });
 
-  router.post('/r/:token', form, (req, res) => {
+  router.post('/r/:token', form, async (req, res) => {
     pageHeaders(res);
     const token = req.params.token;
-    const existing = findLink(ctx.store, token);
+    const existing = await findLink(ctx.store, token);
     if (!existing) return notFoundPage(res);
-    if (!formAllowed(req, token)) return expiredPage(res, token);
-    const csrf = formToken(secret, token, readNonce(req)!);
+    if (!(await formAllowed(req, token))) return expiredPage(res, token);
+    const csrf = formToken(await secretOf(), token, readNonce(req)!);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const parsed = feedbackFormSchema.safeParse({
       rating: typeof body.rating === 'string' ? body.rating : undefined,
@@ -118,26 +131,26 @@ export function reviewPageRoutes(ctx: AppContext): Router {
         comment: typeof body.comment === 'string' ? body.comment : '',
       });
     }
-    const outcome = submitFeedback(ctx.store, token, parsed.data, ctx.now());
+    const outcome = await submitFeedback(ctx.store, token, parsed.data, ctx.now());
     if (!outcome) return notFoundPage(res);
     // Post/Redirect/Get: a reload shows the thanks page instead of re-posting.
     res.redirect(303, `/r/${encodeURIComponent(token)}`);
   });
 
-  router.get('/r/:token/go', (req, res) => {
+  router.get('/r/:token/go', async (req, res) => {
     if (req.method === 'HEAD') return res.status(204).end();
-    const url = recordHandoff(ctx.store, req.params.token, ctx.now());
+    const url = await recordHandoff(ctx.store, req.params.token, ctx.now());
     if (!url) return notFoundPage(res);
     // The hand-off is recorded; the redirect itself carries no Referer (and so no token).
     res.set('referrer-policy', 'no-referrer').redirect(303, url);
   });
 
-  router.post('/r/:token/opt-out', form, (req, res) => {
+  router.post('/r/:token/opt-out', form, async (req, res) => {
     pageHeaders(res);
     const token = req.params.token;
-    if (!findLink(ctx.store, token)) return notFoundPage(res);
-    if (!formAllowed(req, token)) return expiredPage(res, token);
-    const link = optOut(ctx.store, token, ctx.now());
+    if (!(await findLink(ctx.store, token))) return notFoundPage(res);
+    if (!(await formAllowed(req, token))) return expiredPage(res, token);
+    const link = await optOut(ctx.store, token, ctx.now());
     if (!link) return notFoundPage(res);
     return optedOutPage(res, link);
   });

@@ -67,19 +67,19 @@ export function createSettingsService(deps: {
     };
   }
 
-  function businessOf(businessId: number) {
-    const business = deps.store.businesses.byId(businessId);
+  async function businessOf(businessId: number) {
+    const business = await deps.store.businesses.byId(businessId);
     if (!business) throw new AppError('not_found');
     return business;
   }
 
   async function settingsOf(businessId: number): Promise<Settings> {
-    const business = businessOf(businessId);
+    const business = await businessOf(businessId);
     return effective(await (await deps.settings()).get(businessId), business.review_url);
   }
 
   async function answer(businessId: number): Promise<SettingsResponse> {
-    const business = businessOf(businessId);
+    const business = await businessOf(businessId);
     const stored = await (await deps.settings()).get(businessId);
     return { settings: effective(stored, business.review_url), preview: context(business.name) };
   }
@@ -92,7 +92,7 @@ export function createSettingsService(deps: {
   const tests = createTestSends({
     settings: deps.settings,
     templatesFor,
-    contextFor: (businessId) => context(businessOf(businessId).name),
+    contextFor: async (businessId) => context((await businessOf(businessId)).name),
     now: deps.now,
   });
 
@@ -128,7 +128,7 @@ export function createSettingsService(deps: {
       const parsed = settingsUpdateSchema.safeParse(body);
       if (!parsed.success) throw AppError.validation(parsed.error);
       const update = parsed.data;
-      const business = businessOf(businessId);
+      const business = await businessOf(businessId);
       const table = await deps.settings();
       const stored = await table.get(businessId);
       const merged = { ...effective(stored, business.review_url), ...update };
@@ -153,7 +153,7 @@ export function createSettingsService(deps: {
         timeZone: has('timeZone') ? merged.timeZone : (stored?.timeZone ?? null),
         updatedAt: deps.now(),
       });
-      if (has('reviewSiteUrl')) deps.store.businesses.setReviewUrl(businessId, merged.reviewSiteUrl);
+      if (has('reviewSiteUrl')) await deps.store.businesses.setReviewUrl(businessId, merged.reviewSiteUrl);
       return answer(businessId);
     },
   };

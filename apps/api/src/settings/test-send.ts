@@ -26,7 +26,7 @@ export function createTestSends(deps: {
   /** The business's saved words (or the built-in ones). */
   templatesFor(businessId: number): Promise<MessageTemplates>;
   /** The business's name and the sample link the preview uses. */
-  contextFor(businessId: number): TemplateContext;
+  contextFor(businessId: number): Promise<TemplateContext>;
   now: () => number;
 }) {
   return {
@@ -34,7 +34,7 @@ export function createTestSends(deps: {
       const parsed = settingsTestBodySchema.safeParse(body);
       if (!parsed.success) throw AppError.validation(parsed.error);
       const { channel, to, templates: edited = {} } = parsed.data;
-      const context = deps.contextFor(businessId);
+      const context = await deps.contextFor(businessId);
       const templates = { ...(await deps.templatesFor(businessId)), ...edited };
       // The words sent are judged like a PUT's; the saved ones were judged when saved.
       const problems = Object.entries(templateProblems(templates, context)).filter(

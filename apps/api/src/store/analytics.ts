@@ -1,4 +1,4 @@
-import type { Db } from './db.ts';
+import type { Queryable } from '@review-desk/server/db/types';
 
 export type RequestTotals = {
   total: number;
@@ -35,49 +35,54 @@ export type RequestDay = [number, number, number];
 export type ReviewDay = [number, number, number, number];
 
 /**
- * Reads the daily roll-ups of a day range (inclusive). Window totals are summed by SQLite (one
- * row back); the per-day series comes back as arrays of the few columns it needs, which keeps a
- * 365-day answer to a fraction of a millisecond.
+ * Reads the daily roll-ups of a day range (inclusive). Window totals are summed by the database
+ * (one row back); the per-day series come back as arrays of the few columns they need.
  */
-export function analyticsStore(db: Db) {
+export function analyticsStore(db: Queryable) {
   const requestTotals = db.prepare(`SELECT coalesce(sum(total), 0) AS total, coalesce(sum(sent), 0) AS sent,
     coalesce(sum(failed), 0) AS failed, coalesce(sum(clicked), 0) AS clicked,
     coalesce(sum(completed), 0) AS completed, coalesce(sum(feedback), 0) AS feedback,
     coalesce(sum(handoffs), 0) AS handoffs, coalesce(sum(sms), 0) AS sms, coalesce(sum(email), 0) AS email,
-    coalesce(sum(both), 0) AS both, coalesce(sum(link), 0) AS link
-    FROM request_daily WHERE business_id = ? AND day BETWEEN ? AND ?`);
+    coalesce(sum("both"), 0) AS "both", coalesce(sum(link), 0) AS link
+    FROM request_daily WHERE business_id = $1 AND day BETWEEN $2 AND $3`);
   const reviewTotals =
     db.prepare(`SELECT coalesce(sum(n), 0) AS n, coalesce(sum(rating_sum), 0) AS rating_sum,
     coalesce(sum(pending), 0) AS pending, coalesce(sum(responded), 0) AS responded,
     coalesce(sum(ignored), 0) AS ignored, coalesce(sum(r1), 0) AS r1, coalesce(sum(r2), 0) AS r2,
     coalesce(sum(r3), 0) AS r3, coalesce(sum(r4), 0) AS r4, coalesce(sum(r5), 0) AS r5,
     coalesce(sum(synced_n), 0) AS synced_n, coalesce(sum(synced_rating_sum), 0) AS synced_rating_sum
-    FROM review_daily WHERE business_id = ? AND day BETWEEN ? AND ?`);
+    FROM review_daily WHERE business_id = $1 AND day BETWEEN $2 AND $3`);
   const requestDays = db.prepare(
-    'SELECT day, sent, completed FROM request_daily WHERE business_id = ? AND day BETWEEN ? AND ?',
+    'SELECT day, sent, completed FROM request_daily WHERE business_id = $1 AND day BETWEEN $2 AND $3',
   );
-  requestDays.setReturnArrays(true);
   const reviewDays = db.prepare(
-    'SELECT day, n, rating_sum, synced_n FROM review_daily WHERE business_id = ? AND day BETWEEN ? AND ?',
+    'SELECT day, n, rating_sum, synced_n FROM review_daily WHERE business_id = $1 AND day BETWEEN $2 AND $3',
   );
-  reviewDays.setReturnArrays(true);
   const platforms = db.prepare(`SELECT platform, sum(n) AS n FROM review_daily_platform
-    WHERE business_id = ? AND day BETWEEN ? AND ? GROUP BY platform`);
+    WHERE business_id = $1 AND day BETWEEN $2 AND $3 GROUP BY platform`);
   return {
-    requestTotals(businessId: number, from: number, to: number): RequestTotals {
-      return requestTotals.get(businessId, from, to) as RequestTotals;
+    async requestTotals(businessId: number, from: number, to: number): Promise<RequestTotals> {
+      return (await requestTotals.get<RequestTotals>(businessId, from, to))!;
     },
-    reviewTotals(businessId: number, from: number, to: number): ReviewTotals {
-      return reviewTotals.get(businessId, from, to) as ReviewTotals;
+    async reviewTotals(businessId: number, from: number, to: number): Promise<ReviewTotals> {
+      return (await reviewTotals.get<ReviewTotals>(businessId, from, to))!;
     },
-    requestDays(businessId: number, from: number, to: number): RequestDay[] {
-      return requestDays.all(businessId, from, to) as unknown as RequestDay[];
+    async requestDays(businessId: number, from: number, to: number): Promise<RequestDay[]> {
+      type Row = { day: number; sent: number; completed: number };
+      return (await requestDays.all<Row>(businessId, from, to)).map((r) => [r.day, r.sent, r.completed]);
     },
-    reviewDays(businessId: number, from: number, to: number): ReviewDay[] {
-      return reviewDays.all(businessId, from, to) as unknown as ReviewDay[];
+    async reviewDays(businessId: number, from: number, to: number): Promise<ReviewDay[]> {
+      type Row = { day: number; n: number; rating_sum: number; synced_n: number };
+      return (await reviewDays.all<Row>(businessId, from, to)).map((r) => [
+        r.day,
+        r.n,
+        r.rating_sum,
+        r.synced_n,
+      ]);
     },
-    platforms(businessId: number, from: number, to: number): { platform: string; n: number }[] {
-      return platforms.all(businessId, from, to) as { platform: string; n: number }[];
+    async platforms(businessId: number, from: number, to: number) {
+      const rows = await platforms.all<{ platform: string; n: number }>(businessId, from, to);
+      return rows.map((r) => ({ platform: r.platform, n: Number(r.n) }));
     },
   };
 }

@@ -1,6 +1,7 @@
+import { batchSize, insertMany, insertSql, quoteIdentifier } from '@review-desk/server/db/insert-many';
+import type { Queryable } from '@review-desk/server/db/types';
 import { isSyncedPlatform } from '@review-desk/shared';
 import type { ReviewTotals } from './analytics.ts';
-import type { Db } from './db.ts';
 import {
   emailKey,
   emptyRequestDelta,
@@ -9,7 +10,7 @@ import {
   requestContribution,
   requestStore,
 } from './requests.ts';
-import { type NewReview, REVIEW_WRITES } from './reviews.ts';
+import { type NewReview, REVIEW_WRITES, reviewDailyValues } from './reviews.ts';
 import { dayOf } from './time.ts';
 
 // The fast path for large data (demo seed, benchmarks, imports): plain inserts in one
@@ -27,9 +28,7 @@ export type BulkRequest = Omit<
 };
 
 /** A day's roll-up columns, summed in memory before they are written (the same columns as the totals). */
-type ReviewDelta = ReviewTotals;
-
-function emptyReviewDelta(): ReviewDelta {
+function emptyReviewDelta(): ReviewTotals {
   return {
     n: 0,
     rating_sum: 0,
@@ -51,32 +50,64 @@ function emptyReviewDelta(): ReviewDelta {
  * an index from sorted data is several times faster than a million random b-tree inserts. All in
  * the caller's transaction, so other connections never see the table without its indexes.
  */
-export function withIndexesRebuilt<T>(db: Db, table: string, fn: () => T): T {
-  return db.transaction(() => {
-    const indexes = db
-      .prepare(
-        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
-      )
-      .all(table) as { name: string; sql: string }[];
-    for (const index of indexes) db.exec(`DROP INDEX "${index.name}"`);
-    const result = fn();
-    for (const index of indexes) db.exec(index.sql);
+export function withIndexesRebuilt<T>(db: Queryable, table: string, fn: () => Promise<T>): Promise<T> {
+  // Indexes a constraint owns (primary keys, UNIQUE) stay: dropping them would drop the rule.
+  const list =
+    db.dialect === 'sqlite'
+      ? "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = $1 AND sql IS NOT NULL"
+      : `SELECT indexname AS name, indexdef AS sql FROM pg_indexes i WHERE tablename = $1
+          AND schemaname = current_schema()
+          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`;
+  return db.transaction(async (tx) => {
+    const indexes = await tx.all<{ name: string; sql: string }>(list, table);
+    for (const index of indexes) await tx.exec(`DROP INDEX ${quoteIdentifier(index.name)}`);
+    const result = await fn();
+    for (const index of indexes) await tx.exec(index.sql);
     return result;
   });
 }
 
+/** Rows of an iterable in arrays of `size`. */
+function* batches<T>(rows: Iterable<T>, size: number): Generator<T[]> {
+  let batch: T[] = [];
+  for (const row of rows) {
+    batch.push(row);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+const REQUEST_COLUMNS = [
+  'public_id',
+  'token',
+  'business_id',
+  'channel',
+  'customer_name',
+  'customer_phone',
+  'customer_email',
+  'email_key',
+  'status',
+  'failed_leg',
+  'warning',
+  'error',
+  'created_at',
+  'clicked_at',
+  'feedback_at',
+  'handoff_at',
+  'completed_at',
+] as const;
+
 /** Inserts requests in finished states; returns their row ids in input order. */
-export function bulkInsertRequests(db: Db, rows: Iterable<BulkRequest>): number[] {
-  const insert = db.prepare(`INSERT INTO requests
-    (public_id, token, business_id, channel, customer_name, customer_phone, customer_email, email_key, status,
-     failed_leg, warning, error, created_at, clicked_at, feedback_at, handoff_at, completed_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+export function bulkInsertRequests(db: Queryable, rows: Iterable<BulkRequest>): Promise<number[]> {
   const store = requestStore(db);
-  const ids: number[] = [];
-  db.transaction(() => {
+  return db.transaction(async (tx) => {
+    const ids: number[] = [];
     const deltas = new Map<string, { businessId: number; day: number; d: RequestRollupDelta }>();
-    for (const r of rows) {
-      const result = insert.run(
+    for (const batch of batches(rows, batchSize(tx, REQUEST_COLUMNS.length, 500))) {
+      const values = batch.map((r) => [
         r.public_id,
         r.token,
         r.business_id,
@@ -94,154 +125,103 @@ export function bulkInsertRequests(db: Db, rows: Iterable<BulkRequest>): number[
         r.feedback_at,
         r.handoff_at,
         r.completed_at,
+      ]);
+      // RETURNING names each row's id by its public id: no engine promises RETURNING's order.
+      const returned = await tx.all<{ id: number; public_id: string }>(
+        `${insertSql('requests', REQUEST_COLUMNS, batch.length)} RETURNING id, public_id`,
+        ...values.flat(),
       );
-      ids.push(Number(result.lastInsertRowid));
-      const day = dayOf(r.created_at);
-      const key = `${r.business_id}:${day}`;
-      let entry = deltas.get(key);
-      if (!entry) {
-        entry = { businessId: r.business_id, day, d: emptyRequestDelta() };
-        deltas.set(key, entry);
+      const idOf = new Map(returned.map((r) => [r.public_id, Number(r.id)]));
+      for (const r of batch) {
+        ids.push(idOf.get(r.public_id)!);
+        const day = dayOf(r.created_at);
+        const key = `${r.business_id}:${day}`;
+        let entry = deltas.get(key);
+        if (!entry) {
+          entry = { businessId: r.business_id, day, d: emptyRequestDelta() };
+          deltas.set(key, entry);
+        }
+        requestContribution(r, entry.d);
       }
-      requestContribution(r, entry.d);
     }
-    for (const { businessId, day, d } of deltas.values()) store.applyRollup(businessId, day, d);
+    for (const { businessId, day, d } of deltas.values()) await store.applyRollup(businessId, day, d);
+    return ids;
   });
-  return ids;
 }
+
+const REVIEW_COLUMNS = [
+  'business_id',
+  'rating',
+  'status',
+  'author_name',
+  'text',
+  'review_at',
+  'response_text',
+  'platform',
+  'external_id',
+  'request_id',
+  'created_at',
+] as const;
 
 /** Inserts reviews and their counters/roll-ups; returns the number inserted. */
-export function bulkInsertReviews(db: Db, rows: Iterable<NewReview>): number {
-  const insert = db.prepare(REVIEW_WRITES.insert);
-  const count = db.prepare(REVIEW_WRITES.count);
-  const daily = db.prepare(REVIEW_WRITES.daily);
-  const dailyPlatform = db.prepare(REVIEW_WRITES.dailyPlatform);
-  let inserted = 0;
-  db.transaction(() => {
+export function bulkInsertReviews(db: Queryable, rows: Iterable<NewReview>): Promise<number> {
+  return db.transaction(async (tx) => {
+    let inserted = 0;
     const counts = new Map<string, { businessId: number; status: string; rating: number; n: number }>();
-    const days = new Map<string, { businessId: number; day: number; d: ReviewDelta }>();
+    const days = new Map<string, { businessId: number; day: number; d: ReviewTotals }>();
     const platforms = new Map<string, { businessId: number; day: number; platform: string; n: number }>();
-    for (const r of rows) {
-      insert.run(
-        r.businessId,
-        r.rating,
-        r.status,
-        r.authorName,
-        r.text,
-        r.reviewAt,
-        r.responseText,
-        r.platform,
-        r.externalId,
-        r.requestId,
-        r.createdAt,
+    for (const batch of batches(rows, batchSize(tx, REVIEW_COLUMNS.length, 1_000))) {
+      inserted += await insertMany(
+        tx,
+        'reviews',
+        REVIEW_COLUMNS,
+        batch.map((r) => [
+          r.businessId,
+          r.rating,
+          r.status,
+          r.authorName,
+          r.text,
+          r.reviewAt,
+          r.responseText,
+          r.platform,
+          r.externalId,
+          r.requestId,
+          r.createdAt,
+        ]),
       );
-      inserted++;
-      const countKey = `${r.businessId}:${r.status}:${r.rating}`;
-      const c = counts.get(countKey);
-      if (c) c.n++;
-      else counts.set(countKey, { businessId: r.businessId, status: r.status, rating: r.rating, n: 1 });
+      for (const r of batch) {
+        const countKey = `${r.businessId}:${r.status}:${r.rating}`;
+        const c = counts.get(countKey);
+        if (c) c.n++;
+        else counts.set(countKey, { businessId: r.businessId, status: r.status, rating: r.rating, n: 1 });
 
-      const day = dayOf(r.reviewAt);
-      const dayKey = `${r.businessId}:${day}`;
-      let entry = days.get(dayKey);
-      if (!entry) {
-        entry = { businessId: r.businessId, day, d: emptyReviewDelta() };
-        days.set(dayKey, entry);
+        const day = dayOf(r.reviewAt);
+        const dayKey = `${r.businessId}:${day}`;
+        let entry = days.get(dayKey);
+        if (!entry) {
+          entry = { businessId: r.businessId, day, d: emptyReviewDelta() };
+          days.set(dayKey, entry);
+        }
+        const d = entry.d;
+        d.n++;
+        d.rating_sum += r.rating;
+        d[r.status]++;
+        d[`r${r.rating}` as 'r1']++;
+        if (isSyncedPlatform(r.platform)) {
+          d.synced_n++;
+          d.synced_rating_sum += r.rating;
+        }
+        const platformKey = `${dayKey}:${r.platform}`;
+        const p = platforms.get(platformKey);
+        if (p) p.n++;
+        else platforms.set(platformKey, { businessId: r.businessId, day, platform: r.platform, n: 1 });
       }
-      const d = entry.d;
-      d.n++;
-      d.rating_sum += r.rating;
-      d[r.status]++;
-      d[`r${r.rating}` as 'r1']++;
-      if (isSyncedPlatform(r.platform)) {
-        d.synced_n++;
-        d.synced_rating_sum += r.rating;
-      }
-      const platformKey = `${dayKey}:${r.platform}`;
-      const p = platforms.get(platformKey);
-      if (p) p.n++;
-      else platforms.set(platformKey, { businessId: r.businessId, day, platform: r.platform, n: 1 });
     }
-    for (const c of counts.values()) count.run(c.businessId, c.status, c.rating, c.n);
-    for (const { businessId, day, d } of days.values()) daily.run({ business_id: businessId, day, ...d });
-    for (const p of platforms.values()) dailyPlatform.run(p.businessId, p.day, p.platform, p.n);
+    for (const c of counts.values()) await tx.run(REVIEW_WRITES.count, c.businessId, c.status, c.rating, c.n);
+    for (const { businessId, day, d } of days.values())
+      await tx.run(REVIEW_WRITES.daily, ...reviewDailyValues(businessId, day, d));
+    for (const p of platforms.values())
+      await tx.run(REVIEW_WRITES.dailyPlatform, p.businessId, p.day, p.platform, p.n);
+    return inserted;
   });
-  return inserted;
-}
-
-// Expected roll-ups computed from the base tables: the reference the maintained ones must equal.
-const EXPECTED = {
-  review_counts: `SELECT business_id, status, rating, count(*) AS n FROM reviews
-    GROUP BY business_id, status, rating`,
-  review_daily: `SELECT business_id, review_at / 86400000 AS day, count(*) AS n, sum(rating) AS rating_sum,
-    sum(status = 'pending') AS pending, sum(status = 'responded') AS responded, sum(status = 'ignored') AS ignored,
-    sum(rating = 1) AS r1, sum(rating = 2) AS r2, sum(rating = 3) AS r3, sum(rating = 4) AS r4, sum(rating = 5) AS r5,
-    sum(platform != 'direct') AS synced_n, sum(CASE WHEN platform != 'direct' THEN rating ELSE 0 END) AS synced_rating_sum
-    FROM reviews GROUP BY business_id, day`,
-  review_daily_platform: `SELECT business_id, review_at / 86400000 AS day, platform, count(*) AS n FROM reviews
-    GROUP BY business_id, day, platform`,
-  request_daily: `SELECT business_id, created_at / 86400000 AS day,
-    sum(status != 'sending') AS total, sum(status = 'sent') AS sent, sum(status = 'failed') AS failed,
-    sum(status = 'sent' AND clicked_at IS NOT NULL) AS clicked,
-    sum(status = 'sent' AND completed_at IS NOT NULL) AS completed,
-    sum(status = 'sent' AND feedback_at IS NOT NULL) AS feedback,
-    sum(status = 'sent' AND handoff_at IS NOT NULL) AS handoffs,
-    sum(status != 'sending' AND channel = 'sms') AS sms, sum(status != 'sending' AND channel = 'email') AS email,
-    sum(status != 'sending' AND channel = 'both') AS both, sum(status != 'sending' AND channel = 'link') AS link
-    FROM requests GROUP BY business_id, day`,
-} as const;
-
-const KEYS: Record<keyof typeof EXPECTED, string[]> = {
-  review_counts: ['business_id', 'status', 'rating'],
-  review_daily: ['business_id', 'day'],
-  review_daily_platform: ['business_id', 'day', 'platform'],
-  request_daily: ['business_id', 'day'],
-};
-
-/** Recomputes every counter and roll-up from the base tables (repair tool; also after raw SQL loads). */
-export function rebuildRollups(db: Db): void {
-  db.transaction(() => {
-    for (const [table, query] of Object.entries(EXPECTED)) {
-      db.exec(`DELETE FROM ${table}`);
-      db.exec(`INSERT INTO ${table} ${query}`);
-    }
-  });
-}
-
-/**
- * Differences between the maintained counters/roll-ups and a brute-force recount of the base
- * tables; empty when they agree. Rows that are all zero count as absent.
- */
-export function rollupDrift(db: Db): string[] {
-  const drift: string[] = [];
-  for (const [table, query] of Object.entries(EXPECTED) as [keyof typeof EXPECTED, string][]) {
-    const keyOf = (row: Record<string, unknown>) => KEYS[table].map((k) => String(row[k])).join('|');
-    const normalise = (row: Record<string, unknown>) =>
-      JSON.stringify(
-        Object.fromEntries(
-          Object.entries(row)
-            .filter(([k]) => !KEYS[table].includes(k))
-            .map(([k, v]) => [k, Number(v)]),
-        ),
-      );
-    const isZero = (row: Record<string, unknown>) =>
-      Object.entries(row).every(([k, v]) => KEYS[table].includes(k) || Number(v) === 0);
-    const expected = new Map<string, string>();
-    for (const row of db.prepare(query).all() as Record<string, unknown>[]) {
-      if (!isZero(row)) expected.set(keyOf(row), normalise(row));
-    }
-    const columns = (db.prepare(query).columns() as { name: string }[]).map((c) => c.name).join(', ');
-    const stored = new Map<string, string>();
-    for (const row of db.prepare(`SELECT ${columns} FROM ${table}`).all() as Record<string, unknown>[]) {
-      if (!isZero(row)) stored.set(keyOf(row), normalise(row));
-    }
-    for (const [key, value] of expected) {
-      if (stored.get(key) !== value)
-        drift.push(`${table}[${key}]: expected ${value}, stored ${stored.get(key)}`);
-    }
-    for (const [key, value] of stored) {
-      if (!expected.has(key)) drift.push(`${table}[${key}]: expected nothing, stored ${value}`);
-    }
-  }
-  return drift;
 }

@@ -1,4 +1,4 @@
-import type { Db } from './db.ts';
+import type { Queryable } from '@review-desk/server/db/types';
 
 export type BusinessRow = {
   id: number;
@@ -9,34 +9,28 @@ export type BusinessRow = {
   created_at: number;
 };
 
-export function businessStore(db: Db) {
+export function businessStore(db: Queryable) {
   const insert = db.prepare(
-    'INSERT INTO businesses (slug, name, review_url, created_at) VALUES (?, ?, ?, ?) RETURNING *',
+    'INSERT INTO businesses (slug, name, review_url, created_at) VALUES ($1, $2, $3, $4) RETURNING *',
   );
-  const bySlug = db.prepare('SELECT * FROM businesses WHERE slug = ?');
-  const byId = db.prepare('SELECT * FROM businesses WHERE id = ?');
+  const bySlug = db.prepare('SELECT * FROM businesses WHERE slug = $1');
+  const byId = db.prepare('SELECT * FROM businesses WHERE id = $1');
   const all = db.prepare('SELECT * FROM businesses ORDER BY id');
-  const setSuspended = db.prepare('UPDATE businesses SET suspended_at = ? WHERE id = ?');
-  const setReviewUrl = db.prepare('UPDATE businesses SET review_url = ? WHERE id = ?');
+  const setSuspended = db.prepare('UPDATE businesses SET suspended_at = $1 WHERE id = $2');
+  const setReviewUrl = db.prepare('UPDATE businesses SET review_url = $1 WHERE id = $2');
 
   return {
-    create(input: { slug: string; name: string; reviewUrl: string | null; now: number }): BusinessRow {
-      return insert.get(input.slug, input.name, input.reviewUrl, input.now) as BusinessRow;
+    async create(input: { slug: string; name: string; reviewUrl: string | null; now: number }) {
+      return (await insert.get<BusinessRow>(input.slug, input.name, input.reviewUrl, input.now))!;
     },
-    bySlug(slug: string): BusinessRow | undefined {
-      return bySlug.get(slug) as BusinessRow | undefined;
+    bySlug: (slug: string) => bySlug.get<BusinessRow>(slug),
+    byId: (id: number) => byId.get<BusinessRow>(id),
+    list: () => all.all<BusinessRow>(),
+    async setSuspended(id: number, at: number | null): Promise<void> {
+      await setSuspended.run(at, id);
     },
-    byId(id: number): BusinessRow | undefined {
-      return byId.get(id) as BusinessRow | undefined;
-    },
-    list(): BusinessRow[] {
-      return all.all() as BusinessRow[];
-    },
-    setSuspended(id: number, at: number | null): void {
-      setSuspended.run(at, id);
-    },
-    setReviewUrl(id: number, url: string | null): void {
-      setReviewUrl.run(url, id);
+    async setReviewUrl(id: number, url: string | null): Promise<void> {
+      await setReviewUrl.run(url, id);
     },
   };
 }

@@ -1,17 +1,22 @@
+import type { Database, Transaction, TransactionOptions } from '@review-desk/server/db/types';
 import { analyticsStore } from './analytics.ts';
 import { businessStore } from './businesses.ts';
-import { closeDatabase, type Db, openDatabase } from './db.ts';
+import { type ApiDatabaseSettings, openApiDatabase } from './database.ts';
 import { keyStore } from './keys.ts';
 import { outboxStore } from './outbox.ts';
 import { requestStore } from './requests.ts';
 import { reviewStore } from './reviews.ts';
 import { settingsStore } from './settings.ts';
 
-/** Every table's statements, prepared once per connection. Knows SQL, nothing of HTTP. */
-export function createStore(db: Db) {
+/**
+ * Every table's statements over the service's one database handle. Knows SQL, nothing of HTTP.
+ * A store call made inside `transaction(fn)` (in fn's async context) joins that transaction.
+ */
+export function createStore(db: Database) {
   return {
     db,
-    transaction: db.transaction,
+    transaction: <T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions) =>
+      db.transaction(fn, options),
     businesses: businessStore(db),
     keys: keyStore(db),
     requests: requestStore(db),
@@ -19,11 +24,11 @@ export function createStore(db: Db) {
     analytics: analyticsStore(db),
     outbox: outboxStore(db),
     settings: settingsStore(db),
-    close: (options: { checkpoint?: boolean } = {}) => closeDatabase(db, options),
+    close: (options: { checkpoint?: boolean } = {}) => db.close(options),
   };
 }
 export type Store = ReturnType<typeof createStore>;
 
-export function openStore(file: string): Store {
-  return createStore(openDatabase(file));
+export async function openStore(settings: ApiDatabaseSettings): Promise<Store> {
+  return createStore(await openApiDatabase(settings));
 }

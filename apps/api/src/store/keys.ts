@@ -1,4 +1,4 @@
-import type { Db } from './db.ts';
+import type { Queryable } from '@review-desk/server/db/types';
 
 export type ApiKeyRow = {
   id: string;
@@ -16,21 +16,21 @@ export type ApiKeyRow = {
 
 export type ApiKeyListRow = ApiKeyRow & { business_slug: string };
 
-export function keyStore(db: Db) {
+export function keyStore(db: Queryable) {
   const insert = db.prepare(`INSERT INTO api_keys
     (id, business_id, key_hash, display_prefix, scopes, rate_limit_per_minute, created_at, expires_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`);
-  const byHash = db.prepare('SELECT * FROM api_keys WHERE key_hash = ?');
-  const byId = db.prepare('SELECT * FROM api_keys WHERE id = ?');
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`);
+  const byHash = db.prepare('SELECT * FROM api_keys WHERE key_hash = $1');
+  const byId = db.prepare('SELECT * FROM api_keys WHERE id = $1');
   const list = db.prepare(`SELECT k.*, b.slug AS business_slug FROM api_keys k
     JOIN businesses b ON b.id = k.business_id ORDER BY k.created_at, k.id`);
-  const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
-  const setExpires = db.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?');
-  const setRotatedTo = db.prepare('UPDATE api_keys SET rotated_to = ? WHERE id = ?');
-  const touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+  const revoke = db.prepare('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL');
+  const setExpires = db.prepare('UPDATE api_keys SET expires_at = $1 WHERE id = $2');
+  const setRotatedTo = db.prepare('UPDATE api_keys SET rotated_to = $1 WHERE id = $2');
+  const touch = db.prepare('UPDATE api_keys SET last_used_at = $1 WHERE id = $2');
 
   return {
-    insert(row: {
+    async insert(row: {
       id: string;
       businessId: number;
       keyHash: string;
@@ -39,8 +39,8 @@ export function keyStore(db: Db) {
       rateLimitPerMinute: number | null;
       createdAt: number;
       expiresAt: number | null;
-    }): ApiKeyRow {
-      return insert.get(
+    }): Promise<ApiKeyRow> {
+      return (await insert.get<ApiKeyRow>(
         row.id,
         row.businessId,
         row.keyHash,
@@ -49,28 +49,22 @@ export function keyStore(db: Db) {
         row.rateLimitPerMinute,
         row.createdAt,
         row.expiresAt,
-      ) as ApiKeyRow;
+      ))!;
     },
-    byHash(hash: string): ApiKeyRow | undefined {
-      return byHash.get(hash) as ApiKeyRow | undefined;
+    byHash: (hash: string) => byHash.get<ApiKeyRow>(hash),
+    byId: (id: string) => byId.get<ApiKeyRow>(id),
+    list: () => list.all<ApiKeyListRow>(),
+    async revoke(id: string, at: number): Promise<boolean> {
+      return (await revoke.run(at, id)).changes > 0;
     },
-    byId(id: string): ApiKeyRow | undefined {
-      return byId.get(id) as ApiKeyRow | undefined;
+    async setExpires(id: string, at: number | null): Promise<void> {
+      await setExpires.run(at, id);
     },
-    list(): ApiKeyListRow[] {
-      return list.all() as ApiKeyListRow[];
+    async setRotatedTo(id: string, to: string): Promise<void> {
+      await setRotatedTo.run(to, id);
     },
-    revoke(id: string, at: number): boolean {
-      return revoke.run(at, id).changes > 0;
-    },
-    setExpires(id: string, at: number | null): void {
-      setExpires.run(at, id);
-    },
-    setRotatedTo(id: string, to: string): void {
-      setRotatedTo.run(to, id);
-    },
-    touch(id: string, at: number): void {
-      touch.run(at, id);
+    async touch(id: string, at: number): Promise<void> {
+      await touch.run(at, id);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Db } from './db.ts';
+import type { Queryable } from '@review-desk/server/db/types';
 
 export type OutboxRow = {
   id: number;
@@ -26,21 +26,21 @@ export type NewOutboxMessage = {
   createdAt: number;
 };
 
-export function outboxStore(db: Db) {
+export function outboxStore(db: Queryable) {
   const insert = db.prepare(`INSERT INTO outbox_messages
     (request_id, channel, to_addr, subject, body, review_link, status, error, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`);
   const select = `SELECT m.*, r.public_id AS request_public_id FROM outbox_messages m
     JOIN requests r ON r.id = m.request_id`;
-  const latest = db.prepare(`${select} ORDER BY m.id DESC LIMIT ?`);
-  const byTo = db.prepare(`${select} WHERE m.to_addr = ? ORDER BY m.id DESC LIMIT ?`);
-  const byRequest = db.prepare(`${select} WHERE r.public_id = ? ORDER BY m.id DESC LIMIT ?`);
+  const latest = db.prepare(`${select} ORDER BY m.id DESC LIMIT $1`);
+  const byTo = db.prepare(`${select} WHERE m.to_addr = $1 ORDER BY m.id DESC LIMIT $2`);
+  const byRequest = db.prepare(`${select} WHERE r.public_id = $1 ORDER BY m.id DESC LIMIT $2`);
   const byToAndRequest = db.prepare(
-    `${select} WHERE m.to_addr = ? AND r.public_id = ? ORDER BY m.id DESC LIMIT ?`,
+    `${select} WHERE m.to_addr = $1 AND r.public_id = $2 ORDER BY m.id DESC LIMIT $3`,
   );
   return {
-    insert(m: NewOutboxMessage): void {
-      insert.run(
+    async insert(m: NewOutboxMessage): Promise<void> {
+      await insert.run(
         m.requestId,
         m.channel,
         m.to,
@@ -53,12 +53,12 @@ export function outboxStore(db: Db) {
       );
     },
     /** Newest first. */
-    list(filter: { to?: string | undefined; requestId?: string | undefined }, limit: number): OutboxRow[] {
+    list(filter: { to?: string | undefined; requestId?: string | undefined }, limit: number) {
       if (filter.to && filter.requestId)
-        return byToAndRequest.all(filter.to, filter.requestId, limit) as OutboxRow[];
-      if (filter.to) return byTo.all(filter.to, limit) as OutboxRow[];
-      if (filter.requestId) return byRequest.all(filter.requestId, limit) as OutboxRow[];
-      return latest.all(limit) as OutboxRow[];
+        return byToAndRequest.all<OutboxRow>(filter.to, filter.requestId, limit);
+      if (filter.to) return byTo.all<OutboxRow>(filter.to, limit);
+      if (filter.requestId) return byRequest.all<OutboxRow>(filter.requestId, limit);
+      return latest.all<OutboxRow>(limit);
     },
   };
 }

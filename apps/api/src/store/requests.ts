@@ -1,6 +1,6 @@
+import type { Queryable } from '@review-desk/server/db/types';
 import type { Channel } from '@review-desk/shared';
 import { emailContactKey } from '@review-desk/shared/contact';
-import type { Db } from './db.ts';
 import { dayOf } from './time.ts';
 
 export type RequestStatus = 'sending' | 'sent' | 'failed';
@@ -45,14 +45,16 @@ export type NewRequest = {
  * exceeds 1. Every change below keeps that invariant in the same transaction as the write.
  */
 const ROLLUP_UPSERT = `INSERT INTO request_daily
-  (business_id, day, total, sent, failed, clicked, completed, feedback, handoffs, sms, email, both, link)
-  VALUES (:business_id, :day, :total, :sent, :failed, :clicked, :completed, :feedback, :handoffs, :sms, :email, :both, :link)
+  (business_id, day, total, sent, failed, clicked, completed, feedback, handoffs, sms, email, "both", link)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
   ON CONFLICT (business_id, day) DO UPDATE SET
-    total = total + excluded.total, sent = sent + excluded.sent, failed = failed + excluded.failed,
-    clicked = clicked + excluded.clicked, completed = completed + excluded.completed,
-    feedback = feedback + excluded.feedback, handoffs = handoffs + excluded.handoffs,
-    sms = sms + excluded.sms, email = email + excluded.email, both = both + excluded.both,
-    link = link + excluded.link`;
+    total = request_daily.total + excluded.total, sent = request_daily.sent + excluded.sent,
+    failed = request_daily.failed + excluded.failed, clicked = request_daily.clicked + excluded.clicked,
+    completed = request_daily.completed + excluded.completed,
+    feedback = request_daily.feedback + excluded.feedback,
+    handoffs = request_daily.handoffs + excluded.handoffs, sms = request_daily.sms + excluded.sms,
+    email = request_daily.email + excluded.email, "both" = request_daily."both" + excluded."both",
+    link = request_daily.link + excluded.link`;
 
 export type RequestRollupDelta = {
   total: number;
@@ -113,69 +115,87 @@ export function emailKey(email: string | null): string | null {
   return email === null ? null : emailContactKey(email);
 }
 
-export function requestStore(db: Db) {
+export function requestStore(db: Queryable) {
   const insert = db.prepare(`INSERT INTO requests
     (public_id, token, business_id, api_key_id, channel, customer_name, customer_phone, customer_email, email_key,
      status, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'sending', ?)`);
-  const byId = db.prepare('SELECT * FROM requests WHERE id = ?');
-  const byToken = db.prepare('SELECT * FROM requests WHERE token = ?');
-  const byPublicId = db.prepare('SELECT * FROM requests WHERE public_id = ?');
-  const finish = db.prepare(
-    "UPDATE requests SET status = ?, failed_leg = ?, warning = ?, error = ? WHERE id = ? AND status = 'sending'",
-  );
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'sending', $10) RETURNING *`);
+  const byId = db.prepare('SELECT * FROM requests WHERE id = $1');
+  const byToken = db.prepare('SELECT * FROM requests WHERE token = $1');
+  const byPublicId = db.prepare('SELECT * FROM requests WHERE public_id = $1');
+  const finish = db.prepare(`UPDATE requests SET status = $1, failed_leg = $2, warning = $3, error = $4
+    WHERE id = $5 AND status = 'sending' RETURNING *`);
   const rollup = db.prepare(ROLLUP_UPSERT);
   // Frequency cap (docs/api.md): a request that messaged this contact, still in flight or accepted.
   // Failed requests and failed legs reached nobody, links message nobody: none of them counts.
-  const recentPhone = db.prepare(`SELECT 1 FROM requests WHERE business_id = ? AND customer_phone = ?
-    AND created_at >= ? AND status != 'failed' AND channel IN ('sms', 'both')
-    AND failed_leg IS NOT 'sms' LIMIT 1`);
+  const recentPhone = db.prepare(`SELECT 1 AS hit FROM requests WHERE business_id = $1 AND customer_phone = $2
+    AND created_at >= $3 AND status <> 'failed' AND channel IN ('sms', 'both')
+    AND failed_leg IS DISTINCT FROM 'sms' LIMIT 1`);
   // An email is found under its contact key (`emailKey`): plus tags and Gmail's dots are one mailbox.
-  const recentEmail = db.prepare(`SELECT 1 FROM requests WHERE business_id = ? AND email_key = ?
-    AND created_at >= ? AND status != 'failed' AND channel IN ('email', 'both')
-    AND failed_leg IS NOT 'email' LIMIT 1`);
-  const setClicked = db.prepare('UPDATE requests SET clicked_at = ? WHERE id = ? AND clicked_at IS NULL');
+  const recentEmail = db.prepare(`SELECT 1 AS hit FROM requests WHERE business_id = $1 AND email_key = $2
+    AND created_at >= $3 AND status <> 'failed' AND channel IN ('email', 'both')
+    AND failed_leg IS DISTINCT FROM 'email' LIMIT 1`);
+  const setClicked = db.prepare('UPDATE requests SET clicked_at = $1 WHERE id = $2 AND clicked_at IS NULL');
   const setFeedback = db.prepare(
-    'UPDATE requests SET feedback_at = ?, completed_at = coalesce(completed_at, ?) WHERE id = ? AND feedback_at IS NULL',
+    'UPDATE requests SET feedback_at = $1, completed_at = coalesce(completed_at, $1) WHERE id = $2 AND feedback_at IS NULL',
   );
   const setHandoff = db.prepare(
-    'UPDATE requests SET handoff_at = ?, completed_at = coalesce(completed_at, ?) WHERE id = ? AND handoff_at IS NULL',
+    'UPDATE requests SET handoff_at = $1, completed_at = coalesce(completed_at, $1) WHERE id = $2 AND handoff_at IS NULL',
   );
   const setOptedOut = db.prepare(
-    'UPDATE requests SET opted_out_at = ? WHERE id = ? AND opted_out_at IS NULL',
+    'UPDATE requests SET opted_out_at = $1 WHERE id = $2 AND opted_out_at IS NULL',
   );
   const insertOptOut = db.prepare(
-    'INSERT INTO opt_outs (business_id, contact, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+    'INSERT INTO opt_outs (business_id, contact, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
   );
-  const optedOut = db.prepare('SELECT 1 FROM opt_outs WHERE business_id = ? AND contact = ?');
-  const usage = db.prepare('SELECT n FROM send_usage WHERE business_id = ? AND month = ?');
-  const addUsage = db.prepare(`INSERT INTO send_usage (business_id, month, n) VALUES (?, ?, ?)
-    ON CONFLICT (business_id, month) DO UPDATE SET n = n + excluded.n`);
-  const stale = db.prepare("SELECT * FROM requests WHERE status = 'sending' AND created_at < ?");
-  const discardOutbox = db.prepare('DELETE FROM outbox_messages WHERE request_id = ?');
-  const discard = db.prepare("DELETE FROM requests WHERE id = ? AND status = 'sending'");
+  const optedOut = db.prepare('SELECT 1 AS hit FROM opt_outs WHERE business_id = $1 AND contact = $2');
+  const usage = db.prepare('SELECT n FROM send_usage WHERE business_id = $1 AND month = $2');
+  const addUsage = db.prepare(`INSERT INTO send_usage (business_id, month, n) VALUES ($1, $2, $3)
+    ON CONFLICT (business_id, month) DO UPDATE SET n = send_usage.n + excluded.n`);
+  // The allowance is taken by this one statement: no row is written when the month is used up, so
+  // concurrent sends from any number of processes never pass it together.
+  const takeUsage = db.prepare(`INSERT INTO send_usage (business_id, month, n) VALUES ($1, $2, 1)
+    ON CONFLICT (business_id, month) DO UPDATE SET n = send_usage.n + 1 WHERE send_usage.n < $3
+    RETURNING n`);
+  const stale = db.prepare("SELECT * FROM requests WHERE status = 'sending' AND created_at < $1");
+  const discardOutbox = db.prepare('DELETE FROM outbox_messages WHERE request_id = $1');
+  const discard = db.prepare("DELETE FROM requests WHERE id = $1 AND status = 'sending'");
 
-  function applyRollup(businessId: number, day: number, d: RequestRollupDelta): void {
-    rollup.run({ business_id: businessId, day, ...d });
+  async function applyRollup(businessId: number, day: number, d: RequestRollupDelta): Promise<void> {
+    await rollup.run(
+      businessId,
+      day,
+      d.total,
+      d.sent,
+      d.failed,
+      d.clicked,
+      d.completed,
+      d.feedback,
+      d.handoffs,
+      d.sms,
+      d.email,
+      d.both,
+      d.link,
+    );
   }
 
   /** Marks a step of the customer journey once; returns whether it was new. */
-  function mark(
+  async function mark(
     row: RequestRow,
     statement: typeof setClicked,
-    args: (number | null)[],
+    now: number,
     delta: Partial<RequestRollupDelta>,
-  ): boolean {
-    const changed = statement.run(...args).changes > 0;
+  ): Promise<boolean> {
+    const changed = (await statement.run(now, row.id)).changes > 0;
     if (changed && row.status === 'sent') {
-      applyRollup(row.business_id, dayOf(row.created_at), { ...emptyRequestDelta(), ...delta });
+      await applyRollup(row.business_id, dayOf(row.created_at), { ...emptyRequestDelta(), ...delta });
     }
     return changed;
   }
 
   return {
-    insert(r: NewRequest): RequestRow {
-      const result = insert.run(
+    async insert(r: NewRequest): Promise<RequestRow> {
+      return (await insert.get<RequestRow>(
         r.publicId,
         r.token,
         r.businessId,
@@ -186,88 +206,80 @@ export function requestStore(db: Db) {
         r.customerEmail,
         emailKey(r.customerEmail),
         r.createdAt,
-      );
-      return byId.get(result.lastInsertRowid) as RequestRow;
+      ))!;
     },
-    byId(id: number): RequestRow | undefined {
-      return byId.get(id) as RequestRow | undefined;
-    },
-    byToken(token: string): RequestRow | undefined {
-      return byToken.get(token) as RequestRow | undefined;
-    },
-    byPublicId(publicId: string): RequestRow | undefined {
-      return byPublicId.get(publicId) as RequestRow | undefined;
-    },
+    byId: (id: number) => byId.get<RequestRow>(id),
+    byToken: (token: string) => byToken.get<RequestRow>(token),
+    byPublicId: (publicId: string) => byPublicId.get<RequestRow>(publicId),
     /** Records the outcome of the deliveries and counts the request in its day's roll-up. */
-    finish(
+    async finish(
       id: number,
       status: 'sent' | 'failed',
       outcome: { failedLeg?: 'sms' | 'email' | null; warning?: string | null; error?: string | null } = {},
-    ): RequestRow {
-      const changes = finish.run(
+    ): Promise<RequestRow> {
+      const row = await finish.get<RequestRow>(
         status,
         outcome.failedLeg ?? null,
         outcome.warning ?? null,
         outcome.error ?? null,
         id,
       );
-      if (changes.changes === 0) {
-        throw new Error(`request ${id} is not being sent`);
-      }
-      const row = byId.get(id) as RequestRow;
-      applyRollup(row.business_id, dayOf(row.created_at), requestContribution(row));
+      if (!row) throw new Error(`request ${id} is not being sent`);
+      await applyRollup(row.business_id, dayOf(row.created_at), requestContribution(row));
       return row;
     },
-    contactedSince(businessId: number, contact: { phone?: string; email?: string }, since: number): boolean {
-      if (contact.phone && recentPhone.get(businessId, contact.phone, since)) return true;
-      if (contact.email && recentEmail.get(businessId, emailKey(contact.email), since)) return true;
+    async contactedSince(
+      businessId: number,
+      contact: { phone?: string; email?: string },
+      since: number,
+    ): Promise<boolean> {
+      if (contact.phone && (await recentPhone.get(businessId, contact.phone, since))) return true;
+      if (contact.email && (await recentEmail.get(businessId, emailKey(contact.email), since))) return true;
       return false;
     },
     /** A phone as given; an email as given or under its contact key (the mailbox opted out). */
-    isOptedOut(businessId: number, contact: string): boolean {
-      if (optedOut.get(businessId, contact) !== undefined) return true;
-      return contact.includes('@') && optedOut.get(businessId, emailContactKey(contact)) !== undefined;
+    async isOptedOut(businessId: number, contact: string): Promise<boolean> {
+      if ((await optedOut.get(businessId, contact)) !== undefined) return true;
+      return (
+        contact.includes('@') && (await optedOut.get(businessId, emailContactKey(contact))) !== undefined
+      );
     },
-    optOut(row: RequestRow, now: number): void {
-      setOptedOut.run(now, row.id);
+    async optOut(row: RequestRow, now: number): Promise<void> {
+      await setOptedOut.run(now, row.id);
       for (const contact of [row.customer_phone, row.customer_email, emailKey(row.customer_email)]) {
-        if (contact) insertOptOut.run(row.business_id, contact, now);
+        if (contact) await insertOptOut.run(row.business_id, contact, now);
       }
     },
-    markClicked(row: RequestRow, now: number): boolean {
-      return mark(row, setClicked, [now, row.id], { clicked: 1 });
+    markClicked(row: RequestRow, now: number): Promise<boolean> {
+      return mark(row, setClicked, now, { clicked: 1 });
     },
-    markFeedback(row: RequestRow, now: number): boolean {
-      return mark(row, setFeedback, [now, now, row.id], {
-        feedback: 1,
-        completed: row.completed_at === null ? 1 : 0,
-      });
+    markFeedback(row: RequestRow, now: number): Promise<boolean> {
+      return mark(row, setFeedback, now, { feedback: 1, completed: row.completed_at === null ? 1 : 0 });
     },
-    markHandoff(row: RequestRow, now: number): boolean {
-      return mark(row, setHandoff, [now, now, row.id], {
-        handoffs: 1,
-        completed: row.completed_at === null ? 1 : 0,
-      });
+    markHandoff(row: RequestRow, now: number): Promise<boolean> {
+      return mark(row, setHandoff, now, { handoffs: 1, completed: row.completed_at === null ? 1 : 0 });
     },
-    usage(businessId: number, month: string): number {
-      return (usage.get(businessId, month) as { n: number } | undefined)?.n ?? 0;
+    async usage(businessId: number, month: string): Promise<number> {
+      return Number((await usage.get<{ n: number }>(businessId, month))?.n ?? 0);
     },
-    addUsage(businessId: number, month: string, delta: number): void {
-      addUsage.run(businessId, month, delta);
+    /** Counts one send against the month's allowance; false (nothing counted) when it is used up. */
+    async takeUsage(businessId: number, month: string, allowance: number): Promise<boolean> {
+      return (await takeUsage.get(businessId, month, allowance)) !== undefined;
+    },
+    async addUsage(businessId: number, month: string, delta: number): Promise<void> {
+      await addUsage.run(businessId, month, delta);
     },
     /**
      * Forgets a request still being sent whose only message the carrier refused for the contact
      * (opted out, or a number that cannot take texts): it is answered like a refusal before
      * sending, and counts nowhere.
      */
-    discard(id: number): void {
-      discardOutbox.run(id);
-      discard.run(id);
+    async discard(id: number): Promise<void> {
+      await discardOutbox.run(id);
+      await discard.run(id);
     },
     /** Requests left in `sending` by a process that stopped during delivery. */
-    staleSending(before: number): RequestRow[] {
-      return stale.all(before) as RequestRow[];
-    },
+    staleSending: (before: number) => stale.all<RequestRow>(before),
     applyRollup,
   };
 }

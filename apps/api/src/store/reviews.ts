@@ -1,5 +1,6 @@
+import type { Queryable } from '@review-desk/server/db/types';
 import { isSyncedPlatform, type ReviewStatus } from '@review-desk/shared';
-import type { Db } from './db.ts';
+import type { ReviewTotals } from './analytics.ts';
 import { dayOf } from './time.ts';
 
 export type ReviewRow = {
@@ -42,20 +43,21 @@ export type ReviewListRow = Pick<
 /**
  * The list order is newest first, ties broken by the highest id (stable across pages). Each filter
  * shape reads the covering index whose prefix is its equality columns, so the rows come in order
- * without a sort and the offset is skipped inside the index without touching the table. The
- * choice is pinned with INDEXED BY: the planner cannot know which shape is cheap at a million rows.
+ * without a sort and the offset is skipped inside the index without touching the table. On SQLite
+ * the choice is pinned with INDEXED BY: its planner cannot know which shape is cheap at a million
+ * rows (PostgreSQL's statistics let its planner choose). The business is $1; the filter's values follow.
  */
 function listShape(filter: ReviewFilter): { index: string; where: string; args: (string | number)[] } {
   const { status, minRating } = filter;
   const exact5 = minRating === 5;
   const rating = minRating !== undefined && minRating > 1 ? minRating : undefined;
   if (status && exact5)
-    return { index: 'reviews_by_status_rating', where: 'AND status = ? AND rating = 5', args: [status] };
+    return { index: 'reviews_by_status_rating', where: 'AND status = $2 AND rating = 5', args: [status] };
   if (status && rating)
-    return { index: 'reviews_by_status', where: 'AND status = ? AND rating >= ?', args: [status, rating] };
-  if (status) return { index: 'reviews_by_status', where: 'AND status = ?', args: [status] };
+    return { index: 'reviews_by_status', where: 'AND status = $2 AND rating >= $3', args: [status, rating] };
+  if (status) return { index: 'reviews_by_status', where: 'AND status = $2', args: [status] };
   if (exact5) return { index: 'reviews_by_rating', where: 'AND rating = 5', args: [] };
-  if (rating) return { index: 'reviews_list', where: 'AND rating >= ?', args: [rating] };
+  if (rating) return { index: 'reviews_list', where: 'AND rating >= $2', args: [rating] };
   return { index: 'reviews_list', where: '', args: [] };
 }
 
@@ -63,58 +65,84 @@ function listShape(filter: ReviewFilter): { index: string; where: string; args: 
 export const REVIEW_WRITES = {
   insert: `INSERT INTO reviews
     (business_id, rating, status, author_name, text, review_at, response_text, platform, external_id, request_id, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  count: `INSERT INTO review_counts (business_id, status, rating, n) VALUES (?, ?, ?, ?)
-    ON CONFLICT (business_id, status, rating) DO UPDATE SET n = n + excluded.n`,
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
+  count: `INSERT INTO review_counts (business_id, status, rating, n) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (business_id, status, rating) DO UPDATE SET n = review_counts.n + excluded.n`,
   daily: `INSERT INTO review_daily
     (business_id, day, n, rating_sum, pending, responded, ignored, r1, r2, r3, r4, r5, synced_n, synced_rating_sum)
-    VALUES (:business_id, :day, :n, :rating_sum, :pending, :responded, :ignored, :r1, :r2, :r3, :r4, :r5, :synced_n, :synced_rating_sum)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
     ON CONFLICT (business_id, day) DO UPDATE SET
-      n = n + excluded.n, rating_sum = rating_sum + excluded.rating_sum,
-      pending = pending + excluded.pending, responded = responded + excluded.responded,
-      ignored = ignored + excluded.ignored, r1 = r1 + excluded.r1, r2 = r2 + excluded.r2,
-      r3 = r3 + excluded.r3, r4 = r4 + excluded.r4, r5 = r5 + excluded.r5,
-      synced_n = synced_n + excluded.synced_n, synced_rating_sum = synced_rating_sum + excluded.synced_rating_sum`,
+      n = review_daily.n + excluded.n, rating_sum = review_daily.rating_sum + excluded.rating_sum,
+      pending = review_daily.pending + excluded.pending, responded = review_daily.responded + excluded.responded,
+      ignored = review_daily.ignored + excluded.ignored, r1 = review_daily.r1 + excluded.r1,
+      r2 = review_daily.r2 + excluded.r2, r3 = review_daily.r3 + excluded.r3, r4 = review_daily.r4 + excluded.r4,
+      r5 = review_daily.r5 + excluded.r5, synced_n = review_daily.synced_n + excluded.synced_n,
+      synced_rating_sum = review_daily.synced_rating_sum + excluded.synced_rating_sum`,
   dailyPlatform: `INSERT INTO review_daily_platform (business_id, day, platform, n)
-    VALUES (?, ?, ?, ?) ON CONFLICT (business_id, day, platform) DO UPDATE SET n = n + excluded.n`,
+    VALUES ($1, $2, $3, $4) ON CONFLICT (business_id, day, platform) DO UPDATE SET n = review_daily_platform.n + excluded.n`,
 } as const;
 
-export function reviewStore(db: Db) {
+/** The values of REVIEW_WRITES.daily for one day's share, in its column order. */
+export function reviewDailyValues(businessId: number, day: number, d: ReviewTotals): number[] {
+  return [
+    businessId,
+    day,
+    d.n,
+    d.rating_sum,
+    d.pending,
+    d.responded,
+    d.ignored,
+    d.r1,
+    d.r2,
+    d.r3,
+    d.r4,
+    d.r5,
+    d.synced_n,
+    d.synced_rating_sum,
+  ];
+}
+
+export function reviewStore(db: Queryable) {
   const insert = db.prepare(REVIEW_WRITES.insert);
-  const byId = db.prepare('SELECT * FROM reviews WHERE id = ?');
-  const byRequest = db.prepare('SELECT * FROM reviews WHERE request_id = ?');
+  const byId = db.prepare('SELECT * FROM reviews WHERE id = $1');
+  const byRequest = db.prepare('SELECT * FROM reviews WHERE request_id = $1');
   const byExternal = db.prepare(
-    'SELECT id FROM reviews WHERE business_id = ? AND platform = ? AND external_id = ?',
+    'SELECT id FROM reviews WHERE business_id = $1 AND platform = $2 AND external_id = $3',
   );
   const count = db.prepare(REVIEW_WRITES.count);
   const daily = db.prepare(REVIEW_WRITES.daily);
   const dailyPlatform = db.prepare(REVIEW_WRITES.dailyPlatform);
-  const setStatus = db.prepare('UPDATE reviews SET status = ?, response_text = ? WHERE id = ?');
+  const setStatus = db.prepare('UPDATE reviews SET status = $1, response_text = $2 WHERE id = $3');
 
-  const totals = new Map<string, ReturnType<Db['prepare']>>();
+  type Prepared = ReturnType<Queryable['prepare']>;
+  const totals = new Map<string, Prepared>();
   function totalStatement(filter: ReviewFilter) {
     const key = `${filter.status ? 's' : ''}${filter.minRating !== undefined ? 'r' : ''}`;
     let statement = totals.get(key);
     if (!statement) {
+      const rating = filter.status ? '$3' : '$2';
       statement = db.prepare(
-        `SELECT coalesce(sum(n), 0) AS total FROM review_counts WHERE business_id = ?
-          ${filter.status ? 'AND status = ?' : ''} ${filter.minRating !== undefined ? 'AND rating >= ?' : ''}`,
+        `SELECT coalesce(sum(n), 0) AS total FROM review_counts WHERE business_id = $1
+          ${filter.status ? 'AND status = $2' : ''} ${filter.minRating !== undefined ? `AND rating >= ${rating}` : ''}`,
       );
       totals.set(key, statement);
     }
     return statement;
   }
 
-  const pages = new Map<string, { desc: ReturnType<Db['prepare']>; asc: ReturnType<Db['prepare']> }>();
+  const pages = new Map<string, { desc: Prepared; asc: Prepared }>();
   function pageStatements(filter: ReviewFilter) {
     const shape = listShape(filter);
     const key = `${shape.index}|${shape.where}`;
     let statements = pages.get(key);
     if (!statements) {
+      const indexed = db.dialect === 'sqlite' ? `INDEXED BY ${shape.index}` : '';
+      const limit = `$${shape.args.length + 2}`;
+      const offset = `$${shape.args.length + 3}`;
       const page = (dir: 'ASC' | 'DESC') =>
         db.prepare(`SELECT ${COLUMNS} FROM reviews WHERE id IN (
-            SELECT id FROM reviews INDEXED BY ${shape.index} WHERE business_id = ? ${shape.where}
-            ORDER BY review_at ${dir}, id ${dir} LIMIT ? OFFSET ?)
+            SELECT id FROM reviews ${indexed} WHERE business_id = $1 ${shape.where}
+            ORDER BY review_at ${dir}, id ${dir} LIMIT ${limit} OFFSET ${offset})
           ORDER BY review_at DESC, id DESC`);
       statements = { desc: page('DESC'), asc: page('ASC') };
       pages.set(key, statements);
@@ -123,35 +151,35 @@ export function reviewStore(db: Db) {
   }
 
   /** Adds (sign 1) or removes (sign -1) one review's share of the counters and roll-ups. */
-  function account(
+  async function account(
     r: Pick<ReviewRow, 'business_id' | 'status' | 'rating' | 'review_at' | 'platform'>,
     sign: 1 | -1,
-  ) {
-    count.run(r.business_id, r.status, r.rating, sign);
+  ): Promise<void> {
+    await count.run(r.business_id, r.status, r.rating, sign);
     const synced = isSyncedPlatform(r.platform);
-    daily.run({
-      business_id: r.business_id,
-      day: dayOf(r.review_at),
-      n: sign,
-      rating_sum: sign * r.rating,
-      pending: r.status === 'pending' ? sign : 0,
-      responded: r.status === 'responded' ? sign : 0,
-      ignored: r.status === 'ignored' ? sign : 0,
-      r1: r.rating === 1 ? sign : 0,
-      r2: r.rating === 2 ? sign : 0,
-      r3: r.rating === 3 ? sign : 0,
-      r4: r.rating === 4 ? sign : 0,
-      r5: r.rating === 5 ? sign : 0,
-      synced_n: synced ? sign : 0,
-      synced_rating_sum: synced ? sign * r.rating : 0,
-    });
-    dailyPlatform.run(r.business_id, dayOf(r.review_at), r.platform, sign);
+    await daily.run(
+      ...reviewDailyValues(r.business_id, dayOf(r.review_at), {
+        n: sign,
+        rating_sum: sign * r.rating,
+        pending: r.status === 'pending' ? sign : 0,
+        responded: r.status === 'responded' ? sign : 0,
+        ignored: r.status === 'ignored' ? sign : 0,
+        r1: r.rating === 1 ? sign : 0,
+        r2: r.rating === 2 ? sign : 0,
+        r3: r.rating === 3 ? sign : 0,
+        r4: r.rating === 4 ? sign : 0,
+        r5: r.rating === 5 ? sign : 0,
+        synced_n: synced ? sign : 0,
+        synced_rating_sum: synced ? sign * r.rating : 0,
+      }),
+    );
+    await dailyPlatform.run(r.business_id, dayOf(r.review_at), r.platform, sign);
   }
 
   return {
     /** Inserts one review and updates its counters and roll-ups; call inside a transaction. */
-    insert(r: NewReview): ReviewRow {
-      const result = insert.run(
+    async insert(r: NewReview): Promise<ReviewRow> {
+      const row = (await insert.get<ReviewRow>(
         r.businessId,
         r.rating,
         r.status,
@@ -163,53 +191,48 @@ export function reviewStore(db: Db) {
         r.externalId,
         r.requestId,
         r.createdAt,
-      );
-      const row = byId.get(result.lastInsertRowid) as ReviewRow;
-      account(row, 1);
+      ))!;
+      await account(row, 1);
       return row;
     },
-    byId(id: number): ReviewRow | undefined {
-      return byId.get(id) as ReviewRow | undefined;
-    },
-    byRequest(requestId: number): ReviewRow | undefined {
-      return byRequest.get(requestId) as ReviewRow | undefined;
-    },
-    existsExternal(businessId: number, platform: string, externalId: string): boolean {
-      return byExternal.get(businessId, platform, externalId) !== undefined;
+    byId: (id: number) => byId.get<ReviewRow>(id),
+    byRequest: (requestId: number) => byRequest.get<ReviewRow>(requestId),
+    async existsExternal(businessId: number, platform: string, externalId: string): Promise<boolean> {
+      return (await byExternal.get(businessId, platform, externalId)) !== undefined;
     },
     /** Changes a review's status, moving it between counters; call inside a transaction. */
-    setStatus(id: number, status: ReviewStatus, responseText: string | null): void {
-      const before = byId.get(id) as ReviewRow | undefined;
+    async setStatus(id: number, status: ReviewStatus, responseText: string | null): Promise<void> {
+      const before = await byId.get<ReviewRow>(id);
       if (!before) throw new Error(`review ${id} not found`);
-      account(before, -1);
-      setStatus.run(status, responseText, id);
-      account({ ...before, status }, 1);
+      await account(before, -1);
+      await setStatus.run(status, responseText, id);
+      await account({ ...before, status }, 1);
     },
     /** Matching reviews, from the counters (never a COUNT over the reviews table). */
-    total(businessId: number, filter: ReviewFilter): number {
+    async total(businessId: number, filter: ReviewFilter): Promise<number> {
       const args: (string | number)[] = [businessId];
       if (filter.status) args.push(filter.status);
       if (filter.minRating !== undefined) args.push(filter.minRating);
-      return (totalStatement(filter).get(...args) as { total: number }).total;
+      return Number((await totalStatement(filter).get<{ total: number }>(...args))!.total);
     },
     /**
      * One page (0-based offset) of the list order, given the filter's total. Past the middle the
      * page is read from the other end with the mirrored offset, so the last page costs what the
      * first does.
      */
-    page(
+    async page(
       businessId: number,
       filter: ReviewFilter,
       offset: number,
       limit: number,
       total: number,
-    ): ReviewListRow[] {
+    ): Promise<ReviewListRow[]> {
       if (offset >= total || limit <= 0) return [];
       const { desc, asc, args } = pageStatements(filter);
-      if (offset <= total / 2) return desc.all(businessId, ...args, limit, offset) as ReviewListRow[];
+      if (offset <= total / 2) return desc.all<ReviewListRow>(businessId, ...args, limit, offset);
       const end = Math.min(total, offset + limit); // exclusive, in newest-first positions
       const mirroredOffset = total - end;
-      return asc.all(businessId, ...args, end - offset, mirroredOffset) as ReviewListRow[];
+      return asc.all<ReviewListRow>(businessId, ...args, end - offset, mirroredOffset);
     },
     account,
   };

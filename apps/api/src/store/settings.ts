@@ -1,24 +1,26 @@
-import type { Db } from './db.ts';
+import type { Queryable } from '@review-desk/server/db/types';
 
-export function settingsStore(db: Db) {
-  const get = db.prepare('SELECT value FROM settings WHERE key = ?');
-  const insertIfAbsent = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING');
+export function settingsStore(db: Queryable) {
+  const get = db.prepare('SELECT value FROM settings WHERE key = $1');
+  const insertIfAbsent = db.prepare(
+    'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+  );
   const set = db.prepare(
-    'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   );
   return {
-    get(key: string): string | undefined {
-      return (get.get(key) as { value: string } | undefined)?.value;
+    async get(key: string): Promise<string | undefined> {
+      return (await get.get<{ value: string }>(key))?.value;
     },
     /** Stores `value` unless the key exists; returns the stored value (first writer wins across processes). */
-    getOrInit(key: string, value: () => string): string {
-      const existing = this.get(key);
+    async getOrInit(key: string, value: () => string): Promise<string> {
+      const existing = await this.get(key);
       if (existing !== undefined) return existing;
-      insertIfAbsent.run(key, value());
-      return this.get(key)!;
+      await insertIfAbsent.run(key, value());
+      return (await this.get(key))!;
     },
-    set(key: string, value: string): void {
-      set.run(key, value);
+    async set(key: string, value: string): Promise<void> {
+      await set.run(key, value);
     },
   };
 }

@@ -46,7 +46,7 @@ export function quoteIdentifier(identifier: string): string {
   return `"${identifier.replaceAll('"', '""')}"`;
 }
 
-function insertSql(table: string, columns: readonly string[], rows: number, suffix = ''): string {
+export function insertSql(table: string, columns: readonly string[], rows: number, suffix = ''): string {
   const values: string[] = [];
   let n = 0;
   for (let r = 0; r < rows; r++) values.push(`(${columns.map(() => `$${++n}`).join(', ')})`);

@@ -1,5 +1,5 @@
 import { openPostgres } from './postgres.ts';
-import { openSqlite } from './sqlite.ts';
+import { openSqlite, type SqliteOptions } from './sqlite.ts';
 import type { Database, DbLogger } from './types.ts';
 
 // One setting chooses the engine: a postgres:// URL opens PostgreSQL, anything else is a SQLite
@@ -16,6 +16,8 @@ export type OpenDatabaseOptions = {
   logger?: DbLogger;
   /** PostgreSQL application_name, e.g. 'review-desk-api'. */
   applicationName?: string;
+  /** SQLite only: SQL functions its migrations call (see SqliteOptions.functions). */
+  sqliteFunctions?: SqliteOptions['functions'];
 };
 
 export function isPostgresUrl(url: string): boolean {
@@ -23,7 +25,7 @@ export function isPostgresUrl(url: string): boolean {
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
-  const { url, variable, poolSize, logger, applicationName } = options;
+  const { url, variable, poolSize, logger, applicationName, sqliteFunctions } = options;
   if (isPostgresUrl(url)) {
     return openPostgres({
       url,
@@ -33,5 +35,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       ...(applicationName ? { applicationName } : {}),
     });
   }
-  return openSqlite({ file: url, ...(variable ? { variable } : {}), ...(logger ? { logger } : {}) });
+  return openSqlite({
+    file: url,
+    ...(variable ? { variable } : {}),
+    ...(logger ? { logger } : {}),
+    ...(sqliteFunctions ? { functions: sqliteFunctions } : {}),
+  });
 }

@@ -29,6 +29,8 @@ export type SqliteOptions = {
   /** The setting that chose the file, named in a refusal to start. */
   variable?: string;
   logger?: DbLogger;
+  /** Deterministic SQL functions of one argument a migration needs (SQLite has no such built-in). */
+  functions?: Record<string, (value: unknown) => SqlValue>;
 };
 
 const STATEMENT_CACHE_MAX = 1_000;
@@ -65,6 +67,8 @@ export class SqliteDatabase implements Database {
       this.#raw = new DatabaseSync(this.#file, { timeout: 5_000, enableForeignKeyConstraints: true });
       if (!memory) makePrivate(this.#file);
       configure(this.#raw, memory);
+      for (const [name, fn] of Object.entries(options.functions ?? {}))
+        this.#raw.function(name, { deterministic: true }, fn as (value: unknown) => SqlValue);
     } catch (error) {
       const where = options.variable ? ` (${options.variable})` : '';
       throw new StartupError(`Cannot open the database ${this.#file}${where}: ${(error as Error).message}.`, {

@@ -1,0 +1,64 @@
+import { schedulingMigrations } from '@review-desk/server/db/jobs';
+import { type MigrationSource, migrate, migrationsBeside } from '@review-desk/server/db/migrate';
+import { isPostgresUrl, openDatabase } from '@review-desk/server/db/open';
+import type { Database, DbLogger } from '@review-desk/server/db/types';
+import { emailContactKey } from '@review-desk/shared/contact';
+import { DELIVERY_MIGRATIONS } from '../delivery/store.ts';
+import { RATE_MIGRATIONS } from '../rate/limiter.ts';
+import { SETTINGS_MIGRATIONS } from '../settings/store.ts';
+
+// The service's database: SQLite by default (DATABASE_PATH; WAL, so the CLI can write while the
+// server runs), PostgreSQL when DATABASE_URL is set, shared by every replica. Opened once per
+// process and handed to every store; each component's numbered migrations are applied at open,
+// under a lock, so replicas starting together migrate once.
+
+// An older version kept the service's schema_migrations rows without a component.
+export const API_MIGRATIONS = migrationsBeside(import.meta.url, 'api', 'schema_migrations');
+
+/** Every component whose tables live in the service's database, in the order they are migrated. */
+export const ALL_API_MIGRATIONS: readonly MigrationSource[] = [
+  API_MIGRATIONS,
+  schedulingMigrations,
+  SETTINGS_MIGRATIONS,
+  DELIVERY_MIGRATIONS,
+  RATE_MIGRATIONS,
+];
+
+export type ApiDatabaseSettings = {
+  /** A SQLite file path (absolute) or ':memory:'. */
+  databasePath: string;
+  /** A postgres:// URL: used instead of the file. */
+  databaseUrl?: string | undefined;
+  databasePoolSize?: number | undefined;
+};
+
+/** What the stores open: the PostgreSQL URL when set, else the SQLite file. */
+export const databaseUrlOf = (settings: ApiDatabaseSettings) => settings.databaseUrl ?? settings.databasePath;
+
+/** The variable that chose the database, named in refusals to start. */
+export const databaseVariable = (settings: ApiDatabaseSettings) =>
+  isPostgresUrl(databaseUrlOf(settings)) ? 'DATABASE_URL' : 'DATABASE_PATH';
+
+/** Opens the service's database and brings every component's tables up to date. */
+export async function openApiDatabase(settings: ApiDatabaseSettings, logger?: DbLogger): Promise<Database> {
+  const variable = databaseVariable(settings);
+  const db = await openDatabase({
+    url: databaseUrlOf(settings),
+    variable,
+    ...(settings.databasePoolSize ? { poolSize: settings.databasePoolSize } : {}),
+    ...(logger ? { logger } : {}),
+    applicationName: 'review-desk-api',
+    // Migration 002 keys the addresses an older version stored (SQLite files only: a PostgreSQL
+    // database starts empty or is filled by migrate-to-postgres with keyed rows).
+    sqliteFunctions: {
+      email_contact_key: (email) => (typeof email === 'string' ? emailContactKey(email) : null),
+    },
+  });
+  try {
+    await migrate(db, ALL_API_MIGRATIONS, { variable });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
+}
