@@ -86,8 +86,10 @@ export async function startTestApi(
     throw error;
   }
   const store = api.ctx.store;
-  if (store.db.dialect !== engine)
+  if (store.db.dialect !== engine) {
+    await api.close();
     throw new Error(`asked for ${engine}, the service opened ${store.db.dialect}`);
+  }
   return {
     ...api,
     clock,
