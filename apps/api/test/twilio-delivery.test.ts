@@ -89,7 +89,14 @@ describe('a text through Twilio', () => {
     const record = await readRequest(data.requestId);
     expect(record).toMatchObject({ id: data.requestId, channel: 'sms', status: 'sent', scheduledFor: null });
     expect(record.legs).toEqual([
-      { channel: 'sms', provider: 'twilio', state: 'delivered', error: null, updatedAt: expect.any(String) },
+      {
+        channel: 'sms',
+        kind: 'request',
+        provider: 'twilio',
+        state: 'delivered',
+        error: null,
+        updatedAt: expect.any(String),
+      },
     ]);
   });
 
