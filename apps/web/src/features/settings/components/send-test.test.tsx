@@ -72,7 +72,7 @@ describe('Send me a test', () => {
   });
 
   it('checks the phone before sending an SMS test, then sends it to that phone', async () => {
-    const tests = bff((body) =>
+    const tests = bff(() =>
       ok({ channel: 'sms', to: '+14155552671', status: 'sent', error: null, remaining: 1 }),
     );
     open();
