@@ -143,6 +143,8 @@ export function createBff(
     {
       senderFor: locationSender({ users: stores.users, directory, handlers }),
       recentlySent: recentContactCheck({ journal: stores.journal, hasher, capDays: config.frequencyCapDays }),
+      // The same scheduling clock as alerts: the dev hook (BFF_DEV_HOOKS=1) moves both.
+      clock: alerts.clock,
       logger,
     },
     logger,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { systemClock } from '@review-desk/server/db/clock';
 import { createJobRunner, type JobRunner } from '@review-desk/server/db/job-runner';
 import { jobStore, schedulingMigrations } from '@review-desk/server/db/jobs';
 import { migrate } from '@review-desk/server/db/migrate';
@@ -45,17 +46,19 @@ export function openBulk(
   let runner: JobRunner | null = null;
   const owner = `bff-${process.pid}-${randomUUID()}`;
   const stopping = new AbortController();
+  // The scheduling clock: row and job times, the runs' due times and every wait of a list send.
+  const clock = worker.clock ?? systemClock;
 
   const open = async (): Promise<Opened> => {
     await migrate(db, [schedulingMigrations, BULK_MIGRATIONS]);
-    return { db, store: createBulkStore(db) };
+    return { db, store: createBulkStore(db, () => clock.now()) };
   };
   const get = () => {
     opened ??= open();
     return opened;
   };
   const enqueue = async (db: Database, id: string, run: number) => {
-    await jobStore(db).enqueue({
+    await jobStore(db, clock).enqueue({
       kind: BULK_JOB_KIND,
       payload: { id, run },
       uniqueKey: runKey(id, run),
@@ -112,11 +115,13 @@ export function openBulk(
       runner = createJobRunner({
         db,
         owner,
+        clock,
         leaseMs: config.bulk.leaseMs,
         pollMs: config.bulk.pollMs,
         handlers: {
           [BULK_JOB_KIND]: bulkWorker({
             ...worker,
+            clock,
             store,
             owner,
             stopping: stopping.signal,

@@ -1,10 +1,11 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { type Clock, systemClock } from '@review-desk/server/db/clock';
 import type { JobHandler } from '@review-desk/server/db/job-runner';
 import type { SendRequest } from '@review-desk/shared';
 import type { Logger } from 'pino';
 import type { Delivery, DeliveryResult } from '../proxy/send.ts';
 import { judgeDelivery, rowKey } from './decisions.ts';
 import type { BulkJobRecord, BulkStore } from './store.ts';
+import { waitUntil } from './wait.ts';
 
 // The list send's worker: one runner job (packages/server job-runner.ts, claimed under a lease)
 // sends one job's rows one at a time, in order, each through the send journal with its own key
@@ -35,7 +36,8 @@ export type BulkWorkerDeps = {
   /** Aborted when the process stops: waits end at once and the job is left for the next run. */
   stopping: AbortSignal;
   logger: Logger;
-  now?: () => number;
+  /** The scheduling clock (a dev hook moves it): every wait and time of the job is on it. */
+  clock?: Clock;
   random?: () => number;
 };
 
@@ -49,7 +51,8 @@ const LONG_WAIT_MS = 30_000;
 
 export function bulkWorker(deps: BulkWorkerDeps): JobHandler {
   const { store, owner, logger } = deps;
-  const now = deps.now ?? Date.now;
+  const clock = deps.clock ?? systemClock;
+  const now = () => clock.now();
   const sliceMs = deps.sliceMs ?? 30_000;
   const minGapMs = 60_000 / deps.ratePerMinute;
 
@@ -69,15 +72,8 @@ export function bulkWorker(deps: BulkWorkerDeps): JobHandler {
       payload: { id, run: payload.run, downSince } satisfies Payload,
     });
     /** Sleeps; false when the run must stop first. */
-    const wait = async (ms: number) => {
-      if (ms <= 0) return !stop.aborted;
-      try {
-        await sleep(ms, undefined, { signal: stop });
-        return true;
-      } catch {
-        return false;
-      }
-    };
+    const wait = (ms: number) =>
+      ms <= 0 ? Promise.resolve(!stop.aborted) : waitUntil(clock, now() + ms, stop);
 
     for (;;) {
       if (stop.aborted) return later(now());
