@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { SqlValue } from '@review-desk/server/db/types';
+import type { Dialect, SqlValue } from '@review-desk/server/db/types';
+import { createPostgresDatabase, ENGINES } from '@review-desk/server/test-support/databases';
 import {
   codedErrorEnvelopeSchema,
   ERROR_CODES,
@@ -17,7 +18,28 @@ import { type Config, testConfig } from '../src/env.ts';
 import { type RunningApi, startApi } from '../src/server.ts';
 import type { Store } from '../src/store/index.ts';
 
-// A real server on an ephemeral port over a temporary SQLite file, driven over real HTTP.
+// A real server on an ephemeral port over a fresh database (a temporary SQLite file, or a new
+// database on the test run's PostgreSQL server), driven over real HTTP.
+
+/** The engines the store's suites run on, each suite once per engine: sqlite, postgres. */
+export { ENGINES };
+export type Engine = Dialect;
+
+export type TestDatabaseConfig = {
+  /** What the service's configuration needs to open it: the file, or the URL too. */
+  config: Pick<Config, 'databasePath'> & Partial<Pick<Config, 'databaseUrl' | 'databasePoolSize'>>;
+  /** Deletes the data (after the service is closed). */
+  drop(): Promise<void>;
+};
+
+/** A fresh, empty database of the engine for one service (SQLite: a file in `dir`). */
+export async function testDatabase(engine: Engine, dir: string): Promise<TestDatabaseConfig> {
+  const databasePath = path.join(dir, 'api.db');
+  if (engine === 'sqlite') return { config: { databasePath }, drop: async () => {} };
+  const created = await createPostgresDatabase();
+  // A few connections: a test's service runs one request at a time, and many run in one file.
+  return { config: { databasePath, databaseUrl: created.url, databasePoolSize: 4 }, drop: created.drop };
+}
 
 /** A parsed response body, read by shape in assertions (schemas check it where it matters). */
 // biome-ignore lint/suspicious/noExplicitAny: assertions navigate bodies of every endpoint
@@ -39,19 +61,35 @@ export type TestApi = RunningApi & {
   stop(): Promise<void>;
 };
 
-export async function startTestApi(overrides: Partial<Config> = {}): Promise<TestApi> {
+export async function startTestApi(
+  overrides: Partial<Config> = {},
+  options: { engine?: Engine } = {},
+): Promise<TestApi> {
   const dir = mkdtempSync(path.join(tmpdir(), 'rd-api-test-'));
+  const engine = options.engine ?? 'sqlite';
+  const database = await testDatabase(engine, dir);
   const clock = { now: Date.now() };
   const config = testConfig({
-    databasePath: path.join(dir, 'api.db'),
+    ...database.config,
     demoKeyFile: path.join(dir, 'demo-key'),
     devOutbox: true,
     // Limiting stays on (per-key limits apply) but the default never gets in a test's way.
     rateLimitPerMinute: 1_000_000,
     ...overrides,
   });
-  const api = await startApi(config, { now: () => clock.now });
+  let api: RunningApi;
+  try {
+    api = await startApi(config, { now: () => clock.now });
+  } catch (error) {
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   const store = api.ctx.store;
+  if (store.db.dialect !== engine) {
+    await api.close();
+    throw new Error(`asked for ${engine}, the service opened ${store.db.dialect}`);
+  }
   return {
     ...api,
     clock,
@@ -70,6 +108,7 @@ export async function startTestApi(overrides: Partial<Config> = {}): Promise<Tes
     },
     async stop() {
       await api.close();
+      await database.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

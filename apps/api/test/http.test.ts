@@ -117,10 +117,12 @@ describe('OpenAPI and docs', () => {
       '/api/v1/requests/{id}',
       '/api/v1/reviews',
       '/api/v1/settings',
+      '/api/v1/settings/test',
       '/webhooks/twilio/inbound',
       '/webhooks/twilio/status',
     ]);
     expect(result.body.paths['/api/v1/settings'].put['x-extension']).toBe(true);
+    expect(result.body.paths['/api/v1/settings/test'].post['x-extension']).toBe(true);
     const sendBody =
       result.body.paths['/api/v1/requests/send'].post.requestBody.content['application/json'].schema;
     expect(Object.keys(sendBody.properties)).toEqual([

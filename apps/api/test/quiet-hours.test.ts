@@ -9,160 +9,165 @@ import { createBusiness } from '../src/domain/businesses.ts';
 import { createApiKey } from '../src/domain/keys.ts';
 import { testConfig } from '../src/env.ts';
 import { type RunningApi, startApi } from '../src/server.ts';
-import { uniqueEmail, uniquePhone } from './helpers.ts';
+import { ENGINES, type TestDatabaseConfig, testDatabase, uniqueEmail, uniquePhone } from './helpers.ts';
 
 // Sending hours (QUIET_HOURS, here 08:00–21:00 in UTC) with a fake clock: a text asked for at
 // 23:00 is accepted and held, and goes out once at 08:00; a link is never held.
 
-const NIGHT = Date.parse('2030-01-15T23:00:00Z');
-const OPENING = Date.parse('2030-01-16T08:00:00Z');
+describe.each(ENGINES)('%s', (engine) => {
+  const NIGHT = Date.parse('2030-01-15T23:00:00Z');
+  const OPENING = Date.parse('2030-01-16T08:00:00Z');
 
-let fake: FakeTwilio;
-let api: RunningApi;
-let dir: string;
-let key: string;
-const clock = new FakeClock(NIGHT);
+  let fake: FakeTwilio;
+  let api: RunningApi;
+  let dir: string;
+  let database: TestDatabaseConfig;
+  let key: string;
+  const clock = new FakeClock(NIGHT);
 
-beforeAll(async () => {
-  fake = await startFakeTwilio({ receiptDelayMs: 5 });
-  dir = mkdtempSync(path.join(tmpdir(), 'rd-quiet-'));
-  api = await startApi(
-    testConfig({
-      databasePath: path.join(dir, 'api.db'),
-      monthlySendAllowance: 0,
-      frequencyCapDays: 0,
-      quietHours: { start: 8 * 60, end: 21 * 60 },
-      businessTimeZone: 'UTC',
-      smsProvider: 'twilio',
-      twilio: {
-        accountSid: fake.accountSid,
-        authToken: fake.authToken,
-        username: fake.accountSid,
-        password: fake.authToken,
-        from: '+15005550006',
-        messagingServiceSid: null,
-        apiBase: fake.url,
-        timeoutMs: 2_000,
-      },
-    }),
-    { clock },
-  );
-  await createBusiness(api.ctx.store, { slug: 'shop', name: 'Corner Shop', reviewUrl: null }, clock.now());
-  key = (await createApiKey(api.ctx.store, { businessSlug: 'shop', scopes: [...SCOPES], now: clock.now() }))
-    .key;
-});
-afterAll(async () => {
-  await api.close();
-  await fake.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function send(body: unknown) {
-  const response = await fetch(`${api.url}/api/v1/requests/send`, {
-    method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json', origin: api.ctx.site.publicOrigin },
-    body: JSON.stringify(body),
+  beforeAll(async () => {
+    fake = await startFakeTwilio({ receiptDelayMs: 5 });
+    dir = mkdtempSync(path.join(tmpdir(), 'rd-quiet-'));
+    database = await testDatabase(engine, dir);
+    api = await startApi(
+      testConfig({
+        ...database.config,
+        monthlySendAllowance: 0,
+        frequencyCapDays: 0,
+        quietHours: { start: 8 * 60, end: 21 * 60 },
+        businessTimeZone: 'UTC',
+        smsProvider: 'twilio',
+        twilio: {
+          accountSid: fake.accountSid,
+          authToken: fake.authToken,
+          username: fake.accountSid,
+          password: fake.authToken,
+          from: '+15005550006',
+          messagingServiceSid: null,
+          apiBase: fake.url,
+          timeoutMs: 2_000,
+        },
+      }),
+      { clock },
+    );
+    await createBusiness(api.ctx.store, { slug: 'shop', name: 'Corner Shop', reviewUrl: null }, clock.now());
+    key = (await createApiKey(api.ctx.store, { businessSlug: 'shop', scopes: [...SCOPES], now: clock.now() }))
+      .key;
   });
-  return { status: response.status, body: (await response.json()) as { data: unknown } };
-}
+  afterAll(async () => {
+    await api.close();
+    await database.drop();
+    await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
-async function read(id: string) {
-  const response = await fetch(`${api.url}/api/v1/requests/${id}`, { headers: { 'x-api-key': key } });
-  return successEnvelopeSchema(requestRecordSchema).parse(await response.json()).data;
-}
-
-async function waitFor(check: () => boolean | Promise<boolean>, ms = 5_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
+  async function send(body: unknown) {
+    const response = await fetch(`${api.url}/api/v1/requests/send`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', origin: api.ctx.site.publicOrigin },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as { data: unknown } };
   }
-}
 
-describe('sending hours', () => {
-  it('a 23:00 text is held for 08:00, then sent exactly once; a link is never held', async () => {
-    const phone = uniquePhone();
-    const email = uniqueEmail();
-    const held = await send({
-      customerName: 'Ada',
-      customerPhone: phone,
-      customerEmail: email,
-      channel: 'both',
+  async function read(id: string) {
+    const response = await fetch(`${api.url}/api/v1/requests/${id}`, { headers: { 'x-api-key': key } });
+    return successEnvelopeSchema(requestRecordSchema).parse(await response.json()).data;
+  }
+
+  async function waitFor(check: () => boolean | Promise<boolean>, ms = 5_000) {
+    const end = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > end) throw new Error('timed out');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  describe('sending hours', () => {
+    it('a 23:00 text is held for 08:00, then sent exactly once; a link is never held', async () => {
+      const phone = uniquePhone();
+      const email = uniqueEmail();
+      const held = await send({
+        customerName: 'Ada',
+        customerPhone: phone,
+        customerEmail: email,
+        channel: 'both',
+      });
+      expect(held.status).toBe(200);
+      const result = successEnvelopeSchema(sendResultSchema).parse(held.body).data;
+      expect(result).toMatchObject({ status: 'scheduled', scheduledFor: new Date(OPENING).toISOString() });
+      const record = await read(result.requestId);
+      expect(record).toMatchObject({ status: 'scheduled', scheduledFor: new Date(OPENING).toISOString() });
+      expect(record.legs.map((l) => [l.channel, l.provider, l.state])).toEqual([
+        ['sms', 'twilio', 'scheduled'],
+        ['email', 'outbox', 'scheduled'],
+      ]);
+
+      const link = await send({ channel: 'link' });
+      expect(successEnvelopeSchema(sendResultSchema).parse(link.body).data.status).toBe('sent');
+
+      // One minute before the opening: still held.
+      clock.set(OPENING - 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(fake.count(phone)).toBe(0);
+      expect((await read(result.requestId)).status).toBe('scheduled');
+
+      clock.set(OPENING);
+      await waitFor(() => fake.count(phone) === 1);
+      await fake.settled();
+      await waitFor(async () => (await read(result.requestId)).legs[0]?.state === 'delivered');
+      const sent = await read(result.requestId);
+      expect(sent.status).toBe('sent');
+      expect(sent.legs.map((l) => l.state)).toEqual(['delivered', 'sent']);
+      expect(fake.messages.find((m) => m.to === phone)?.body).toContain('Ada');
+      // Time moves on; the job is done and never runs again.
+      clock.advance(3_600_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(fake.count(phone)).toBe(1);
     });
-    expect(held.status).toBe(200);
-    const result = successEnvelopeSchema(sendResultSchema).parse(held.body).data;
-    expect(result).toMatchObject({ status: 'scheduled', scheduledFor: new Date(OPENING).toISOString() });
-    const record = await read(result.requestId);
-    expect(record).toMatchObject({ status: 'scheduled', scheduledFor: new Date(OPENING).toISOString() });
-    expect(record.legs.map((l) => [l.channel, l.provider, l.state])).toEqual([
-      ['sms', 'twilio', 'scheduled'],
-      ['email', 'outbox', 'scheduled'],
-    ]);
 
-    const link = await send({ channel: 'link' });
-    expect(successEnvelopeSchema(sendResultSchema).parse(link.body).data.status).toBe('sent');
-
-    // One minute before the opening: still held.
-    clock.set(OPENING - 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(fake.count(phone)).toBe(0);
-    expect((await read(result.requestId)).status).toBe('scheduled');
-
-    clock.set(OPENING);
-    await waitFor(() => fake.count(phone) === 1);
-    await fake.settled();
-    await waitFor(async () => (await read(result.requestId)).legs[0]?.state === 'delivered');
-    const sent = await read(result.requestId);
-    expect(sent.status).toBe('sent');
-    expect(sent.legs.map((l) => l.state)).toEqual(['delivered', 'sent']);
-    expect(fake.messages.find((m) => m.to === phone)?.body).toContain('Ada');
-    // Time moves on; the job is done and never runs again.
-    clock.advance(3_600_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(fake.count(phone)).toBe(1);
-  });
-
-  it('a customer who texts STOP while the request is held is not messaged', async () => {
-    clock.set(NIGHT + 86_400_000);
-    const phone = uniquePhone();
-    // Texted before (so the STOP is for this business), then a held request.
-    clock.set(OPENING + 86_400_000 + 3_600_000);
-    expect((await send({ customerPhone: phone })).status).toBe(200);
-    clock.set(NIGHT + 2 * 86_400_000);
-    const held = successEnvelopeSchema(sendResultSchema).parse(
-      (await send({ customerPhone: phone })).body,
-    ).data;
-    expect(held.status).toBe('scheduled');
-    const stop = await fake.inbound(`${api.ctx.site.publicOrigin}/webhooks/twilio/inbound`, {
-      from: phone,
-      to: '+15005550006',
-      body: 'STOP',
+    it('a customer who texts STOP while the request is held is not messaged', async () => {
+      clock.set(NIGHT + 86_400_000);
+      const phone = uniquePhone();
+      // Texted before (so the STOP is for this business), then a held request.
+      clock.set(OPENING + 86_400_000 + 3_600_000);
+      expect((await send({ customerPhone: phone })).status).toBe(200);
+      clock.set(NIGHT + 2 * 86_400_000);
+      const held = successEnvelopeSchema(sendResultSchema).parse(
+        (await send({ customerPhone: phone })).body,
+      ).data;
+      expect(held.status).toBe('scheduled');
+      const stop = await fake.inbound(`${api.ctx.site.publicOrigin}/webhooks/twilio/inbound`, {
+        from: phone,
+        to: '+15005550006',
+        body: 'STOP',
+      });
+      expect(stop.status).toBe(200);
+      clock.set(OPENING + 2 * 86_400_000);
+      await waitFor(async () => (await read(held.requestId)).status !== 'scheduled');
+      const record = await read(held.requestId);
+      expect(record.status).toBe('failed');
+      expect(record.legs[0]).toMatchObject({ state: 'failed', error: expect.stringMatching(/opted out/) });
+      expect(fake.count(phone)).toBe(1);
     });
-    expect(stop.status).toBe(200);
-    clock.set(OPENING + 2 * 86_400_000);
-    await waitFor(async () => (await read(held.requestId)).status !== 'scheduled');
-    const record = await read(held.requestId);
-    expect(record.status).toBe('failed');
-    expect(record.legs[0]).toMatchObject({ state: 'failed', error: expect.stringMatching(/opted out/) });
-    expect(fake.count(phone)).toBe(1);
-  });
-  it('a held text whose sending was interrupted is recorded unknown, never sent again', async () => {
-    clock.set(NIGHT + 3 * 86_400_000);
-    const phone = uniquePhone();
-    const held = successEnvelopeSchema(sendResultSchema).parse(
-      (await send({ customerPhone: phone })).body,
-    ).data;
-    expect(held.status).toBe('scheduled');
-    // What a process that died while handing it to Twilio leaves behind: the request `sending`.
-    const delivery = await api.ctx.tracker.store();
-    expect(await delivery.startSending(held.requestId, clock.now())).toBe(true);
-    clock.set(OPENING + 3 * 86_400_000);
-    await waitFor(async () => (await read(held.requestId)).legs[0]?.state !== 'scheduled');
-    const record = await read(held.requestId);
-    expect(record.legs[0]).toMatchObject({
-      state: 'unknown',
-      error: expect.stringMatching(/may have been sent/),
+    it('a held text whose sending was interrupted is recorded unknown, never sent again', async () => {
+      clock.set(NIGHT + 3 * 86_400_000);
+      const phone = uniquePhone();
+      const held = successEnvelopeSchema(sendResultSchema).parse(
+        (await send({ customerPhone: phone })).body,
+      ).data;
+      expect(held.status).toBe('scheduled');
+      // What a process that died while handing it to Twilio leaves behind: the request `sending`.
+      const delivery = await api.ctx.tracker.store();
+      expect(await delivery.startSending(held.requestId, clock.now())).toBe(true);
+      clock.set(OPENING + 3 * 86_400_000);
+      await waitFor(async () => (await read(held.requestId)).legs[0]?.state !== 'scheduled');
+      const record = await read(held.requestId);
+      expect(record.legs[0]).toMatchObject({
+        state: 'unknown',
+        error: expect.stringMatching(/may have been sent/),
+      });
+      expect(fake.count(phone)).toBe(0);
     });
-    expect(fake.count(phone)).toBe(0);
   });
 });

@@ -15,188 +15,194 @@ import { createApiKey } from '../src/domain/keys.ts';
 import { optOut, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
 import { testConfig } from '../src/env.ts';
 import { type RunningApi, startApi } from '../src/server.ts';
-import { uniqueEmail, uniquePhone } from './helpers.ts';
+import { ENGINES, type TestDatabaseConfig, testDatabase, uniqueEmail, uniquePhone } from './helpers.ts';
 
 // The one automatic reminder, on a fake clock: sent once after the business's delay to a
 // customer who did nothing; a click, an opt-out or a newer request cancels it; never for a link;
 // held for the sending hours; counted apart in analytics.
 
-const DAY = 86_400_000;
-const START = Date.parse('2030-03-04T10:00:00Z');
+describe.each(ENGINES)('%s', (engine) => {
+  const DAY = 86_400_000;
+  const START = Date.parse('2030-03-04T10:00:00Z');
 
-let api: RunningApi;
-let dir: string;
-let key: string;
-const clock = new FakeClock(START);
+  let api: RunningApi;
+  let dir: string;
+  let database: TestDatabaseConfig;
+  let key: string;
+  const clock = new FakeClock(START);
 
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'rd-reminders-'));
-  api = await startApi(
-    testConfig({
-      databasePath: path.join(dir, 'api.db'),
-      devOutbox: true,
-      monthlySendAllowance: 0,
-      frequencyCapDays: 0,
-      quietHours: null,
-      businessTimeZone: 'UTC',
-    }),
-    { clock },
-  );
-  await createBusiness(api.ctx.store, { slug: 'salon', name: 'Salon Nova', reviewUrl: null }, clock.now());
-  key = (await createApiKey(api.ctx.store, { businessSlug: 'salon', scopes: [...SCOPES], now: clock.now() }))
-    .key;
-  const put = await putSettings({ reminderAfterDays: 2 });
-  expect(put.status).toBe(200);
-});
-afterAll(async () => {
-  await api.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const headers = () => ({
-  'x-api-key': key,
-  'content-type': 'application/json',
-  origin: api.ctx.site.publicOrigin,
-});
-
-function putSettings(body: unknown) {
-  return fetch(`${api.url}/api/v1/settings`, {
-    method: 'PUT',
-    headers: headers(),
-    body: JSON.stringify(body),
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'rd-reminders-'));
+    database = await testDatabase(engine, dir);
+    api = await startApi(
+      testConfig({
+        ...database.config,
+        devOutbox: true,
+        monthlySendAllowance: 0,
+        frequencyCapDays: 0,
+        quietHours: null,
+        businessTimeZone: 'UTC',
+      }),
+      { clock },
+    );
+    await createBusiness(api.ctx.store, { slug: 'salon', name: 'Salon Nova', reviewUrl: null }, clock.now());
+    key = (
+      await createApiKey(api.ctx.store, { businessSlug: 'salon', scopes: [...SCOPES], now: clock.now() })
+    ).key;
+    const put = await putSettings({ reminderAfterDays: 2 });
+    expect(put.status).toBe(200);
   });
-}
-
-async function send(body: Record<string, unknown>) {
-  const response = await fetch(`${api.url}/api/v1/requests/send`, {
-    method: 'POST',
-    headers: headers(),
-    body: JSON.stringify(body),
+  afterAll(async () => {
+    await api.close();
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
   });
-  const data = successEnvelopeSchema(sendResultSchema).parse(await response.json()).data;
-  const row = (await api.ctx.store.requests.byPublicId(data.requestId))!;
-  return { ...data, token: row.token };
-}
 
-async function outboxFor(requestId: string) {
-  const response = await fetch(`${api.url}/dev/outbox.json?requestId=${encodeURIComponent(requestId)}`);
-  return successEnvelopeSchema(outboxListSchema).parse(await response.json()).data.messages;
-}
+  const headers = () => ({
+    'x-api-key': key,
+    'content-type': 'application/json',
+    origin: api.ctx.site.publicOrigin,
+  });
 
-async function until(check: () => Promise<boolean>, ms = 5_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
+  function putSettings(body: unknown) {
+    return fetch(`${api.url}/api/v1/settings`, {
+      method: 'PUT',
+      headers: headers(),
+      body: JSON.stringify(body),
+    });
   }
-}
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 400));
-const stateOf = async (requestId: string) => (await api.ctx.reminders.stateOf(requestId))?.state;
-
-describe('the reminder', () => {
-  it('goes once, after the delay, with the same words, to a customer who did nothing', async () => {
-    const quiet = await send({ customerName: 'Ines', customerPhone: uniquePhone() });
-    expect(await outboxFor(quiet.requestId)).toHaveLength(1);
-    expect(await stateOf(quiet.requestId)).toBe('pending');
-
-    clock.set(START + 2 * DAY - 60_000);
-    await settle();
-    expect(await outboxFor(quiet.requestId)).toHaveLength(1);
-
-    clock.set(START + 2 * DAY);
-    await until(async () => (await outboxFor(quiet.requestId)).length === 2);
-    const [reminder, first] = await outboxFor(quiet.requestId);
-    expect(reminder!.body).toBe(first!.body);
-    expect(reminder!.to).toBe(first!.to);
-    await until(async () => (await stateOf(quiet.requestId)) === 'sent');
-
-    clock.advance(5 * DAY);
-    await settle();
-    expect(await outboxFor(quiet.requestId)).toHaveLength(2);
-  });
-
-  it('is cancelled by a click, an opt-out (on the page or by STOP) or a newer request; never made for a link', async () => {
-    const t0 = clock.now();
-    const opened = await send({ customerPhone: uniquePhone() });
-    const optedOut = await send({ customerEmail: uniqueEmail(), channel: 'email' });
-    const phone = uniquePhone();
-    const superseded = await send({ customerPhone: phone });
-    const link = await send({ channel: 'link' });
-    const stopPhone = uniquePhone();
-    const textedStop = await send({ customerPhone: stopPhone });
-
-    await recordOpen(api.ctx.store, opened.token, clock.now());
-    await optOut(api.ctx.store, optedOut.token, clock.now());
-    const businessId = (await api.ctx.store.businesses.bySlug('salon'))!.id;
-    await (await api.ctx.tracker.store()).setOptOut(businessId, stopPhone, true, clock.now()); // texted STOP
-    clock.advance(DAY);
-    await send({ customerPhone: phone }); // a new request to the same customer
-
-    clock.set(t0 + 2 * DAY + 1_000);
-    await until(async () => (await stateOf(superseded.requestId)) === 'skipped');
-    await until(async () => (await stateOf(opened.requestId)) === 'skipped');
-    await until(async () => (await stateOf(optedOut.requestId)) === 'skipped');
-    expect(await api.ctx.reminders.stateOf(opened.requestId)).toMatchObject({
-      reason: 'the customer opened the link',
+  async function send(body: Record<string, unknown>) {
+    const response = await fetch(`${api.url}/api/v1/requests/send`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify(body),
     });
-    expect(await api.ctx.reminders.stateOf(optedOut.requestId)).toMatchObject({
-      reason: 'the customer opted out',
-    });
-    expect(await api.ctx.reminders.stateOf(superseded.requestId)).toMatchObject({
-      reason: 'the customer was sent another request since',
-    });
-    await until(async () => (await stateOf(textedStop.requestId)) === 'skipped');
-    for (const request of [opened, optedOut, superseded, textedStop])
-      expect(await outboxFor(request.requestId)).toHaveLength(1);
-    expect(await stateOf(link.requestId)).toBeUndefined();
-  });
+    const data = successEnvelopeSchema(sendResultSchema).parse(await response.json()).data;
+    const row = (await api.ctx.store.requests.byPublicId(data.requestId))!;
+    return { ...data, token: row.token };
+  }
 
-  it('waits for the sending hours, and is counted apart in analytics with the completions after it', async () => {
-    await putSettings({ quietHours: { start: '09:00', end: '17:00' }, timeZone: 'UTC' });
-    // 20:00 UTC: due two days later at 20:00, outside the hours; sent at 09:00 the day after.
-    const evening = Date.parse('2030-04-01T20:00:00Z');
-    clock.set(Date.parse('2030-04-01T12:00:00Z'));
-    await putSettings({ quietHours: null });
-    clock.set(evening);
-    await settle(); // the reminders earlier tests left due go now
-    const analyticsNow = async () => {
-      const response = await fetch(`${api.url}/api/v1/analytics?days=7`, { headers: headers() });
-      return successEnvelopeSchema(analyticsOutputSchema).parse(await response.json()).data.reminders!;
-    };
-    const before = await analyticsNow();
-    const request = await send({ customerPhone: uniquePhone() });
-    await putSettings({ quietHours: { start: '09:00', end: '17:00' } });
+  async function outboxFor(requestId: string) {
+    const response = await fetch(`${api.url}/dev/outbox.json?requestId=${encodeURIComponent(requestId)}`);
+    return successEnvelopeSchema(outboxListSchema).parse(await response.json()).data.messages;
+  }
 
-    clock.set(evening + 2 * DAY);
-    await settle();
-    expect(await outboxFor(request.requestId)).toHaveLength(1);
-    expect(await stateOf(request.requestId)).toBe('pending');
-    clock.set(Date.parse('2030-04-04T09:00:00Z'));
-    await until(async () => (await outboxFor(request.requestId)).length === 2);
-
-    // The customer answers the reminder.
-    clock.advance(3_600_000);
-    await submitFeedback(api.ctx.store, request.token, { rating: 5, comment: '' }, clock.now());
-    expect(await analyticsNow()).toEqual({
-      sent: before.sent + 1,
-      completedAfter: before.completedAfter + 1,
-    });
-    await putSettings({ quietHours: null });
-  });
-  it('is skipped for a business suspended since the send', async () => {
-    const request = await send({ customerPhone: uniquePhone() });
-    const businessId = (await api.ctx.store.businesses.bySlug('salon'))!.id;
-    await api.ctx.store.businesses.setSuspended(businessId, clock.now());
-    try {
-      clock.advance(2 * DAY + 1_000);
-      await until(async () => (await stateOf(request.requestId)) === 'skipped');
-      expect(await api.ctx.reminders.stateOf(request.requestId)).toMatchObject({
-        reason: 'the business is suspended',
-      });
-      expect(await outboxFor(request.requestId)).toHaveLength(1);
-    } finally {
-      await api.ctx.store.businesses.setSuspended(businessId, null);
+  async function until(check: () => Promise<boolean>, ms = 5_000) {
+    const end = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > end) throw new Error('timed out');
+      await new Promise((resolve) => setTimeout(resolve, 25));
     }
+  }
+
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 400));
+  const stateOf = async (requestId: string) => (await api.ctx.reminders.stateOf(requestId))?.state;
+
+  describe('the reminder', () => {
+    it('goes once, after the delay, with the same words, to a customer who did nothing', async () => {
+      const quiet = await send({ customerName: 'Ines', customerPhone: uniquePhone() });
+      expect(await outboxFor(quiet.requestId)).toHaveLength(1);
+      expect(await stateOf(quiet.requestId)).toBe('pending');
+
+      clock.set(START + 2 * DAY - 60_000);
+      await settle();
+      expect(await outboxFor(quiet.requestId)).toHaveLength(1);
+
+      clock.set(START + 2 * DAY);
+      await until(async () => (await outboxFor(quiet.requestId)).length === 2);
+      const [reminder, first] = await outboxFor(quiet.requestId);
+      expect(reminder!.body).toBe(first!.body);
+      expect(reminder!.to).toBe(first!.to);
+      await until(async () => (await stateOf(quiet.requestId)) === 'sent');
+
+      clock.advance(5 * DAY);
+      await settle();
+      expect(await outboxFor(quiet.requestId)).toHaveLength(2);
+    });
+
+    it('is cancelled by a click, an opt-out (on the page or by STOP) or a newer request; never made for a link', async () => {
+      const t0 = clock.now();
+      const opened = await send({ customerPhone: uniquePhone() });
+      const optedOut = await send({ customerEmail: uniqueEmail(), channel: 'email' });
+      const phone = uniquePhone();
+      const superseded = await send({ customerPhone: phone });
+      const link = await send({ channel: 'link' });
+      const stopPhone = uniquePhone();
+      const textedStop = await send({ customerPhone: stopPhone });
+
+      await recordOpen(api.ctx.store, opened.token, clock.now());
+      await optOut(api.ctx.store, optedOut.token, clock.now());
+      const businessId = (await api.ctx.store.businesses.bySlug('salon'))!.id;
+      await (await api.ctx.tracker.store()).setOptOut(businessId, stopPhone, true, clock.now()); // texted STOP
+      clock.advance(DAY);
+      await send({ customerPhone: phone }); // a new request to the same customer
+
+      clock.set(t0 + 2 * DAY + 1_000);
+      await until(async () => (await stateOf(superseded.requestId)) === 'skipped');
+      await until(async () => (await stateOf(opened.requestId)) === 'skipped');
+      await until(async () => (await stateOf(optedOut.requestId)) === 'skipped');
+      expect(await api.ctx.reminders.stateOf(opened.requestId)).toMatchObject({
+        reason: 'the customer opened the link',
+      });
+      expect(await api.ctx.reminders.stateOf(optedOut.requestId)).toMatchObject({
+        reason: 'the customer opted out',
+      });
+      expect(await api.ctx.reminders.stateOf(superseded.requestId)).toMatchObject({
+        reason: 'the customer was sent another request since',
+      });
+      await until(async () => (await stateOf(textedStop.requestId)) === 'skipped');
+      for (const request of [opened, optedOut, superseded, textedStop])
+        expect(await outboxFor(request.requestId)).toHaveLength(1);
+      expect(await stateOf(link.requestId)).toBeUndefined();
+    });
+
+    it('waits for the sending hours, and is counted apart in analytics with the completions after it', async () => {
+      await putSettings({ quietHours: { start: '09:00', end: '17:00' }, timeZone: 'UTC' });
+      // 20:00 UTC: due two days later at 20:00, outside the hours; sent at 09:00 the day after.
+      const evening = Date.parse('2030-04-01T20:00:00Z');
+      clock.set(Date.parse('2030-04-01T12:00:00Z'));
+      await putSettings({ quietHours: null });
+      clock.set(evening);
+      await settle(); // the reminders earlier tests left due go now
+      const analyticsNow = async () => {
+        const response = await fetch(`${api.url}/api/v1/analytics?days=7`, { headers: headers() });
+        return successEnvelopeSchema(analyticsOutputSchema).parse(await response.json()).data.reminders!;
+      };
+      const before = await analyticsNow();
+      const request = await send({ customerPhone: uniquePhone() });
+      await putSettings({ quietHours: { start: '09:00', end: '17:00' } });
+
+      clock.set(evening + 2 * DAY);
+      await settle();
+      expect(await outboxFor(request.requestId)).toHaveLength(1);
+      expect(await stateOf(request.requestId)).toBe('pending');
+      clock.set(Date.parse('2030-04-04T09:00:00Z'));
+      await until(async () => (await outboxFor(request.requestId)).length === 2);
+
+      // The customer answers the reminder.
+      clock.advance(3_600_000);
+      await submitFeedback(api.ctx.store, request.token, { rating: 5, comment: '' }, clock.now());
+      expect(await analyticsNow()).toEqual({
+        sent: before.sent + 1,
+        completedAfter: before.completedAfter + 1,
+      });
+      await putSettings({ quietHours: null });
+    });
+    it('is skipped for a business suspended since the send', async () => {
+      const request = await send({ customerPhone: uniquePhone() });
+      const businessId = (await api.ctx.store.businesses.bySlug('salon'))!.id;
+      await api.ctx.store.businesses.setSuspended(businessId, clock.now());
+      try {
+        clock.advance(2 * DAY + 1_000);
+        await until(async () => (await stateOf(request.requestId)) === 'skipped');
+        expect(await api.ctx.reminders.stateOf(request.requestId)).toMatchObject({
+          reason: 'the business is suspended',
+        });
+        expect(await outboxFor(request.requestId)).toHaveLength(1);
+      } finally {
+        await api.ctx.store.businesses.setSuspended(businessId, null);
+      }
+    });
   });
 });

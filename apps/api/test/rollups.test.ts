@@ -5,6 +5,7 @@ import { importReviews } from '../src/domain/import.ts';
 import { optOut, recordHandoff, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
 import { rebuildRollups, rollupDrift } from '../src/store/recount.ts';
 import {
+  ENGINES,
   execute,
   getJson,
   queryAll,
@@ -19,134 +20,136 @@ import {
 // The counters and daily roll-ups that make `total` and analytics cheap at a million rows must
 // always equal a brute-force recount of the base tables, whatever mix of writes came before.
 
-let api: TestApi;
-let key: string;
-let businessId: number;
-const DAY = 86_400_000;
+describe.each(ENGINES)('%s', (engine) => {
+  let api: TestApi;
+  let key: string;
+  let businessId: number;
+  const DAY = 86_400_000;
 
-beforeAll(async () => {
-  api = await startTestApi({ monthlySendAllowance: 0 });
-  businessId = (await api.business('mix')).id;
-  await api.business('bystander');
-  key = await api.key('mix');
-});
-afterAll(() => api.stop());
-
-async function bruteTotal(filter: { status?: string; minRating?: number }): Promise<number> {
-  const args: (string | number)[] = [businessId];
-  const where = ['business_id = $1'];
-  if (filter.status) {
-    args.push(filter.status);
-    where.push(`status = $${args.length}`);
-  }
-  if (filter.minRating) {
-    args.push(filter.minRating);
-    where.push(`rating >= $${args.length}`);
-  }
-  const row = await queryOne<{ n: number }>(
-    api.ctx.store,
-    `SELECT count(*) AS n FROM reviews WHERE ${where.join(' AND ')}`,
-    ...args,
-  );
-  return row!.n;
-}
-
-describe('counters and roll-ups', () => {
-  it('match a brute-force recount after mixed writes', async () => {
-    const store = api.ctx.store;
-    const start = api.clock.now;
-    // Bulk data for this business and another.
-    await generateData(store, { businessId, requests: 200, reviews: 300, days: 90, now: start, seed: 11 });
-    await generateData(store, {
-      businessId: (await store.businesses.bySlug('bystander'))!.id,
-      requests: 50,
-      reviews: 50,
-      days: 30,
-      now: start,
-      seed: 12,
-    });
-    // Sends on every channel, across days, with failures and partial failures.
-    const links: string[] = [];
-    for (let day = 0; day < 5; day++) {
-      api.clock.now = start - day * DAY;
-      for (const body of [
-        { customerPhone: uniquePhone() },
-        { customerEmail: uniqueEmail(), channel: 'email' },
-        { customerPhone: uniquePhone(), customerEmail: uniqueEmail('fail.example'), channel: 'both' },
-        { channel: 'link' },
-        { customerPhone: '+14155550000' },
-      ]) {
-        const result = await send(api, key, body);
-        if (result.status === 200) links.push(result.body.data.reviewLink.split('/r/')[1]);
-      }
-    }
-    api.clock.now = start;
-    // Customer actions in every combination, some repeated.
-    for (const [i, token] of links.entries()) {
-      if (i % 2 === 0) await recordOpen(store, token, start);
-      if (i % 3 === 0) await submitFeedback(store, token, { rating: (i % 5) + 1, comment: `c${i}` }, start);
-      if (i % 4 === 0) await recordHandoff(store, token, start);
-      if (i % 6 === 0) await submitFeedback(store, token, { rating: 1, comment: 'again' }, start);
-      if (i % 7 === 0) await optOut(store, token, start);
-    }
-    // Imports, including a duplicate row that must be skipped.
-    const rows = Array.from({ length: 20 }, (_, i) => ({
-      rating: (i % 5) + 1,
-      platform: ['google', 'facebook', 'yelp'][i % 3],
-      review_date: new Date(start - i * DAY).toISOString(),
-      status: REVIEW_STATUSES[i % 3],
-      external_id: `ext-${i}`,
-    }));
-    await importReviews(store, 'mix', rows, start);
-    expect(await importReviews(store, 'mix', rows.slice(0, 5), start)).toEqual({ imported: 0, skipped: 5 });
-    // Status changes move reviews between counters.
-    const some = await queryAll<{ id: number }>(
-      store,
-      'SELECT id FROM reviews WHERE business_id = $1 LIMIT 30',
-      businessId,
-    );
-    await store.transaction(async () => {
-      for (const [i, r] of some.entries()) {
-        await store.reviews.setStatus(r.id, REVIEW_STATUSES[i % 3]!, i % 3 === 1 ? 'Thanks' : null);
-      }
-    });
-
-    expect(await rollupDrift(store.db)).toEqual([]);
-
-    // `total` of every filter equals COUNT(*).
-    for (const status of [undefined, ...REVIEW_STATUSES]) {
-      for (const minRating of [undefined, 1, 2, 3, 4, 5]) {
-        const query = new URLSearchParams({ limit: '1' });
-        if (status) query.set('status', status);
-        if (minRating) query.set('minRating', String(minRating));
-        const data = (await getJson(api, `/api/v1/reviews?${query}`, key)).body.data;
-        expect(data.total).toBe(await bruteTotal({ status, minRating }));
-      }
-    }
-
-    // A rebuild from the base tables gives the same figures the writes maintained.
-    const before = (await getJson(api, '/api/v1/analytics?days=365', key)).body.data;
-    await rebuildRollups(store.db);
-    expect(await rollupDrift(store.db)).toEqual([]);
-    expect((await getJson(api, '/api/v1/analytics?days=365', key)).body.data).toEqual(before);
+  beforeAll(async () => {
+    api = await startTestApi({ monthlySendAllowance: 0 }, { engine });
+    businessId = (await api.business('mix')).id;
+    await api.business('bystander');
+    key = await api.key('mix');
   });
+  afterAll(() => api.stop());
 
-  it('drift is detected when a counter is wrong', async () => {
-    const store = api.ctx.store;
-    await execute(
-      store,
-      "UPDATE review_counts SET n = n + 1 WHERE business_id = $1 AND status = 'pending' AND rating = 5",
-      businessId,
+  async function bruteTotal(filter: { status?: string; minRating?: number }): Promise<number> {
+    const args: (string | number)[] = [businessId];
+    const where = ['business_id = $1'];
+    if (filter.status) {
+      args.push(filter.status);
+      where.push(`status = $${args.length}`);
+    }
+    if (filter.minRating) {
+      args.push(filter.minRating);
+      where.push(`rating >= $${args.length}`);
+    }
+    const row = await queryOne<{ n: number }>(
+      api.ctx.store,
+      `SELECT count(*) AS n FROM reviews WHERE ${where.join(' AND ')}`,
+      ...args,
     );
-    await execute(
-      store,
-      'UPDATE request_daily SET completed = completed + 1 WHERE business_id = $1',
-      businessId,
-    );
-    const drift = await rollupDrift(store.db);
-    expect(drift.some((d) => d.startsWith('review_counts'))).toBe(true);
-    expect(drift.some((d) => d.startsWith('request_daily'))).toBe(true);
-    await rebuildRollups(store.db);
-    expect(await rollupDrift(store.db)).toEqual([]);
+    return row!.n;
+  }
+
+  describe('counters and roll-ups', () => {
+    it('match a brute-force recount after mixed writes', async () => {
+      const store = api.ctx.store;
+      const start = api.clock.now;
+      // Bulk data for this business and another.
+      await generateData(store, { businessId, requests: 200, reviews: 300, days: 90, now: start, seed: 11 });
+      await generateData(store, {
+        businessId: (await store.businesses.bySlug('bystander'))!.id,
+        requests: 50,
+        reviews: 50,
+        days: 30,
+        now: start,
+        seed: 12,
+      });
+      // Sends on every channel, across days, with failures and partial failures.
+      const links: string[] = [];
+      for (let day = 0; day < 5; day++) {
+        api.clock.now = start - day * DAY;
+        for (const body of [
+          { customerPhone: uniquePhone() },
+          { customerEmail: uniqueEmail(), channel: 'email' },
+          { customerPhone: uniquePhone(), customerEmail: uniqueEmail('fail.example'), channel: 'both' },
+          { channel: 'link' },
+          { customerPhone: '+14155550000' },
+        ]) {
+          const result = await send(api, key, body);
+          if (result.status === 200) links.push(result.body.data.reviewLink.split('/r/')[1]);
+        }
+      }
+      api.clock.now = start;
+      // Customer actions in every combination, some repeated.
+      for (const [i, token] of links.entries()) {
+        if (i % 2 === 0) await recordOpen(store, token, start);
+        if (i % 3 === 0) await submitFeedback(store, token, { rating: (i % 5) + 1, comment: `c${i}` }, start);
+        if (i % 4 === 0) await recordHandoff(store, token, start);
+        if (i % 6 === 0) await submitFeedback(store, token, { rating: 1, comment: 'again' }, start);
+        if (i % 7 === 0) await optOut(store, token, start);
+      }
+      // Imports, including a duplicate row that must be skipped.
+      const rows = Array.from({ length: 20 }, (_, i) => ({
+        rating: (i % 5) + 1,
+        platform: ['google', 'facebook', 'yelp'][i % 3],
+        review_date: new Date(start - i * DAY).toISOString(),
+        status: REVIEW_STATUSES[i % 3],
+        external_id: `ext-${i}`,
+      }));
+      await importReviews(store, 'mix', rows, start);
+      expect(await importReviews(store, 'mix', rows.slice(0, 5), start)).toEqual({ imported: 0, skipped: 5 });
+      // Status changes move reviews between counters.
+      const some = await queryAll<{ id: number }>(
+        store,
+        'SELECT id FROM reviews WHERE business_id = $1 LIMIT 30',
+        businessId,
+      );
+      await store.transaction(async () => {
+        for (const [i, r] of some.entries()) {
+          await store.reviews.setStatus(r.id, REVIEW_STATUSES[i % 3]!, i % 3 === 1 ? 'Thanks' : null);
+        }
+      });
+
+      expect(await rollupDrift(store.db)).toEqual([]);
+
+      // `total` of every filter equals COUNT(*).
+      for (const status of [undefined, ...REVIEW_STATUSES]) {
+        for (const minRating of [undefined, 1, 2, 3, 4, 5]) {
+          const query = new URLSearchParams({ limit: '1' });
+          if (status) query.set('status', status);
+          if (minRating) query.set('minRating', String(minRating));
+          const data = (await getJson(api, `/api/v1/reviews?${query}`, key)).body.data;
+          expect(data.total).toBe(await bruteTotal({ status, minRating }));
+        }
+      }
+
+      // A rebuild from the base tables gives the same figures the writes maintained.
+      const before = (await getJson(api, '/api/v1/analytics?days=365', key)).body.data;
+      await rebuildRollups(store.db);
+      expect(await rollupDrift(store.db)).toEqual([]);
+      expect((await getJson(api, '/api/v1/analytics?days=365', key)).body.data).toEqual(before);
+    });
+
+    it('drift is detected when a counter is wrong', async () => {
+      const store = api.ctx.store;
+      await execute(
+        store,
+        "UPDATE review_counts SET n = n + 1 WHERE business_id = $1 AND status = 'pending' AND rating = 5",
+        businessId,
+      );
+      await execute(
+        store,
+        'UPDATE request_daily SET completed = completed + 1 WHERE business_id = $1',
+        businessId,
+      );
+      const drift = await rollupDrift(store.db);
+      expect(drift.some((d) => d.startsWith('review_counts'))).toBe(true);
+      expect(drift.some((d) => d.startsWith('request_daily'))).toBe(true);
+      await rebuildRollups(store.db);
+      expect(await rollupDrift(store.db)).toEqual([]);
+    });
   });
 });

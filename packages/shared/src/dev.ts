@@ -18,7 +18,10 @@ export const OUTBOX_FAULTS = {
 
 export const outboxMessageSchema = z.object({
   id: z.string(),
+  /** The review request's id; for a settings test (`test: true`), `test_<n>`: no request was made. */
   requestId: z.string(),
+  /** A "Send me a test" message of the Settings page (docs/settings.md), not a review request. */
+  test: z.boolean().optional(),
   channel: z.enum(['sms', 'email']),
   to: z.string(),
   subject: z.string().nullable(),

@@ -83,6 +83,13 @@ export const API_ERROR_CODES = {
     retry: true,
     action: 'Nothing was sent. Check the contact details named in the message, then send again.',
   },
+  test_send_limited: {
+    from: 'api',
+    status: 429,
+    message: 'Too many test messages for this business in the last hour.',
+    retry: true,
+    action: 'Nothing was sent. Wait as long as Retry-After says, then send the test again.',
+  },
   webhook_signature_invalid: {
     from: 'api',
     status: 403,

@@ -9,6 +9,7 @@ import { createApiKey, KeyAdminError, revokeApiKey, rotateApiKey } from '../doma
 import { type Config, loadConfig } from '../env.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { rebuildRollups, rollupDrift } from '../store/recount.ts';
+import { MIGRATE_USAGE, migrateToPostgresCommand } from './migrate-to-postgres.ts';
 
 // Operator commands: what a hosted service offers in its dashboard (businesses, keys), for a
 // deployment without one. Honours DATABASE_URL and DATABASE_PATH; safe to run while the server
@@ -27,7 +28,8 @@ const USAGE = `Usage: npm run cli -w apps/api -- <command>
   seed-demo
   generate --business <slug> --reviews N --requests N [--days N] [--seed N]
   rebuild-rollups
-  check-rollups`;
+  check-rollups
+${MIGRATE_USAGE}`;
 
 class UsageError extends Error {
   override name = 'UsageError';
@@ -249,6 +251,8 @@ if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
   process.stdout.write(`${USAGE}\n`);
   process.exit(argv.length === 0 ? 2 : 0);
 }
+// Copies the SQLite file into PostgreSQL: opens both databases itself.
+if (argv[0] === 'migrate-to-postgres') process.exit(await migrateToPostgresCommand(argv.slice(1), config));
 let store: Store;
 try {
   store = await openStore(config);

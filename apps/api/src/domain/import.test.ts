@@ -1,19 +1,33 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ENGINES, testDatabase } from '../../test/helpers.ts';
 import { testConfig } from '../env.ts';
 import { openStore } from '../store/index.ts';
 import { createBusiness } from './businesses.ts';
 import { ImportError, importReviews, readImportFile } from './import.ts';
 
-async function setup() {
-  const store = await openStore(testConfig());
-  await createBusiness(store, { slug: 'b', name: 'B' }, Date.now());
-  return store;
-}
+describe.each(ENGINES)('importReviews (%s)', (engine) => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
 
-describe('importReviews', () => {
+  /** A store on a fresh database with business `b`. */
+  async function setup() {
+    const dir = mkdtempSync(path.join(tmpdir(), 'rd-import-db-'));
+    const database = await testDatabase(engine, dir);
+    const store = await openStore({ ...testConfig(), ...database.config });
+    cleanups.push(async () => {
+      await store.close();
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    await createBusiness(store, { slug: 'b', name: 'B' }, Date.now());
+    return store;
+  }
+
   it('imports valid rows with defaults and skips rows already imported', async () => {
     const store = await setup();
     const rows = [
@@ -82,7 +96,9 @@ describe('importReviews', () => {
     }
     expect(await store.db.get('SELECT count(*) AS n FROM reviews')).toEqual({ n: 0 });
   });
+});
 
+describe('readImportFile', () => {
   it('reads JSON arrays, {reviews: [...]} and CSV files', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'rd-import-'));
     const json = path.join(dir, 'a.json');

@@ -55,6 +55,34 @@ function toMessage(row: OutboxRow): OutboxMessage {
   };
 }
 
+async function testMessages(
+  ctx: AppContext,
+  to: string | undefined,
+  requestId: string | undefined,
+  limit: number,
+): Promise<OutboxMessage[]> {
+  const id = requestId === undefined ? undefined : /^test_([0-9]{1,15})$/.exec(requestId)?.[1];
+  if (requestId !== undefined && id === undefined) return [];
+  const rows = await ctx.settings.testSends({ to, id: id === undefined ? undefined : Number(id) }, limit);
+  return rows.map((row) => ({
+    ...toMessage({
+      id: row.id,
+      request_id: 0,
+      request_public_id: `test_${row.id}`,
+      channel: row.channel,
+      to_addr: row.to_addr,
+      subject: row.subject,
+      body: row.body,
+      review_link: row.review_link,
+      status: row.status === 'failed' ? 'failed' : 'accepted',
+      error: row.error,
+      created_at: row.created_at,
+    }),
+    id: `test_${row.id}`,
+    test: true,
+  }));
+}
+
 function segmentsOf(body: string): { segments: number; encoding: SmsEncoding } {
   const { segments, encoding } = smsSegments(body);
   return { segments, encoding };
@@ -67,8 +95,11 @@ export function devOutboxRoutes(ctx: AppContext): Router {
     const parsed = outboxQuerySchema.safeParse(queryRecord(q === -1 ? '' : originalUrl.slice(q + 1)));
     if (!parsed.success) throw AppError.validation(parsed.error);
     const { to, requestId, limit } = parsed.data;
-    const rows = await ctx.store.outbox.list({ to: to ? normaliseContact(to) : undefined, requestId }, limit);
-    return rows.map(toMessage);
+    const contact = to ? normaliseContact(to) : undefined;
+    const requests = (await ctx.store.outbox.list({ to: contact, requestId }, limit)).map(toMessage);
+    // The Settings page's tests beside them, marked (settings/test-send.ts).
+    const tests = await testMessages(ctx, contact, requestId, limit);
+    return [...requests, ...tests].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);
   };
 
   router.get('/dev/outbox.json', async (req, res) => {
@@ -94,7 +125,7 @@ Fault hooks: an SMS to a number ending in 0000 fails; an email to an address at 
     <td>${m.to}</td>
     <td class="${m.status === 'failed' ? 'failed' : ''}">${m.status}${m.error ? html`<br>${m.error}` : null}</td>
     <td>${m.subject ? html`<strong>${m.subject}</strong><br>` : null}<pre tabindex="0">${m.body}</pre><a href="${m.reviewLink}">Open review link</a></td>
-    <td><code>${m.requestId}</code></td>
+    <td>${m.test ? html`<strong>Test</strong> (not a request)` : html`<code>${m.requestId}</code>`}</td>
   </tr>`,
   )}
   </tbody>

@@ -1,4 +1,4 @@
-import { ok, SETTINGS_ENDPOINTS } from '@review-desk/shared';
+import { ok, SETTINGS_ENDPOINTS, SETTINGS_TEST_ENDPOINT } from '@review-desk/shared';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { jsonBody, methodNotAllowed, originRule, requireScope } from '../http/index.ts';
@@ -23,6 +23,18 @@ export function settingsRoutes(ctx: AppContext): Router {
     res.json(ok(answer));
   });
 
+  // "Send me a test": the words on the owner's screen, once, to the owner's phone or email.
+  const test = SETTINGS_TEST_ENDPOINT;
+  router.post(test.path, originRule(ctx), requireScope(ctx, test.scope), ...jsonBody(), async (req, res) => {
+    const result = await ctx.settings.sendTest(req.apiKey!.businessId, req.body, ctx.delivery);
+    ctx.logger.info(
+      { reqId: req.id, business: req.apiKey!.business.slug, channel: result.channel, status: result.status },
+      'settings test sent',
+    );
+    res.json(ok(result));
+  });
+
   router.all(read.path, methodNotAllowed([read.method, write.method]));
+  router.all(test.path, methodNotAllowed([test.method]));
   return router;
 }

@@ -1,9 +1,14 @@
 import {
   REMINDER_AFTER_DAYS_MAX,
+  SAMPLE_CUSTOMER_NAME,
   SETTINGS_ENDPOINTS,
+  SETTINGS_TEST_ENDPOINT,
   SMS_SEGMENTS_MAX,
   settingsResponseSchema,
+  settingsTestBodySchema,
+  settingsTestResultSchema,
   settingsUpdateSchema,
+  TEST_SENDS_PER_HOUR,
 } from '@review-desk/shared';
 import { failure, schemaOf } from '../openapi-schema.ts';
 
@@ -62,7 +67,51 @@ export function settingsOpenApi() {
           },
         },
       },
+      [SETTINGS_TEST_ENDPOINT.path]: {
+        post: {
+          operationId: 'sendSettingsTest',
+          summary: 'Send the business’s words once to the owner’s own phone or email (extension)',
+          description:
+            `Extension. Scope: \`${SETTINGS_TEST_ENDPOINT.scope}\`. Needs the Origin rule. ` +
+            'The templates in the body (each left out: the saved one, checked like a PUT) are written with the sample name ' +
+            `"${SAMPLE_CUSTOMER_NAME}" and a sample link, and handed once to the delivery provider. ` +
+            'Not a review request: no request is made, nothing counts against the monthly allowance or the frequency cap, no reminder follows. ' +
+            `At most ${TEST_SENDS_PER_HOUR} per business in any hour (every test counts, refused ones too): then 429 \`test_send_limited\` with Retry-After. ` +
+            'A refusal by the carrier is 502 `delivery_failed`. `sent` is not a delivery receipt.',
+          'x-extension': true,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: schemaOf(settingsTestBodySchema, 'input') } },
+          },
+          responses: {
+            '200': {
+              description:
+                'Handed to the carrier (`sent`), or no answer in time (`unknown`: it may have gone out).',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['success', 'data'],
+                    properties: {
+                      success: { const: true },
+                      data: { $ref: '#/components/schemas/SettingsTestResult' },
+                    },
+                  },
+                },
+              },
+            },
+            '400': failure(400),
+            '401': failure(401),
+            '403': failure(403),
+            '429': failure(429),
+            '502': failure(502),
+          },
+        },
+      },
     },
-    schemas: { Settings: schemaOf(settingsResponseSchema, 'output') },
+    schemas: {
+      Settings: schemaOf(settingsResponseSchema, 'output'),
+      SettingsTestResult: schemaOf(settingsTestResultSchema, 'output'),
+    },
   };
 }

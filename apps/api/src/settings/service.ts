@@ -16,8 +16,10 @@ import {
   windowToQuietHours,
 } from '@review-desk/shared';
 import { z } from 'zod';
+import type { DeliveryProvider } from '../delivery/provider.ts';
 import type { Store } from '../store/index.ts';
 import type { SettingsStore, StoredSettings } from './store.ts';
+import { createTestSends } from './test-send.ts';
 
 // A business's effective settings: what it set, else the service's defaults (QUIET_HOURS,
 // BUSINESS_TIME_ZONE, REMINDER_AFTER_DAYS and the built-in words). The review site address is
@@ -82,6 +84,18 @@ export function createSettingsService(deps: {
     return { settings: effective(stored, business.review_url), preview: context(business.name) };
   }
 
+  async function templatesFor(businessId: number): Promise<MessageTemplates> {
+    const { smsTemplate, emailSubject, emailTemplate } = await settingsOf(businessId);
+    return { smsTemplate, emailSubject, emailTemplate };
+  }
+
+  const tests = createTestSends({
+    settings: deps.settings,
+    templatesFor,
+    contextFor: async (businessId) => context((await businessOf(businessId)).name),
+    now: deps.now,
+  });
+
   return {
     settingsOf,
     /** GET /api/v1/settings. */
@@ -94,9 +108,16 @@ export function createSettingsService(deps: {
     },
 
     /** The words of this business's messages. */
-    async templatesFor(businessId: number): Promise<MessageTemplates> {
-      const { smsTemplate, emailSubject, emailTemplate } = await settingsOf(businessId);
-      return { smsTemplate, emailSubject, emailTemplate };
+    templatesFor,
+
+    /** POST /api/v1/settings/test: the words on the owner's screen, once, to the owner (test-send.ts). */
+    sendTest(businessId: number, body: unknown, delivery: DeliveryProvider) {
+      return tests.send(businessId, body, delivery);
+    },
+
+    /** The tests sent, for the development outbox. */
+    async testSends(filter: { to?: string | undefined; id?: number | undefined }, limit: number) {
+      return (await deps.settings()).tests.list(filter, limit);
     },
 
     /**

@@ -1,5 +1,6 @@
 import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
+import { createTestSendsStore } from './test-sends-store.ts';
 
 // The business_settings table (component `settings`), written for both engines. A NULL column
 // follows the service's default; the store neither knows the defaults nor validates: the
@@ -46,6 +47,9 @@ export function createSettingsStore(db: Database) {
        quiet_hours = excluded.quiet_hours, time_zone = excluded.time_zone, updated_at = excluded.updated_at`,
   );
   return {
+    /** The tests sent with "Send me a test" (settings_test_sends). */
+    tests: createTestSendsStore(db),
+
     async get(businessId: number): Promise<StoredSettings | undefined> {
       const row = await select.get<Row>(businessId);
       if (!row) return undefined;

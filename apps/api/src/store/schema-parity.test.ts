@@ -1,31 +1,20 @@
-import { DatabaseSync } from 'node:sqlite';
-import { schedulingMigrations } from '@review-desk/server/db/jobs';
-import {
-  type MigrationSource,
-  migrationFiles,
-  migrationParity,
-  migrationsBeside,
-} from '@review-desk/server/db/migrate';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { migrationFiles, migrationParity } from '@review-desk/server/db/migrate';
 import type { Queryable } from '@review-desk/server/db/types';
-import { createTestDatabase } from '@review-desk/server/test-support/databases';
-import { emailContactKey } from '@review-desk/shared/contact';
+import { createPostgresDatabase, createTestDatabase } from '@review-desk/server/test-support/databases';
 import { expect, it } from 'vitest';
-import { DELIVERY_MIGRATIONS } from '../delivery/store.ts';
-import { SETTINGS_MIGRATIONS } from '../settings/store.ts';
+import { ALL_API_MIGRATIONS, API_MIGRATIONS, openApiDatabase } from './database.ts';
 
 // The service's schema is written twice, once per dialect (migrations/sqlite, migrations/postgres):
 // both must give the same tables, columns (name, kind of value, nullability), keys, foreign keys,
 // checks and indexes, or code tested on one engine breaks on the other and migrate-to-postgres
-// cannot copy a table. Every component in the service's database is compared, in the order the
-// service migrates them.
+// cannot copy a table. Every component in the service's database is compared, each database
+// opened as the service opens it.
 
-const API = migrationsBeside(import.meta.url, 'api');
-const SOURCES: readonly MigrationSource[] = [
-  API,
-  schedulingMigrations,
-  SETTINGS_MIGRATIONS,
-  DELIVERY_MIGRATIONS,
-];
+const API = API_MIGRATIONS;
+const SOURCES = ALL_API_MIGRATIONS;
 /** The migrations' own bookkeeping, kept by the kit, not by these files. */
 const BOOKKEEPING = 'schema_migrations';
 
@@ -34,10 +23,14 @@ it('numbers the migrations of every component the same on both engines', () => {
 });
 
 it('gives the same tables, columns, keys, checks and indexes on SQLite and PostgreSQL', async () => {
-  const sqlite = sqliteSchema();
-  const pg = await createTestDatabase('postgres', { migrations: SOURCES });
+  // Both opened as the service opens its database: every component migrated.
+  const dir = mkdtempSync(path.join(tmpdir(), 'rd-api-schema-'));
+  const onSqlite = await openApiDatabase({ databasePath: path.join(dir, 'api.db') });
+  const pg = await createPostgresDatabase();
+  const onPostgres = await openApiDatabase({ databasePath: ':memory:', databaseUrl: pg.url });
   try {
-    const postgres = await postgresSchema(pg.db);
+    const sqlite = await sqliteSchema(onSqlite);
+    const postgres = await postgresSchema(onPostgres);
     expect(postgres).toEqual(sqlite);
     // The comparison saw the service's tables, not two empty lists.
     expect(sqlite).toContain('column requests.email_key text null');
@@ -45,7 +38,10 @@ it('gives the same tables, columns, keys, checks and indexes on SQLite and Postg
       'index requests_email_key on requests (business_id, email_key, created_at) partial',
     );
   } finally {
-    await pg.dispose();
+    await onSqlite.close();
+    await onPostgres.close();
+    await pg.drop();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
@@ -69,61 +65,49 @@ it('refuses, on PostgreSQL, to add the contact key column over addresses stored 
 
 type Described = string[];
 
-/** The SQLite schema, from the same files the service applies (with the function 002 calls). */
-function sqliteSchema(): Described {
-  const db = new DatabaseSync(':memory:', { enableForeignKeyConstraints: true });
-  try {
-    db.function('email_contact_key', { deterministic: true }, (email) =>
-      typeof email === 'string' ? emailContactKey(email) : null,
+/** The SQLite schema, read through the pragmas. */
+async function sqliteSchema(db: Queryable): Promise<Described> {
+  const lines: Described = [];
+  const tables = await db.all<{ name: string; sql: string }>(
+    `SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> $1`,
+    BOOKKEEPING,
+  );
+  for (const { name: table, sql } of tables) {
+    lines.push(`table ${table}`);
+    const columns = await db.all<{ name: string; type: string; notnull: number; pk: number }>(
+      'SELECT name, type, "notnull", pk FROM pragma_table_info($1)',
+      table,
     );
-    for (const source of SOURCES) for (const file of migrationFiles(source, 'sqlite')) db.exec(file.sql);
-    const lines: Described = [];
-    const tables = db
-      .prepare(`SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
-      .all() as { name: string; sql: string }[];
-    for (const { name: table, sql } of tables) {
-      if (table === BOOKKEEPING) continue;
-      lines.push(`table ${table}`);
-      const columns = db.prepare('SELECT name, type, "notnull", pk FROM pragma_table_info(?)').all(table) as {
-        name: string;
-        type: string;
-        notnull: number;
-        pk: number;
-      }[];
-      for (const c of columns)
-        lines.push(column(table, c.name, sqliteKind(c.type), c.notnull === 1 || c.pk > 0));
-      const pk = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
-      if (pk.length > 0) lines.push(`primary key ${table} (${pk.map((c) => c.name).join(', ')})`);
-      const checks = sql.match(/\bCHECK\s*\(/gi)?.length ?? 0;
-      if (checks > 0) lines.push(`checks ${table} ${checks}`);
-      const fks = db
-        .prepare('SELECT "table" AS parent, "from", "to" FROM pragma_foreign_key_list(?)')
-        .all(table) as {
-        parent: string;
-        from: string;
-        to: string;
-      }[];
-      for (const fk of fks) lines.push(`foreign key ${table} (${fk.from}) -> ${fk.parent} (${fk.to})`);
-      const indexes = db
-        .prepare('SELECT name, "unique", origin, partial FROM pragma_index_list(?)')
-        .all(table) as { name: string; unique: number; origin: string; partial: number }[];
-      for (const index of indexes) {
-        const keys = (
-          db
-            .prepare('SELECT name, "desc" FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno')
-            .all(index.name) as { name: string; desc: number }[]
+    for (const c of columns)
+      lines.push(column(table, c.name, sqliteKind(c.type), c.notnull === 1 || c.pk > 0));
+    const pk = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
+    if (pk.length > 0) lines.push(`primary key ${table} (${pk.map((c) => c.name).join(', ')})`);
+    const checks = sql.match(/\bCHECK\s*\(/gi)?.length ?? 0;
+    if (checks > 0) lines.push(`checks ${table} ${checks}`);
+    const fks = await db.all<{ parent: string; from: string; to: string }>(
+      'SELECT "table" AS parent, "from", "to" FROM pragma_foreign_key_list($1)',
+      table,
+    );
+    for (const fk of fks) lines.push(`foreign key ${table} (${fk.from}) -> ${fk.parent} (${fk.to})`);
+    const indexes = await db.all<{ name: string; unique: number; origin: string; partial: number }>(
+      'SELECT name, "unique", origin, partial FROM pragma_index_list($1)',
+      table,
+    );
+    for (const index of indexes) {
+      const keys = (
+        await db.all<{ name: string; desc: number }>(
+          'SELECT name, "desc" FROM pragma_index_xinfo($1) WHERE key = 1 ORDER BY seqno',
+          index.name,
         )
-          .map((k) => (k.desc ? `${k.name} desc` : k.name))
-          .join(', ');
-        if (index.origin === 'u') lines.push(`unique ${table} (${keys})`);
-        if (index.origin === 'c')
-          lines.push(indexLine(index.name, table, keys, index.unique === 1, index.partial === 1));
-      }
+      )
+        .map((k) => (k.desc ? `${k.name} desc` : k.name))
+        .join(', ');
+      if (index.origin === 'u') lines.push(`unique ${table} (${keys})`);
+      if (index.origin === 'c')
+        lines.push(indexLine(index.name, table, keys, index.unique === 1, index.partial === 1));
     }
-    return lines.sort();
-  } finally {
-    db.close();
   }
+  return lines.sort();
 }
 
 async function postgresSchema(db: Queryable): Promise<Described> {

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { checkPhone } from './phone.ts';
+import type { Scope } from './scopes.ts';
+import { settingsObjectSchema } from './settings.ts';
+
+// "Send me a test" (POST /api/v1/settings/test, an extension beside GET/PUT /api/v1/settings:
+// docs/settings.md): the business's words, written with a sample customer name and a sample link,
+// sent once to the owner's own phone or email. Not a review request: no allowance, no frequency
+// cap, no reminder; at most TEST_SENDS_PER_HOUR per business in any hour.
+
+export const TEST_SENDS_PER_HOUR = 5;
+
+export const SETTINGS_TEST_ENDPOINT = {
+  method: 'POST',
+  path: '/api/v1/settings/test',
+  scope: 'settings:write',
+} as const satisfies { method: 'POST'; path: string; scope: Scope };
+
+/** The dashboard's own call: the BFF fills in the owner's email; the phone is typed on the page. */
+export const BFF_SETTINGS_TEST_PATH = '/bff/settings/test';
+
+/**
+ * The words to try: the ones on the owner's screen, saved or not (each left out: the saved one).
+ * They are checked with the same rules as a PUT.
+ */
+export const testTemplatesSchema = settingsObjectSchema
+  .pick({ smsTemplate: true, emailSubject: true, emailTemplate: true })
+  .partial();
+
+/** A phone in any spelling the send form takes, as E.164; the refusal names `field`. */
+const phoneField = (field: string) =>
+  z.string({ error: `${field} must be a phone number` }).transform((value, ctx) => {
+    const result = checkPhone(value);
+    if (!result.ok) {
+      ctx.addIssue({ code: 'custom', message: `${field} ${result.reason}` });
+      return z.NEVER;
+    }
+    return result.e164;
+  });
+
+export const settingsTestBodySchema = z.discriminatedUnion(
+  'channel',
+  [
+    z.strictObject({
+      channel: z.literal('sms'),
+      to: phoneField('to'),
+      templates: testTemplatesSchema.optional(),
+    }),
+    z.strictObject({
+      channel: z.literal('email'),
+      to: z
+        .string({ error: 'to must be an email address' })
+        .trim()
+        .max(320, { error: 'to must be at most 320 characters' })
+        .pipe(z.email({ error: 'to must be a valid email address, e.g. name@example.com' }))
+        .transform((value) => value.toLowerCase()),
+      templates: testTemplatesSchema.optional(),
+    }),
+  ],
+  { error: 'channel must be sms or email' },
+);
+export type SettingsTestBody = z.input<typeof settingsTestBodySchema>;
+
+/** POST /bff/settings/test: an SMS goes to the phone given; an email to the signed-in owner's address. */
+export const bffSettingsTestBodySchema = z.discriminatedUnion(
+  'channel',
+  [
+    z.strictObject({
+      channel: z.literal('sms'),
+      phone: phoneField('phone'),
+      templates: testTemplatesSchema.optional(),
+    }),
+    z.strictObject({ channel: z.literal('email'), templates: testTemplatesSchema.optional() }),
+  ],
+  { error: 'channel must be sms or email' },
+);
+export type BffSettingsTestBody = z.input<typeof bffSettingsTestBodySchema>;
+
+/**
+ * What happened to the test. sent — handed to the carrier (not a delivery receipt); unknown —
+ * the carrier did not answer in time, it may have gone out. A test that failed is the error
+ * envelope (`delivery_failed`), and one over the hourly limit `test_send_limited`.
+ */
+export const settingsTestResultSchema = z.object({
+  channel: z.enum(['sms', 'email']),
+  to: z.string(),
+  status: z.enum(['sent', 'unknown']),
+  /** The carrier's words for `unknown`; else null. */
+  error: z.string().nullable(),
+  /** Tests left in the current hour. */
+  remaining: z.number().int().nonnegative(),
+});
+export type SettingsTestResult = z.infer<typeof settingsTestResultSchema>;
