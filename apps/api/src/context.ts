@@ -5,6 +5,7 @@ import type { DeliveryProvider } from './delivery/provider.ts';
 import type { DeliveryTracker } from './delivery/tracker.ts';
 import type { AuthenticatedKey, KeyLookup, KeyUsage } from './domain/keys.ts';
 import type { RateLimiter } from './domain/rate-limiter.ts';
+import type { SendContext } from './domain/requests.ts';
 import type { Config } from './env.ts';
 import type { Reminders } from './reminders/reminders.ts';
 import type { SettingsService } from './settings/index.ts';
@@ -31,6 +32,21 @@ export type AppContext = {
   /** Filled in once the server is bound (PUBLIC_ORIGIN defaults to the bound address). */
   site: { publicOrigin: string };
 };
+
+/** What a send needs from the service, plus what one call adds (the business's words and hours). */
+export function sendContextOf(ctx: AppContext, extra: Partial<SendContext> = {}): SendContext {
+  return {
+    store: ctx.store,
+    delivery: ctx.delivery,
+    tracker: ctx.tracker,
+    publicOrigin: ctx.site.publicOrigin,
+    frequencyCapDays: ctx.config.frequencyCapDays,
+    monthlySendAllowance: ctx.config.monthlySendAllowance,
+    now: ctx.now,
+    clock: ctx.clock,
+    ...extra,
+  };
+}
 
 declare global {
   namespace Express {

@@ -6,7 +6,7 @@ import { createHttpMetrics } from '@review-desk/server/metrics';
 import { type Served, serve } from '@review-desk/server/serve';
 import { API_PREFIX } from '@review-desk/shared';
 import express from 'express';
-import type { AppContext } from './context.ts';
+import { type AppContext, sendContextOf } from './context.ts';
 import { createDeliveryProvider } from './delivery/index.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
 import { type Scheduler, scheduledSendHandler, startScheduler } from './delivery/scheduled.ts';
@@ -15,7 +15,7 @@ import { seedDemo } from './domain/demo.ts';
 import { deliverHeld, recordHeld, recoverInterruptedSends } from './domain/held.ts';
 import { createKeyUsage } from './domain/keys.ts';
 import { createRateLimiter } from './domain/rate-limiter.ts';
-import { reviewLinkFor, type SendContext } from './domain/requests.ts';
+import { reviewLinkFor } from './domain/requests.ts';
 import type { Config } from './env.ts';
 import {
   cors,
@@ -163,16 +163,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   const recovered = await recoverInterruptedSends(ctx.store, ctx.tracker, ctx.now());
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
   // Held requests go out when their sending hours open, from whichever process claims them.
-  const sendContext = (): SendContext => ({
-    store: ctx.store,
-    delivery: ctx.delivery,
-    tracker: ctx.tracker,
-    publicOrigin: ctx.site.publicOrigin,
-    frequencyCapDays: ctx.config.frequencyCapDays,
-    monthlySendAllowance: ctx.config.monthlySendAllowance,
-    now: ctx.now,
-    clock: ctx.clock,
-  });
+  const sendContext = () => sendContextOf(ctx);
   const scheduler: Scheduler = await startScheduler({
     tracker: ctx.tracker,
     clock: ctx.clock,

@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { outboxListSchema, SMS_OPT_OUT, settingsResponseSchema } from '@review-desk/shared';
+import {
+  outboxListSchema,
+  SAMPLE_CUSTOMER_NAME,
+  SMS_OPT_OUT,
+  settingsResponseSchema,
+  settingsTestResultSchema,
+  TEST_SENDS_PER_HOUR,
+} from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { type RunningApp, startApp, tempDir } from '../../../test/support/processes.ts';
@@ -57,6 +64,11 @@ afterAll(async () => {
   dir.cleanup();
 });
 
+async function outboxTo(to: string) {
+  const response = await fetch(`${api.url}/dev/outbox.json?to=${encodeURIComponent(to)}`);
+  return outboxListSchema.parse(((await response.json()) as { data: unknown }).data).messages;
+}
+
 const put = (client: DashboardClient, body: unknown, options: { csrf?: boolean } = {}) =>
   client.request('PUT', '/bff/settings', { body, ...options });
 
@@ -109,6 +121,54 @@ describe('/bff/settings', () => {
     expect(after.settings.reminderAfterDays).not.toBe(2);
   });
 
+  it('an owner sends a test of the words being edited to their own phone, and to their own email', async () => {
+    const before = settingsResponseSchema.parse((await owner.get('/bff/settings')).json.data);
+    const smsTemplate = 'Trying new words, {customer_name}, at {business_name}: {review_link}';
+    const phone = '+14155550177';
+    const sent = await owner.post('/bff/settings/test', {
+      channel: 'sms',
+      phone,
+      templates: { smsTemplate },
+    });
+    expect(sent.status).toBe(200);
+    expect(settingsTestResultSchema.parse(sent.json.data)).toMatchObject({
+      channel: 'sms',
+      to: phone,
+      status: 'sent',
+    });
+    const [sms] = await outboxTo(phone);
+    expect(sms).toMatchObject({ test: true });
+    expect(sms!.body).toBe(
+      `Trying new words, ${SAMPLE_CUSTOMER_NAME}, at ${before.preview.businessName}: ${before.preview.reviewLink} ${SMS_OPT_OUT}`,
+    );
+
+    // Email: to the signed-in owner's address, whatever the page might add.
+    const me = (await owner.get('/auth/me')).json.data.user.email as string;
+    const refused = await owner.post('/bff/settings/test', { channel: 'email', to: 'someone@example.com' });
+    expect(refused.status).toBe(400);
+    const email = await owner.post('/bff/settings/test', { channel: 'email' });
+    expect(email.status).toBe(200);
+    expect(email.json.data.to).toBe(me);
+    expect((await outboxTo(me))[0]).toMatchObject({ test: true, channel: 'email' });
+  });
+
+  it('managers and staff cannot send a test; the hourly limit comes back with its code and Retry-After', async () => {
+    for (const client of [manager, staff]) {
+      const refused = await client.post('/bff/settings/test', { channel: 'email' });
+      expect(refused.json.code).toBe('role_forbidden');
+    }
+    const badPhone = await owner.post('/bff/settings/test', { channel: 'sms', phone: '12' });
+    expect(badPhone.status).toBe(400);
+    expect(Object.keys(badPhone.json.fields)).toEqual(['phone']);
+    // Two went out in the test above: three more, then the limit.
+    for (let i = 0; i < TEST_SENDS_PER_HOUR - 2; i++)
+      expect((await owner.post('/bff/settings/test', { channel: 'email' })).status).toBe(200);
+    const limited = await owner.post('/bff/settings/test', { channel: 'email' });
+    expect(limited.status).toBe(429);
+    expect(limited.json.code).toBe('test_send_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
   it('says an upstream without the extension manages its own settings', async () => {
     const bareOwner = await bareBff.owner();
     const read = await bareOwner.get('/bff/settings');
@@ -116,5 +176,7 @@ describe('/bff/settings', () => {
     expect(read.json.code).toBe('settings_not_offered');
     expect(read.json.error).toMatch(/managed by that service/);
     expect(bare.calls.some((c) => c.url === '/api/v1/settings')).toBe(true);
+    const test = await bareOwner.post('/bff/settings/test', { channel: 'email' });
+    expect(test.json.code).toBe('settings_not_offered');
   });
 });

@@ -255,19 +255,7 @@ export async function completeSend(
         : null;
   const error = allFailed ? `${ERROR_CODES.delivery_failed.message} ${failed.map(describe).join(' ')}` : null;
   const at = ctx.now();
-  for (const { message, outcome } of legs) {
-    await store.outbox.insert({
-      requestId: reserved.id,
-      channel: message.channel,
-      to: message.to,
-      subject: message.subject,
-      body: message.body,
-      reviewLink: message.reviewLink,
-      status: outcome.status === 'failed' ? 'failed' : 'accepted',
-      error: outcome.status === 'accepted' ? null : outcome.error,
-      createdAt: at,
-    });
-  }
+  await store.outbox.insertLegs(reserved.id, legs, at);
   const month = monthOf(reserved.created_at);
   // Nothing reached the customer: give back the allowance; the failed status keeps the attempt
   // out of the frequency cap.

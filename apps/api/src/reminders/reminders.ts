@@ -162,19 +162,7 @@ export function createReminders(deps: {
       await setState(requestId, 'sending', null);
       const legs = await deliverAll({ delivery: deps.delivery, tracker: deps.tracker }, messages);
       const at = deps.clock.now();
-      for (const { message, outcome } of legs) {
-        await deps.store.outbox.insert({
-          requestId: request.id,
-          channel: message.channel,
-          to: message.to,
-          subject: message.subject,
-          body: message.body,
-          reviewLink: message.reviewLink,
-          status: outcome.status === 'failed' ? 'failed' : 'accepted',
-          error: outcome.status === 'accepted' ? null : outcome.error,
-          createdAt: at,
-        });
-      }
+      await deps.store.outbox.insertLegs(request.id, legs, at);
       // Its own legs in the request's delivery record, beside the send's (kind `reminder`).
       const carriers = { delivery: deps.delivery, tracker: deps.tracker };
       await (await deps.tracker.store()).recordReminderLegs(

@@ -10,7 +10,7 @@ import {
   smsSegments,
 } from '@review-desk/shared';
 import { Router } from 'express';
-import type { AppContext } from '../context.ts';
+import { type AppContext, sendContextOf } from '../context.ts';
 import { computeAnalytics } from '../domain/analytics.ts';
 import { maskEmail, maskPhone } from '../domain/mask.ts';
 import { sendReviewRequest } from '../domain/requests.ts';
@@ -42,22 +42,14 @@ export function apiRoutes(ctx: AppContext): Router {
       const key = req.apiKey!;
       const settings = await ctx.settings.settingsOf(key.businessId);
       const { result, legs, request } = await sendReviewRequest(
-        {
-          store: ctx.store,
-          delivery: ctx.delivery,
-          tracker: ctx.tracker,
-          publicOrigin: ctx.site.publicOrigin,
-          frequencyCapDays: ctx.config.frequencyCapDays,
-          monthlySendAllowance: ctx.config.monthlySendAllowance,
-          now: ctx.now,
-          clock: ctx.clock,
+        sendContextOf(ctx, {
           templates: settings,
           // Read once above: the words, the sending hours and the reminder of one settings row.
           quietHoursFor: async () => ({
             window: quietHoursToWindow(settings.quietHours),
             timeZone: settings.timeZone,
           }),
-        },
+        }),
         key,
         parsed.data,
       );

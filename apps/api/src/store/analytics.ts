@@ -1,18 +1,8 @@
 import type { Queryable } from '@review-desk/server/db/types';
+import type { RequestRollupDelta } from './requests.ts';
 
-export type RequestTotals = {
-  total: number;
-  sent: number;
-  failed: number;
-  clicked: number;
-  completed: number;
-  feedback: number;
-  handoffs: number;
-  sms: number;
-  email: number;
-  both: number;
-  link: number;
-};
+/** A window's request figures: the roll-up's columns summed (store/requests.ts). */
+export type RequestTotals = RequestRollupDelta;
 
 export type ReviewTotals = {
   n: number;

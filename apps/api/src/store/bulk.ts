@@ -10,7 +10,7 @@ import {
   requestContribution,
   requestStore,
 } from './requests.ts';
-import { type NewReview, REVIEW_WRITES, reviewDailyValues } from './reviews.ts';
+import { type NewReview, REVIEW_COLUMNS, REVIEW_WRITES, reviewDailyValues, reviewValues } from './reviews.ts';
 import { dayOf } from './time.ts';
 
 // The fast path for large data (demo seed, benchmarks, imports): plain inserts in one
@@ -149,20 +149,6 @@ export function bulkInsertRequests(db: Queryable, rows: Iterable<BulkRequest>): 
   });
 }
 
-const REVIEW_COLUMNS = [
-  'business_id',
-  'rating',
-  'status',
-  'author_name',
-  'text',
-  'review_at',
-  'response_text',
-  'platform',
-  'external_id',
-  'request_id',
-  'created_at',
-] as const;
-
 /** Inserts reviews and their counters/roll-ups; returns the number inserted. */
 export function bulkInsertReviews(db: Queryable, rows: Iterable<NewReview>): Promise<number> {
   return db.transaction(async (tx) => {
@@ -171,24 +157,7 @@ export function bulkInsertReviews(db: Queryable, rows: Iterable<NewReview>): Pro
     const days = new Map<string, { businessId: number; day: number; d: ReviewTotals }>();
     const platforms = new Map<string, { businessId: number; day: number; platform: string; n: number }>();
     for (const batch of batches(rows, batchSize(tx, REVIEW_COLUMNS.length, 1_000))) {
-      inserted += await insertMany(
-        tx,
-        'reviews',
-        REVIEW_COLUMNS,
-        batch.map((r) => [
-          r.businessId,
-          r.rating,
-          r.status,
-          r.authorName,
-          r.text,
-          r.reviewAt,
-          r.responseText,
-          r.platform,
-          r.externalId,
-          r.requestId,
-          r.createdAt,
-        ]),
-      );
+      inserted += await insertMany(tx, 'reviews', REVIEW_COLUMNS, batch.map(reviewValues));
       for (const r of batch) {
         const countKey = `${r.businessId}:${r.status}:${r.rating}`;
         const c = counts.get(countKey);

@@ -1,6 +1,6 @@
 import { schedulingMigrations } from '@review-desk/server/db/jobs';
-import { type MigrationSource, migrate, migrationsBeside } from '@review-desk/server/db/migrate';
-import { isPostgresUrl, openDatabase } from '@review-desk/server/db/open';
+import { type MigrationSource, migrationsBeside } from '@review-desk/server/db/migrate';
+import { isPostgresUrl, openMigratedDatabase } from '@review-desk/server/db/open';
 import type { Database, DbLogger } from '@review-desk/server/db/types';
 import { emailContactKey } from '@review-desk/shared/contact';
 import { DELIVERY_MIGRATIONS } from '../delivery/store.ts';
@@ -41,24 +41,19 @@ export const databaseVariable = (settings: ApiDatabaseSettings) =>
 
 /** Opens the service's database and brings every component's tables up to date. */
 export async function openApiDatabase(settings: ApiDatabaseSettings, logger?: DbLogger): Promise<Database> {
-  const variable = databaseVariable(settings);
-  const db = await openDatabase({
-    url: databaseUrlOf(settings),
-    variable,
-    ...(settings.databasePoolSize ? { poolSize: settings.databasePoolSize } : {}),
-    ...(logger ? { logger } : {}),
-    applicationName: 'review-desk-api',
-    // Migration 002 keys the addresses an older version stored (SQLite files only: a PostgreSQL
-    // database starts empty or is filled by migrate-to-postgres with keyed rows).
-    sqliteFunctions: {
-      email_contact_key: (email) => (typeof email === 'string' ? emailContactKey(email) : null),
+  return openMigratedDatabase(
+    {
+      url: databaseUrlOf(settings),
+      variable: databaseVariable(settings),
+      ...(settings.databasePoolSize ? { poolSize: settings.databasePoolSize } : {}),
+      ...(logger ? { logger } : {}),
+      applicationName: 'review-desk-api',
+      // Migration 002 keys the addresses an older version stored (SQLite files only: a PostgreSQL
+      // database starts empty or is filled by migrate-to-postgres with keyed rows).
+      sqliteFunctions: {
+        email_contact_key: (email) => (typeof email === 'string' ? emailContactKey(email) : null),
+      },
     },
-  });
-  try {
-    await migrate(db, ALL_API_MIGRATIONS, { variable });
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
-  return db;
+    ALL_API_MIGRATIONS,
+  );
 }

@@ -52,6 +52,29 @@ export function outboxStore(db: Queryable) {
         m.createdAt,
       );
     },
+    /** The outbox's copy of each message handed over for a request, with its outcome. */
+    async insertLegs(
+      requestId: number,
+      legs: readonly {
+        message: Pick<NewOutboxMessage, 'channel' | 'to' | 'subject' | 'body' | 'reviewLink'>;
+        outcome: { status: 'accepted' | 'failed' | 'unknown'; error?: string };
+      }[],
+      at: number,
+    ): Promise<void> {
+      for (const { message, outcome } of legs) {
+        await this.insert({
+          requestId,
+          channel: message.channel,
+          to: message.to,
+          subject: message.subject,
+          body: message.body,
+          reviewLink: message.reviewLink,
+          status: outcome.status === 'failed' ? 'failed' : 'accepted',
+          error: outcome.status === 'accepted' ? null : (outcome.error ?? null),
+          createdAt: at,
+        });
+      }
+    },
     /** Newest first. */
     list(filter: { to?: string | undefined; requestId?: string | undefined }, limit: number) {
       if (filter.to && filter.requestId)

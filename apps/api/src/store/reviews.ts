@@ -61,11 +61,25 @@ function listShape(filter: ReviewFilter): { index: string; where: string; args: 
   return { index: 'reviews_list', where: '', args: [] };
 }
 
+/** A review's columns as it is written, in the order of `reviewValues`. */
+export const REVIEW_COLUMNS = [
+  'business_id',
+  'rating',
+  'status',
+  'author_name',
+  'text',
+  'review_at',
+  'response_text',
+  'platform',
+  'external_id',
+  'request_id',
+  'created_at',
+] as const;
+
 /** The writes of a new review and its counters and daily roll-ups: one copy, for one review and in bulk. */
 export const REVIEW_WRITES = {
-  insert: `INSERT INTO reviews
-    (business_id, rating, status, author_name, text, review_at, response_text, platform, external_id, request_id, created_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
+  insert: `INSERT INTO reviews (${REVIEW_COLUMNS.join(', ')})
+    VALUES (${REVIEW_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
   count: `INSERT INTO review_counts (business_id, status, rating, n) VALUES ($1, $2, $3, $4)
     ON CONFLICT (business_id, status, rating) DO UPDATE SET n = review_counts.n + excluded.n`,
   daily: `INSERT INTO review_daily
@@ -81,6 +95,23 @@ export const REVIEW_WRITES = {
   dailyPlatform: `INSERT INTO review_daily_platform (business_id, day, platform, n)
     VALUES ($1, $2, $3, $4) ON CONFLICT (business_id, day, platform) DO UPDATE SET n = review_daily_platform.n + excluded.n`,
 } as const;
+
+/** The values of REVIEW_WRITES.insert (and of a bulk load's rows, REVIEW_COLUMNS), in column order. */
+export function reviewValues(r: NewReview) {
+  return [
+    r.businessId,
+    r.rating,
+    r.status,
+    r.authorName,
+    r.text,
+    r.reviewAt,
+    r.responseText,
+    r.platform,
+    r.externalId,
+    r.requestId,
+    r.createdAt,
+  ];
+}
 
 /** The values of REVIEW_WRITES.daily for one day's share, in its column order. */
 export function reviewDailyValues(businessId: number, day: number, d: ReviewTotals): number[] {
@@ -179,19 +210,7 @@ export function reviewStore(db: Queryable) {
   return {
     /** Inserts one review and updates its counters and roll-ups; call inside a transaction. */
     async insert(r: NewReview): Promise<ReviewRow> {
-      const row = (await insert.get<ReviewRow>(
-        r.businessId,
-        r.rating,
-        r.status,
-        r.authorName,
-        r.text,
-        r.reviewAt,
-        r.responseText,
-        r.platform,
-        r.externalId,
-        r.requestId,
-        r.createdAt,
-      ))!;
+      const row = (await insert.get<ReviewRow>(...reviewValues(r)))!;
       await account(row, 1);
       return row;
     },

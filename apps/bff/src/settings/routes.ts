@@ -1,5 +1,12 @@
 import { AppError } from '@review-desk/server/errors';
-import { BFF_PATHS, SETTINGS_ENDPOINTS, settingsUpdateSchema } from '@review-desk/shared';
+import {
+  BFF_PATHS,
+  BFF_SETTINGS_TEST_PATH,
+  bffSettingsTestBodySchema,
+  SETTINGS_ENDPOINTS,
+  SETTINGS_TEST_ENDPOINT,
+  settingsUpdateSchema,
+} from '@review-desk/shared';
 import { type RequestHandler, Router } from 'express';
 import type { RouteGates } from '../gates.ts';
 import { readJsonBody } from '../http/body.ts';
@@ -16,12 +23,22 @@ import { PROXY_MESSAGES } from '../proxy/messages.ts';
 // a PUT is checked with the shared schema before it leaves, and rebuilt from what it parsed, so
 // nothing but the settings' own fields goes upstream. An upstream without the extension (404 or
 // 405) is answered `settings_not_offered`: the page says those are managed by that service.
+// POST /bff/settings/test ("Send me a test", same owners-only gates as the PUT) forwards to
+// POST /api/v1/settings/test: an email test goes to the signed-in owner's own address, filled
+// in here; an SMS test to the phone the owner typed.
 
-type Exchange = { status: number; contentType: string | undefined; body: Buffer };
+type Exchange = {
+  status: number;
+  contentType: string | undefined;
+  retryAfter: string | null;
+  body: Buffer;
+};
+type Method = 'GET' | 'PUT' | 'POST';
 
 async function exchange(
   location: RoutedLocation,
-  method: 'GET' | 'PUT',
+  method: Method,
+  path: string,
   requestId: string,
   body?: Buffer,
 ): Promise<Exchange> {
@@ -35,7 +52,7 @@ async function exchange(
   delete headers.host;
   delete headers['content-length'];
   try {
-    const response = await fetch(`${base}${SETTINGS_ENDPOINTS.read.path}`, {
+    const response = await fetch(`${base}${path}`, {
       method,
       headers: headers as Record<string, string>,
       ...(body ? { body: new Uint8Array(body) } : {}),
@@ -45,6 +62,7 @@ async function exchange(
     return {
       status: response.status,
       contentType: response.headers.get('content-type') ?? undefined,
+      retryAfter: response.headers.get('retry-after'),
       body: Buffer.from(await response.arrayBuffer()),
     };
   } catch (error) {
@@ -60,18 +78,23 @@ export function settingsRoutes(deps: { gates: RouteGates }): Router {
   const relay = async (
     location: RoutedLocation,
     res: Parameters<RequestHandler>[1],
-    method: 'GET' | 'PUT',
+    method: Method,
     requestId: string,
     body?: Buffer,
   ) => {
     const { read, write } = SETTINGS_ENDPOINTS;
-    const reply = await exchange(location, method, requestId, body);
+    const test = method === 'POST';
+    const path = test ? SETTINGS_TEST_ENDPOINT.path : read.path;
+    const reply = await exchange(location, method, path, requestId, body);
     if (reply.status === 404 || reply.status === 405) throw new AppError('settings_not_offered');
     const answer = interpretReply(
       reply,
       method === 'GET' ? read.scope : write.scope,
       Buffer.from(location.upstream.key),
     );
+    // The test's hourly limit says when the next may go.
+    if (reply.status === 429 && reply.retryAfter && /^[0-9]{1,6}$/.test(reply.retryAfter))
+      res.set('retry-after', reply.retryAfter);
     res.status(answer.status).type('application/json').set('cache-control', 'no-store').send(answer.body);
   };
 
@@ -96,6 +119,21 @@ export function settingsRoutes(deps: { gates: RouteGates }): Router {
     },
   );
 
+  router.post(
+    BFF_SETTINGS_TEST_PATH,
+    named('settings.test'),
+    gateway(deps.gates['settings.write']),
+    async (req, res) => {
+      const parsed = bffSettingsTestBodySchema.safeParse(await readJsonBody(req));
+      if (!parsed.success) throw AppError.validation(parsed.error);
+      const { channel, templates } = parsed.data;
+      const to = parsed.data.channel === 'sms' ? parsed.data.phone : req.ctx.session!.user.email;
+      const body = Buffer.from(JSON.stringify({ channel, to, ...(templates ? { templates } : {}) }));
+      await relay(req.ctx.location!, res, 'POST', req.ctx.id, body);
+    },
+  );
+
   router.all(BFF_PATHS.settings, methodNotAllowed('GET', 'PUT'));
+  router.all(BFF_SETTINGS_TEST_PATH, methodNotAllowed('POST'));
   return router;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { schedulingMigrations } from '@review-desk/server/db/jobs';
-import { type MigrationSource, migrate, migrationsBeside } from '@review-desk/server/db/migrate';
-import { isPostgresUrl, openDatabase } from '@review-desk/server/db/open';
+import { type MigrationSource, migrationsBeside } from '@review-desk/server/db/migrate';
+import { isPostgresUrl, openMigratedDatabase } from '@review-desk/server/db/open';
 import type { Database, DbLogger, Queryable } from '@review-desk/server/db/types';
 import { ALERT_MIGRATIONS } from '../alerts/store.ts';
 import { BULK_MIGRATIONS } from '../bulk/store.ts';
@@ -38,23 +38,18 @@ export const databaseVariable = (settings: DatabaseSettings) =>
   isPostgresUrl(settings.databaseUrl) ? 'BFF_DATABASE_URL' : 'BFF_DATABASE_PATH';
 
 /** Opens the BFF's database and brings every component's tables up to date (once, under a lock). */
-export async function openBffDatabase(settings: DatabaseSettings, logger?: DbLogger): Promise<Database> {
-  const variable = databaseVariable(settings);
-  const db = await openDatabase({
-    url: settings.databaseUrl,
-    variable,
-    ...(settings.databasePoolSize ? { poolSize: settings.databasePoolSize } : {}),
-    ...(logger ? { logger } : {}),
-    applicationName: 'review-desk-bff',
-  });
-  try {
-    await migrate(db, ALL_BFF_MIGRATIONS, { variable });
-    await ensureContactSecret(db);
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
-  return db;
+export function openBffDatabase(settings: DatabaseSettings, logger?: DbLogger): Promise<Database> {
+  return openMigratedDatabase(
+    {
+      url: settings.databaseUrl,
+      variable: databaseVariable(settings),
+      ...(settings.databasePoolSize ? { poolSize: settings.databasePoolSize } : {}),
+      ...(logger ? { logger } : {}),
+      applicationName: 'review-desk-bff',
+    },
+    ALL_BFF_MIGRATIONS,
+    ensureContactSecret,
+  );
 }
 
 /**

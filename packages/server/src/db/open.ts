@@ -1,3 +1,4 @@
+import { type MigrationSource, migrate } from './migrate.ts';
 import { openPostgres } from './postgres.ts';
 import { openSqlite, type SqliteOptions } from './sqlite.ts';
 import type { Database, DbLogger } from './types.ts';
@@ -41,4 +42,25 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     ...(logger ? { logger } : {}),
     ...(sqliteFunctions ? { functions: sqliteFunctions } : {}),
   });
+}
+
+/**
+ * Opens a service's database and brings every component's tables up to date (under the
+ * migrations' lock, so replicas starting together migrate once); `prepare` then runs once on the
+ * migrated database. Closed again when any step fails.
+ */
+export async function openMigratedDatabase(
+  options: OpenDatabaseOptions,
+  sources: readonly MigrationSource[],
+  prepare?: (db: Database) => Promise<void>,
+): Promise<Database> {
+  const db = await openDatabase(options);
+  try {
+    await migrate(db, sources, options.variable ? { variable: options.variable } : {});
+    if (prepare) await prepare(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
 }
