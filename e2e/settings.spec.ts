@@ -4,7 +4,8 @@ import { fillPhone } from './support/pages.ts';
 import { BASE_URL } from './support/stack.ts';
 
 // An owner words the SMS on the Settings page, sees it as the customer will, saves it, and the
-// next send carries those words; managers and staff cannot open the page.
+// next send carries those words; an owner sends a test of unsaved words to their own phone;
+// managers and staff cannot open the page.
 
 test('an owner edits the SMS template, the preview follows, and a send uses the new words', async ({
   signedIn,
@@ -47,6 +48,40 @@ test('an owner edits the SMS template, the preview follows, and a send uses the 
     });
     expect(restored.status()).toBe(200);
   }
+});
+
+test('an owner sends a test of the unsaved words to their phone; it reaches the outbox as a test', async ({
+  signedIn,
+  outbox,
+}) => {
+  const owner = await signedIn('owner');
+  await owner.goto('/settings');
+  const sms = owner.getByLabel('SMS message');
+  const saved = await sms.inputValue();
+  const stamp = `T${Date.now()}`;
+  await sms.fill(`Trying words ${stamp} for {customer_name} at {business_name}: {review_link}`);
+  await expect(owner.getByTestId('sms-text')).toContainText(`Trying words ${stamp} for Alexandra Whitfield`);
+
+  const panel = owner.getByTestId('send-test');
+  await panel.getByLabel('SMS to my phone').check();
+  const phone = uniquePhone();
+  await panel.getByLabel('Your phone').fill(`+1 ${phone.typed}`);
+  await panel.getByRole('button', { name: 'Send me a test' }).click();
+  await expect(panel.getByTestId('send-test-result')).toContainText(
+    `Handed to the carrier for ${phone.e164}`,
+  );
+
+  const [message] = await outbox.to(phone.e164);
+  expect(message).toMatchObject({ test: true, channel: 'sms' });
+  expect(message!.body).toMatch(
+    new RegExp(
+      `^Trying words ${stamp} for Alexandra Whitfield at .+: http\\S+/r/\\S+ Reply STOP to opt out\\.$`,
+    ),
+  );
+  // A test is not a request, and the words were not saved.
+  expect(message!.requestId).toMatch(/^test_\d+$/);
+  await owner.reload();
+  await expect(owner.getByLabel('SMS message')).toHaveValue(saved);
 });
 
 test('managers and staff have no Settings page, and the BFF refuses them', async ({ signedIn }) => {

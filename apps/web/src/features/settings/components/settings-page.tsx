@@ -30,6 +30,7 @@ import { toast } from '../../../lib/toast.ts';
 import { useSettings } from '../api/get-settings.ts';
 import { useUpdateSettings } from '../api/update-settings.ts';
 import { EmailPreview, SmsPreview } from './message-preview.tsx';
+import { SendTest } from './send-test.tsx';
 
 // Owners word their review requests and see them as the customer will, set the one reminder,
 // the sending hours and time zone, and the review site. Checked with the shared schema (the
@@ -185,6 +186,8 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
             </SimpleGrid>
           </Stack>
         </Paper>
+
+        <SendTest words={form} />
 
         <Paper withBorder p="md">
           <Stack gap="sm">

@@ -1,0 +1,120 @@
+import {
+  DEFAULT_EMAIL_SUBJECT,
+  DEFAULT_EMAIL_TEMPLATE,
+  DEFAULT_SMS_TEMPLATE,
+} from '@review-desk/shared/settings';
+import { fireEvent, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fail, ok, stubFetch } from '../../../test/fetch-stub.ts';
+import { renderPage, session } from '../../../test/render.tsx';
+import SettingsPage from './settings-page.tsx';
+
+// "Send me a test" on the Settings page: the words in the editor (saved or not) go to the owner's
+// own email or the phone typed; the answer is said plainly, and so is the hour's limit.
+
+afterEach(() => vi.unstubAllGlobals());
+
+const LINK = `https://reviews.example.com/r/${'A'.repeat(43)}`;
+const stored = {
+  smsTemplate: DEFAULT_SMS_TEMPLATE,
+  emailSubject: DEFAULT_EMAIL_SUBJECT,
+  emailTemplate: DEFAULT_EMAIL_TEMPLATE,
+  reminderAfterDays: 0,
+  quietHours: null,
+  timeZone: 'Europe/London',
+  reviewSiteUrl: null,
+};
+
+function bff(answer: (body: Record<string, unknown>) => Response) {
+  const tests: Record<string, unknown>[] = [];
+  stubFetch(async (request) => {
+    if (request.method === 'GET')
+      return ok({ settings: stored, preview: { businessName: 'Harbour Street Coffee', reviewLink: LINK } });
+    const body = (await request.json()) as Record<string, unknown>;
+    expect(new URL(request.url).pathname).toBe('/bff/settings/test');
+    tests.push(body);
+    return answer(body);
+  });
+  return tests;
+}
+
+const open = () => renderPage(<SettingsPage title="Settings" />, { url: '/settings', me: session('owner') });
+
+describe('Send me a test', () => {
+  it('sends the unsaved words by email to the owner and says it was handed to the carrier', async () => {
+    const tests = bff((body) =>
+      ok({ channel: body.channel, to: 'owner@example.com', status: 'sent', error: null, remaining: 4 }),
+    );
+    open();
+    const sms = await screen.findByLabelText('SMS message');
+    const edited = 'New words for {customer_name}: {review_link}';
+    fireEvent.change(sms, { target: { value: edited } });
+    const panel = within(screen.getByTestId('send-test'));
+    expect(panel.getByLabelText('Email to owner@example.com')).toBeChecked();
+    await userEvent.setup().click(panel.getByRole('button', { name: 'Send me a test' }));
+
+    const result = await panel.findByTestId('send-test-result');
+    expect(result).toHaveTextContent('Test sent');
+    expect(result).toHaveTextContent('Handed to the carrier for owner@example.com');
+    expect(result).toHaveTextContent('not a delivery receipt');
+    expect(result).toHaveTextContent('4 more tests this hour');
+    expect(tests).toEqual([
+      {
+        channel: 'email',
+        templates: {
+          smsTemplate: edited,
+          emailSubject: DEFAULT_EMAIL_SUBJECT,
+          emailTemplate: DEFAULT_EMAIL_TEMPLATE,
+        },
+      },
+    ]);
+  });
+
+  it('checks the phone before sending an SMS test, then sends it to that phone', async () => {
+    const tests = bff(() =>
+      ok({ channel: 'sms', to: '+14155552671', status: 'sent', error: null, remaining: 1 }),
+    );
+    open();
+    const panel = within(await screen.findByTestId('send-test'));
+    const user = userEvent.setup();
+    await user.click(panel.getByLabelText('SMS to my phone'));
+    await user.type(panel.getByLabelText(/Your phone/), '12');
+    await user.click(panel.getByRole('button', { name: 'Send me a test' }));
+    expect(await panel.findByText(/^phone /)).toBeVisible();
+    expect(tests).toEqual([]);
+
+    await user.clear(panel.getByLabelText(/Your phone/));
+    await user.type(panel.getByLabelText(/Your phone/), '+1 415 555 2671');
+    await user.click(panel.getByRole('button', { name: 'Send me a test' }));
+    expect(await panel.findByTestId('send-test-result')).toHaveTextContent('1 more test this hour');
+    expect(tests[0]).toMatchObject({ channel: 'sms', phone: '+1 415 555 2671' });
+  });
+
+  it('says when the hour’s tests are used up, and names words the service refused', async () => {
+    let answer = () =>
+      fail(
+        'test_send_limited',
+        'At most 5 test messages per business in any hour.',
+        {},
+        { 'retry-after': '600' },
+      );
+    bff(() => answer());
+    open();
+    const panel = within(await screen.findByTestId('send-test'));
+    const user = userEvent.setup();
+    await user.click(panel.getByRole('button', { name: 'Send me a test' }));
+    const limited = await panel.findByTestId('send-test-result');
+    expect(limited).toHaveTextContent('The test to owner@example.com was not sent.');
+    expect(limited).toHaveTextContent('At most 5 test messages per business in any hour.');
+    expect(limited).toHaveTextContent(/try again in \d+ s/);
+
+    answer = () =>
+      fail('validation_failed', 'smsTemplate must contain {review_link}', {
+        fields: { smsTemplate: 'smsTemplate must contain {review_link}' },
+      });
+    await user.click(panel.getByRole('button', { name: 'Send me a test' }));
+    expect(await panel.findByText('Fix the words above first: nothing was sent')).toBeVisible();
+    expect(panel.getByText('SMS message: smsTemplate must contain {review_link}')).toBeVisible();
+  });
+});
