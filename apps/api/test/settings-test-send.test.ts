@@ -82,6 +82,8 @@ describe('POST /api/v1/settings/test', () => {
     // Found again by its id, and never as a request of the service.
     const byId = await getJson(api, `/dev/outbox.json?requestId=${message!.requestId}`);
     expect(byId.body.data.messages).toHaveLength(1);
+    const page = await api.fetch(`/dev/outbox?to=${encodeURIComponent(phone)}`);
+    expect(await page.text()).toContain('<strong>Test</strong> (not a request)');
     // The edit was not saved.
     expect((await getJson(api, '/api/v1/settings', key)).body.data.settings.smsTemplate).not.toBe(
       smsTemplate,
