@@ -24,10 +24,10 @@ import {
   uniquePhone,
 } from './helpers.ts';
 
-// POST /api/v1/settings/test over real HTTP on a real database (each engine): the words on the owner's
-// screen (or the saved ones) with a sample name and link, through the outbox provider, shown in
-// the development outbox as a test; never a request, never counted against the allowance or the
-// frequency cap; at most TEST_SENDS_PER_HOUR per business in any hour.
+// POST /api/v1/settings/test over real HTTP on a real database (each engine): the words on the
+// owner's screen (or the saved ones) with a sample name and link, through the outbox provider,
+// shown in the development outbox as a test; never a request, never counted against the allowance
+// or the frequency cap; at most TEST_SENDS_PER_HOUR per business in any hour.
 
 describe.each(ENGINES)('%s', (engine) => {
   const HOUR = 3_600_000;
