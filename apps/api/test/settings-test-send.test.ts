@@ -87,6 +87,8 @@ describe.each(ENGINES)('%s', (engine) => {
       // Found again by its id, and never as a request of the service.
       const byId = await getJson(api, `/dev/outbox.json?requestId=${message!.requestId}`);
       expect(byId.body.data.messages).toHaveLength(1);
+      const page = await api.fetch(`/dev/outbox?to=${encodeURIComponent(phone)}`);
+      expect(await page.text()).toContain('<strong>Test</strong> (not a request)');
       // The edit was not saved.
       expect((await getJson(api, '/api/v1/settings', key)).body.data.settings.smsTemplate).not.toBe(
         smsTemplate,
