@@ -1,5 +1,5 @@
 import { migrationsBeside } from '@review-desk/server/db/migrate';
-import type { Database } from '@review-desk/server/db/types';
+import type { Database, Transaction } from '@review-desk/server/db/types';
 import {
   type Channel,
   FINAL_LEG_STATES,
@@ -9,6 +9,7 @@ import {
   type LegState,
   type RequestStatus,
 } from '@review-desk/shared';
+import { earlyReceipts } from './early-receipts.ts';
 
 // The delivery tables (component `delivery`, SQLite and PostgreSQL, in the service's database):
 // each request's status and its legs as the carriers report them, and the phones that texted
@@ -83,7 +84,7 @@ function toLeg(row: LegRow): LegRow {
   };
 }
 
-export type ReceiptResult = 'changed' | 'unchanged' | 'unknown_message';
+export type ReceiptResult = 'changed' | 'unchanged' | 'held' | 'dropped';
 
 export function deliveryStore(db: Database) {
   const insertRequest = db.prepare(`INSERT INTO delivery_requests
@@ -104,6 +105,7 @@ export function deliveryStore(db: Database) {
     db.prepare(`UPDATE delivery_legs SET state = $2, error_code = $3, error = $4, updated_at = $5
     WHERE provider_message_id = $1 AND state NOT IN (${FINAL_SQL}) AND ${RANK_SQL} < $6`);
   const legByMessage = db.prepare('SELECT * FROM delivery_legs WHERE provider_message_id = $1');
+  const early = earlyReceipts(db, receipt);
   const requestById = db.prepare(
     'SELECT request_id, business_id, channel, status, scheduled_for, created_at, updated_at FROM delivery_requests WHERE request_id = $1 AND business_id = $2',
   );
@@ -138,6 +140,22 @@ export function deliveryStore(db: Database) {
       at,
       kind,
     );
+  }
+
+  /** Writes legs; a receipt that came before its leg (held) is applied at once. */
+  async function writeLegs(
+    tx: Transaction,
+    requestId: string,
+    businessId: number,
+    legs: NewLeg[],
+    kind: LegKind,
+    at: number,
+  ) {
+    for (const leg of legs) {
+      if (leg.providerMessageId) await early.lock(tx, leg.providerMessageId);
+      await writeLeg(requestId, businessId, leg, kind, at);
+      if (leg.providerMessageId) await early.settle(tx, leg.providerMessageId);
+    }
   }
 
   async function legsFor(requestIds: string[]): Promise<Map<string, LegRow[]>> {
@@ -178,8 +196,8 @@ export function deliveryStore(db: Database) {
       status: RequestStatus,
       at: number,
     ) {
-      await db.transaction(async () => {
-        for (const leg of legs) await writeLeg(requestId, businessId, leg, 'request', at);
+      await db.transaction(async (tx) => {
+        await writeLegs(tx, requestId, businessId, legs, 'request', at);
         await setStatus.run(requestId, status, at);
       });
     },
@@ -189,9 +207,7 @@ export function deliveryStore(db: Database) {
      * (the reminder is part of the same request, not a new one).
      */
     async recordReminderLegs(requestId: string, businessId: number, legs: NewLeg[], at: number) {
-      await db.transaction(async () => {
-        for (const leg of legs) await writeLeg(requestId, businessId, leg, 'reminder', at);
-      });
+      await db.transaction((tx) => writeLegs(tx, requestId, businessId, legs, 'reminder', at));
     },
 
     async setStatus(requestId: string, status: RequestStatus, at: number): Promise<void> {
@@ -206,9 +222,7 @@ export function deliveryStore(db: Database) {
       error: string | null,
       at: number,
     ): Promise<ReceiptResult> {
-      const result = await receipt.run(providerMessageId, state, errorCode, error, at, LEG_STATE_RANK[state]);
-      if (result.changes > 0) return 'changed';
-      return (await legByMessage.get(providerMessageId)) ? 'unchanged' : 'unknown_message';
+      return early.receive(providerMessageId, { state, errorCode, error, at });
     },
 
     async legByMessage(providerMessageId: string): Promise<LegRow | undefined> {
