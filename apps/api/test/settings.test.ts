@@ -24,7 +24,7 @@ import {
   uniquePhone,
 } from './helpers.ts';
 
-// GET/PUT /api/v1/settings over real HTTP on a real database file: defaults from the
+// GET/PUT /api/v1/settings over real HTTP on a real database (each engine): defaults from the
 // configuration, scopes, the Origin rule, field-named refusals, and sends written with the
 // business's own words.
 
@@ -244,7 +244,7 @@ describe.each(ENGINES)('%s', (engine) => {
   });
 
   describe('persistence', () => {
-    it('keeps the settings in the service’s database file across a restart', async () => {
+    it('keeps the settings in the service’s database across a restart', async () => {
       await putSettings({ reminderAfterDays: 7 });
       const again = await startApi(api.ctx.config, { now: () => api.clock.now });
       try {

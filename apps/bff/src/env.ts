@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import * as setting from '@review-desk/server/config';
 import { REPO_ROOT, resolveFrom } from '@review-desk/server/files';
-import { AUTH_SCHEMES, FREQUENCY_CAP_DAYS_DEFAULT, PASSWORD_MIN } from '@review-desk/shared';
+import { AUTH_SCHEMES, FREQUENCY_CAP_DAYS_DEFAULT, PASSWORD_MIN, timeZoneSchema } from '@review-desk/shared';
 import { z } from 'zod';
 import { loadStorageConfig, STORAGE_CONFIG } from './env-storage.ts';
 
@@ -174,6 +174,12 @@ export const BFF_CONFIG = setting.defineConfig({
     description:
       'How long a list send’s worker holds its job without renewing: after a crash another process (or the restarted one) resumes it this long later.',
   },
+  BULK_TIME_ZONE: {
+    type: timeZoneSchema,
+    default: 'UTC',
+    description:
+      'The wall clock a list send’s daily cap counts days on (IANA, e.g. `Europe/London`): the next day’s rows go from its midnight.',
+  },
   ...setting.OPERATION_VARIABLES,
 });
 
@@ -284,6 +290,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       downBoundMs: Math.round(env.BULK_UPSTREAM_DOWN_MINUTES * 60_000),
       leaseMs: Math.round(env.BULK_LEASE_SECONDS * 1_000),
       pollMs: Math.min(1_000, Math.round(env.BULK_LEASE_SECONDS * 250)),
+      timeZone: env.BULK_TIME_ZONE,
     },
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BULK_DAILY_CAP_MAX } from './bulk-days.ts';
 import { channelSchema, DEFAULT_CHANNEL } from './channels.ts';
 import { fieldErrors } from './envelope.ts';
 import { PAGE_MAX, PAGE_MIN } from './limits.ts';
@@ -55,7 +56,8 @@ export function checkBulkRow(row: BulkRowInput, channel: z.input<typeof channelS
  * POST /bff/bulk-sends. Every row goes through the single send's schema (send.ts) with the list's
  * channel; one bad row refuses the whole list, naming each bad row (`rows.<index>.<field>`).
  * `skipRecent`: a row whose contact was sent a request within the frequency cap's window is
- * skipped when its turn comes, rather than sent.
+ * skipped when its turn comes, rather than sent. `dailyCap`: at most this many rows go out a day
+ * (bulk-days.ts); the rest wait for the next day.
  */
 export const bulkSendRequestSchema = z
   .strictObject({
@@ -65,6 +67,15 @@ export const bulkSendRequestSchema = z
       .min(1, { error: 'rows must hold at least one row' })
       .max(BULK_ROWS_MAX, { error: `rows must hold at most ${BULK_ROWS_MAX.toLocaleString('en')} rows` }),
     skipRecent: z.boolean().default(false),
+    dailyCap: z
+      .number({ error: 'dailyCap must be a whole number' })
+      .int({ error: 'dailyCap must be a whole number' })
+      .min(1, { error: 'dailyCap must be at least 1' })
+      .max(BULK_DAILY_CAP_MAX, {
+        error: `dailyCap must be at most ${BULK_DAILY_CAP_MAX.toLocaleString('en')}`,
+      })
+      .nullable()
+      .default(null),
   })
   .transform((body, ctx) => {
     const sends: SendRequest[] = [];
@@ -86,7 +97,7 @@ export const bulkSendRequestSchema = z
         });
     });
     if (bad.length > 0) return z.NEVER;
-    return { channel: body.channel, skipRecent: body.skipRecent, rows: sends };
+    return { channel: body.channel, skipRecent: body.skipRecent, dailyCap: body.dailyCap, rows: sends };
   });
 export type BulkSendRequestInput = z.input<typeof bulkSendRequestSchema>;
 export type BulkSendRequest = z.output<typeof bulkSendRequestSchema>;
@@ -117,10 +128,16 @@ export const bulkJobSchema = z.object({
   finishedAt: z.string().nullable(),
   /** Rows per minute over the last rows sent (null before two have gone). */
   ratePerMinute: z.number().nullable(),
+  /** At most this many rows a day (null: no cap), days on `timeZone`'s wall clock. */
+  dailyCap: z.number().int().nullable(),
+  timeZone: z.string(),
+  /** Today's cap is reached: the next row goes out at this time (the next day's start). */
+  waitingUntil: z.string().nullable(),
 });
 export type BulkJob = z.infer<typeof bulkJobSchema>;
 
-export const bulkJobListSchema = z.object({ jobs: z.array(bulkJobSchema) });
+/** `timeZone`: the wall clock a new list's days are counted on (for the preflight's finishing date). */
+export const bulkJobListSchema = z.object({ jobs: z.array(bulkJobSchema), timeZone: z.string() });
 export type BulkJobList = z.infer<typeof bulkJobListSchema>;
 
 export const bulkRowSchema = z.object({

@@ -20,6 +20,8 @@ import { BULK_JOB_KIND, type BulkWorkerDeps, bulkWorker } from './worker.ts';
 // job runner; the lease on each job keeps a list send to one worker at a time.
 
 export type BulkModule = {
+  /** The wall clock a new list's days are counted on (its daily cap). */
+  timeZone: string;
   store(): Promise<BulkStore>;
   /** Stores the job and its first run in one transaction, and wakes this process's runner. */
   create(job: NewBulkJob): Promise<BulkJobRecord>;
@@ -67,6 +69,8 @@ export function openBulk(
   };
 
   return {
+    timeZone: config.bulk.timeZone,
+
     async store() {
       return (await get()).store;
     },

@@ -10,6 +10,7 @@ import {
   ok,
   queryRecord,
 } from '@review-desk/shared';
+import { dayStart, nextDayStart } from '@review-desk/shared/bulk-days';
 import { csvCell } from '@review-desk/shared/csv';
 import { type Request, Router } from 'express';
 import type { Logger } from 'pino';
@@ -33,6 +34,14 @@ import type { BulkJobRecord, BulkStore } from './store.ts';
 
 const ACTIONS: readonly BulkAction[] = ['pause', 'resume', 'cancel', 'retry-unknown'];
 
+/** When a running job that has sent today's cap goes on: the next day's start; else null. */
+async function waitingUntil(store: BulkStore, job: BulkJobRecord): Promise<string | null> {
+  if (job.status !== 'running' || job.dailyCap === null) return null;
+  const now = store.now();
+  const sent = await store.sentSince(job.id, dayStart(now, job.timeZone));
+  return sent >= job.dailyCap ? new Date(nextDayStart(now, job.timeZone)).toISOString() : null;
+}
+
 export async function jobView(store: BulkStore, job: BulkJobRecord): Promise<BulkJob> {
   return {
     id: job.id,
@@ -46,6 +55,9 @@ export async function jobView(store: BulkStore, job: BulkJobRecord): Promise<Bul
     createdAt: new Date(job.createdAt).toISOString(),
     finishedAt: job.finishedAt === null ? null : new Date(job.finishedAt).toISOString(),
     ratePerMinute: job.status === 'running' ? await store.ratePerMinute(job.id) : null,
+    dailyCap: job.dailyCap,
+    timeZone: job.timeZone,
+    waitingUntil: await waitingUntil(store, job),
   };
 }
 
@@ -70,6 +82,8 @@ export function bulkRoutes(deps: { bulk: BulkModule; gates: RouteGates; logger: 
       location: req.ctx.location!.slug,
       channel: parsed.data.channel,
       skipRecent: parsed.data.skipRecent,
+      dailyCap: parsed.data.dailyCap,
+      timeZone: bulk.timeZone,
       createdBy: user.id,
       createdByEmail: user.email,
       rows: parsed.data.rows.map((send) => ({
@@ -87,7 +101,9 @@ export function bulkRoutes(deps: { bulk: BulkModule; gates: RouteGates; logger: 
   router.get(base, named('bulk-sends'), gateway(deps.gates['bulk.read']), async (req, res) => {
     const store = await bulk.store();
     const jobs = await store.list(req.ctx.location!.slug);
-    res.json(ok({ jobs: await Promise.all(jobs.map((job) => jobView(store, job))) }));
+    res.json(
+      ok({ jobs: await Promise.all(jobs.map((job) => jobView(store, job))), timeZone: bulk.timeZone }),
+    );
   });
   router.all(base, methodNotAllowed('GET', 'POST'));
 

@@ -69,6 +69,9 @@ export function createBulkRows(db: Database, now: () => number = Date.now) {
     WHERE job_id = $1 AND idx = $2 AND outcome = 'sending' AND claimed_by = $3`);
   const releaseRow = db.prepare(`UPDATE bulk_rows SET outcome = 'pending', claimed_by = NULL
     WHERE job_id = $1 AND idx = $2 AND outcome = 'sending' AND claimed_by = $3`);
+  // Rows that went (or may have gone) out since a time: what a daily cap counts.
+  const sentSince = db.prepare(`SELECT count(*) AS n FROM bulk_rows
+    WHERE job_id = $1 AND outcome IN ('sent', 'warning', 'unknown') AND finished_at >= $2`);
   const recent = db.prepare(`SELECT count(*) AS n, min(finished_at) AS first, max(finished_at) AS last
     FROM bulk_rows WHERE job_id = $1 AND finished_at >= $2 AND outcome IN ('sent', 'warning', 'refused', 'unknown')`);
 
@@ -102,6 +105,11 @@ export function createBulkRows(db: Database, now: () => number = Date.now) {
       );
       const total = await db.get<{ n: number }>('SELECT count(*) AS n FROM bulk_rows WHERE job_id = $1', id);
       return { total: Number(total?.n ?? 0), rows: rows.map(toRow) };
+    },
+
+    /** Rows sent (or unknown) since `since`: a daily cap's count for the day starting then. */
+    async sentSince(id: string, since: number): Promise<number> {
+      return Number((await sentSince.get<{ n: number }>(id, since))?.n ?? 0);
     },
 
     /** Rows per minute over the last minute's finished rows (null before two). */

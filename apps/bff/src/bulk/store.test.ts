@@ -66,6 +66,8 @@ describeEngines('list sends', (dialect) => {
       location: 'main',
       channel: 'email' as const,
       skipRecent: false,
+      dailyCap: null,
+      timeZone: 'UTC',
       createdBy: 'u1',
       createdByEmail: 'owner@example.com',
       rows: rows(n, tag),

@@ -17,6 +17,9 @@ export type BulkJobRecord = {
   location: string;
   channel: Channel;
   skipRecent: boolean;
+  /** At most this many rows a day (null: no cap), days counted on `timeZone`'s wall clock. */
+  dailyCap: number | null;
+  timeZone: string;
   status: BulkJobStatus;
   reason: string | null;
   runs: number;
@@ -32,6 +35,8 @@ type JobRow = {
   location: string;
   channel: Channel;
   skip_recent: number;
+  daily_cap: number | null;
+  time_zone: string;
   status: BulkJobStatus;
   reason: string | null;
   runs: number;
@@ -43,13 +48,15 @@ type JobRow = {
 };
 
 const JOB_COLUMNS =
-  'id, location, channel, skip_recent, status, reason, runs, created_by, created_by_email, total, created_at, finished_at';
+  'id, location, channel, skip_recent, daily_cap, time_zone, status, reason, runs, created_by, created_by_email, total, created_at, finished_at';
 function toJob(row: JobRow): BulkJobRecord {
   return {
     id: row.id,
     location: row.location,
     channel: row.channel,
     skipRecent: Number(row.skip_recent) === 1,
+    dailyCap: row.daily_cap === null ? null : Number(row.daily_cap),
+    timeZone: row.time_zone,
     status: row.status,
     reason: row.reason,
     runs: Number(row.runs),
@@ -66,6 +73,8 @@ export type NewBulkJob = {
   location: string;
   channel: Channel;
   skipRecent: boolean;
+  dailyCap: number | null;
+  timeZone: string;
   createdBy: string;
   createdByEmail: string;
   rows: { send: SendRequest; contactMasked: string }[];
@@ -78,14 +87,16 @@ export function createBulkStore(db: Database, now: () => number = Date.now) {
 
   return {
     ...createBulkRows(db, now),
+    /** The scheduling clock the store dates rows with. */
+    now,
 
     /** Stores the job and its rows in one transaction; the job is `running` at once. */
     async create(job: NewBulkJob): Promise<BulkJobRecord> {
       const at = now();
       return db.transaction(async (tx) => {
         await tx.run(
-          `INSERT INTO bulk_jobs (id, location, channel, skip_recent, status, runs, created_by, created_by_email,
-             total, created_at) VALUES ($1, $2, $3, $4, 'running', 1, $5, $6, $7, $8)`,
+          `INSERT INTO bulk_jobs (id, location, channel, skip_recent, daily_cap, time_zone, status, runs,
+             created_by, created_by_email, total, created_at) VALUES ($1, $2, $3, $4, $9, $10, 'running', 1, $5, $6, $7, $8)`,
           job.id,
           job.location,
           job.channel,
@@ -94,6 +105,8 @@ export function createBulkStore(db: Database, now: () => number = Date.now) {
           job.createdByEmail,
           job.rows.length,
           at,
+          job.dailyCap,
+          job.timeZone,
         );
         await insertMany(
           tx,

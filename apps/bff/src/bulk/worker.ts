@@ -1,6 +1,7 @@
 import { type Clock, systemClock } from '@review-desk/server/db/clock';
 import type { JobHandler } from '@review-desk/server/db/job-runner';
 import type { SendRequest } from '@review-desk/shared';
+import { dayStart, nextDayStart } from '@review-desk/shared/bulk-days';
 import type { Logger } from 'pino';
 import type { Delivery, DeliveryResult } from '../proxy/send.ts';
 import { judgeDelivery, rowKey } from './decisions.ts';
@@ -13,7 +14,7 @@ import { waitUntil } from './wait.ts';
 // run that stopped is offered to the journal again, which replays a recorded send, or answers
 // "unknown" for one that was in flight — never a second request upstream.
 //
-// Pacing: at most `ratePerMinute` sends a minute per job; a 429 waits its Retry-After and tries
+// Pacing: at most `ratePerMinute` sends a minute per job, and `dailyCap` a day when it has one; a 429 waits its Retry-After and tries
 // the same row again; 401/403 pause the job (every row would be refused alike); an upstream that
 // keeps failing pauses it after `downBoundMs`. A run gives way after `sliceMs` so that other
 // jobs waiting for a slot get one.
@@ -93,6 +94,13 @@ export function bulkWorker(deps: BulkWorkerDeps): JobHandler {
       if ('reason' in sender) {
         await store.pause(id, sender.reason);
         return;
+      }
+      // At most `dailyCap` rows a day: once today's are out, the run ends and the job is due again
+      // at the next day's start (in the jobs table, so any process takes it then, under its lease).
+      if (bulk.dailyCap !== null) {
+        const at = now();
+        if ((await store.sentSince(id, dayStart(at, bulk.timeZone))) >= bulk.dailyCap)
+          return later(nextDayStart(at, bulk.timeZone));
       }
       if (!(await wait(lastSend + minGapMs - now()))) return later(now());
       // A row left `sending` by a run that stopped goes to the journal again (see above).

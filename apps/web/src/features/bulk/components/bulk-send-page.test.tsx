@@ -1,3 +1,4 @@
+import { finishingDay, formatDay } from '@review-desk/shared/bulk-days';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -30,6 +31,9 @@ const JOB = {
   createdAt: '2026-11-25T12:00:00.000Z',
   finishedAt: null,
   ratePerMinute: 60,
+  dailyCap: null,
+  timeZone: 'UTC',
+  waitingUntil: null,
 };
 
 function bff() {
@@ -70,7 +74,8 @@ function bff() {
         headers: { 'content-type': 'application/json' },
       });
     }
-    if (url.pathname === '/bff/bulk-sends' && request.method === 'GET') return ok({ jobs: [JOB] });
+    if (url.pathname === '/bff/bulk-sends' && request.method === 'GET')
+      return ok({ jobs: [JOB], timeZone: 'Europe/London' });
     if (url.pathname === '/bff/bulk-sends/job-1') return ok(JOB);
     if (url.pathname === '/bff/bulk-sends/job-1/rows')
       return ok({
@@ -127,6 +132,8 @@ describe('Send to a list', () => {
     expect(within(screen.getByTestId('preflight-valid')).getByText('3')).toBeInTheDocument();
     expect(within(screen.getByTestId('preflight-errors')).getByText('1')).toBeInTheDocument();
     expect(within(screen.getByTestId('preflight-duplicates')).getByText('1')).toBeInTheDocument();
+    // The API does not say how much of the month's allowance is left: the preflight says so.
+    expect(screen.getByTestId('preflight-allowance')).toHaveTextContent('not known before sending');
     // The bad row in the send form's words, with its line in the file.
     const errors = screen.getByRole('table', { name: 'Rows with errors' });
     expect(within(errors).getByText('4')).toBeInTheDocument();
@@ -169,6 +176,28 @@ describe('Send to a list', () => {
     bff();
     renderPage(<BulkSendPage title="Send to a list" />, { url: '/send/list?job=job-1' });
     expect(await screen.findAllByText('1 of 2 rows done')).not.toHaveLength(0);
+  });
+
+  it('spreads a list over days when asked, saying the day it finishes on the server’s calendar', async () => {
+    const server = bff();
+    const user = userEvent.setup();
+    renderPage(<BulkSendPage title="Send to a list" />, { url: '/send/list' });
+    await user.upload(screen.getByLabelText(/Customer list/), new File([CSV], 'c.csv', { type: 'text/csv' }));
+    await user.click(await screen.findByRole('button', { name: 'Check recent requests' }));
+    await user.click(await screen.findByRole('checkbox', { name: 'Send to them again anyway' }));
+    await screen.findByRole('table', { name: 'Earlier lists' });
+    await user.click(screen.getByRole('checkbox', { name: /Spread over days/ }));
+    const cap = screen.getByLabelText('At most this many a day');
+    await user.clear(cap);
+    await user.type(cap, '1');
+    const zone = 'Europe/London';
+    const day = formatDay(finishingDay(3, 1, Date.now(), zone), Date.now(), zone);
+    expect(screen.getByTestId('bulk-finishes')).toHaveTextContent(
+      `Finishes on ${day} at 1 a day (days on Europe/London time)`,
+    );
+    await user.click(screen.getByRole('button', { name: 'Send 3 requests' }));
+    await waitFor(() => expect(server.posted).toHaveLength(1));
+    expect(server.posted[0]).toMatchObject({ dailyCap: 1, skipRecent: false });
   });
 
   it('says why a file cannot be used', async () => {

@@ -1,5 +1,5 @@
 import '@mantine/core/styles/Badge.layer.css';
-import { Alert, Anchor, Button, Checkbox, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
 import { CHANNELS, type Channel } from '@review-desk/shared/send';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { useMemo, useState } from 'react';
@@ -10,6 +10,7 @@ import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-error.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useCreateBulkSend } from '../api/create-bulk-send.ts';
+import { useBulkSends } from '../api/get-bulk-sends.ts';
 import { contactHistory, sentWithin } from '../api/get-contact-history.ts';
 import {
   checkFileSize,
@@ -29,9 +30,10 @@ import {
   suggestedChannel,
   type ValidRow,
 } from '../model.ts';
+import { DailyCapField } from './daily-cap.tsx';
 import { FilePicker } from './file-picker.tsx';
 import { PastLists } from './past-lists.tsx';
-import { PreflightSummary } from './preflight-summary.tsx';
+import { PreflightSummary, RecentAlert } from './preflight-summary.tsx';
 import { ProgressView } from './progress-view.tsx';
 
 // "Send to a list": pick or drop a CSV/TSV, map its columns, see every row checked before
@@ -95,6 +97,9 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
   const [country, setCountry] = useState<CountryCode>(guessCountry);
   const [recent, setRecent] = useState<Recent>({ state: 'idle' });
   const [includeRecent, setIncludeRecent] = useState(false);
+  const [dailyCap, setDailyCap] = useState<number | null>(null);
+  // The server's time zone for a daily cap's days comes with the list of past list sends.
+  const lists = useBulkSends();
   const create = useCreateBulkSend();
   const countryList = useMemo(countryOptions, []);
 
@@ -172,6 +177,7 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
       {
         channel,
         skipRecent: !includeRecent,
+        ...(dailyCap !== null ? { dailyCap } : {}),
         rows: toSend.map(({ body }) => ({
           ...(body.customerName ? { customerName: body.customerName } : {}),
           ...(body.customerPhone ? { customerPhone: body.customerPhone } : {}),
@@ -236,22 +242,18 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
 
             {recent.state === 'checked' ? (
               <Stack gap="sm">
-                {recent.lines.size > 0 && (
-                  <Alert color="yellow" title="Sent to recently">
-                    <Stack gap="xs">
-                      <Text size="sm">
-                        {numberFormat(recent.lines.size)} contacts were sent a request in the last {capDays}{' '}
-                        days (lines {[...recent.lines].slice(0, 20).join(', ')}
-                        {recent.lines.size > 20 ? ', …' : ''}).
-                      </Text>
-                      <Checkbox
-                        label="Send to them again anyway"
-                        checked={includeRecent}
-                        onChange={(event) => setIncludeRecent(event.currentTarget.checked)}
-                      />
-                    </Stack>
-                  </Alert>
-                )}
+                <RecentAlert
+                  lines={recent.lines}
+                  capDays={capDays}
+                  include={includeRecent}
+                  onInclude={setIncludeRecent}
+                />
+                <DailyCapField
+                  rows={toSend.length}
+                  value={dailyCap}
+                  onChange={setDailyCap}
+                  timeZone={lists.data?.timeZone ?? null}
+                />
                 {create.error && (
                   <div role="alert">
                     {create.error instanceof ApiError && create.error.status === 400 ? (

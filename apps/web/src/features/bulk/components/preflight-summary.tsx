@@ -1,3 +1,4 @@
+import { Alert, Checkbox, Stack, Text } from '@mantine/core';
 import type { Preflight } from '../model.ts';
 import { numberFormat } from '../model.ts';
 
@@ -36,6 +37,10 @@ export function PreflightSummary({
           <dd>{recent === null ? '—' : numberFormat(recent)}</dd>
         </div>
       </dl>
+      <Text size="sm" c="dimmed" data-testid="preflight-allowance">
+        The month’s sending allowance: not known before sending — the review service does not say how much of
+        it is left. If it runs out, the list pauses with the reason and goes on when resumed.
+      </Text>
 
       {checked.errors.length > 0 && (
         <details open={checked.errors.length <= 10}>
@@ -75,5 +80,36 @@ export function PreflightSummary({
         </details>
       )}
     </>
+  );
+}
+
+/** The contacts sent a request within the cap window, and the choice to send to them anyway. */
+export function RecentAlert({
+  lines,
+  capDays,
+  include,
+  onInclude,
+}: {
+  lines: Set<number>;
+  capDays: number;
+  include: boolean;
+  onInclude(include: boolean): void;
+}) {
+  if (lines.size === 0) return null;
+  return (
+    <Alert color="yellow" title="Sent to recently">
+      <Stack gap="xs">
+        <Text size="sm">
+          {numberFormat(lines.size)} contacts were sent a request in the last {capDays} days (lines{' '}
+          {[...lines].slice(0, 20).join(', ')}
+          {lines.size > 20 ? ', …' : ''}).
+        </Text>
+        <Checkbox
+          label="Send to them again anyway"
+          checked={include}
+          onChange={(event) => onInclude(event.currentTarget.checked)}
+        />
+      </Stack>
+    </Alert>
   );
 }

@@ -8,6 +8,7 @@ import { inLocation } from '../../../lib/location.ts';
 import { useBulkAction } from '../api/bulk-action.ts';
 import { ROWS_PER_PAGE, useBulkRows, useBulkSend } from '../api/get-bulk-send.ts';
 import { numberFormat } from '../model.ts';
+import { waitingWords } from './daily-cap.tsx';
 
 // A list send's progress, polled while it runs: counts per outcome, rate and time left, the
 // reason when it stopped, the controls, and the rows' outcomes page by page. `sent` is not a
@@ -73,8 +74,14 @@ export function ProgressView({ id }: { id: string }) {
           <Text size="sm" c="dimmed">
             Started by {job.data.createdBy} on {new Date(job.data.createdAt).toLocaleString()}
             {job.data.ratePerMinute ? ` · ${job.data.ratePerMinute} rows a minute` : ''}
-            {left ? ` · ${left}` : ''}
+            {left && !job.data.waitingUntil ? ` · ${left}` : ''}
+            {job.data.dailyCap ? ` · at most ${numberFormat(job.data.dailyCap)} a day` : ''}
           </Text>
+          {waitingWords(job.data) && (
+            <Alert color="blue" title="Waiting for tomorrow" role="status" data-testid="bulk-waiting">
+              {waitingWords(job.data)}
+            </Alert>
+          )}
           {job.data.reason && (
             <Alert color="yellow" title="Paused" role="status">
               {job.data.reason}
