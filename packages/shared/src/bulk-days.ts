@@ -1,4 +1,6 @@
-import { zonedInstant } from './quiet-hours.ts';
+import { addDays, type LocalDate, localDate, zonedInstant } from './quiet-hours.ts';
+
+export { type LocalDate, localDate };
 
 // A list sent over days ("at most 50 a day", docs/bulk.md): review sites filter reviews that
 // arrive in a sudden burst. A day is a calendar day on one time zone's wall clock (the zone the
@@ -7,34 +9,6 @@ import { zonedInstant } from './quiet-hours.ts';
 
 /** The most a daily cap may be: the longest list (a cap at or above it changes nothing). */
 export const BULK_DAILY_CAP_MAX = 10_000;
-
-export type LocalDate = { year: number; month: number; day: number };
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-/** The calendar date of an instant on the zone's wall clock. */
-export function localDate(ms: number, timeZone: string): LocalDate {
-  let format = formats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-    });
-    if (formats.size > 100) formats.clear();
-    formats.set(timeZone, format);
-  }
-  const parts: Record<string, number> = {};
-  for (const part of format.formatToParts(ms))
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  return { year: parts.year as number, month: parts.month as number, day: parts.day as number };
-}
-
-function addDays(date: LocalDate, days: number): LocalDate {
-  const d = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
-}
 
 /** When the day holding `ms` began on the zone's wall clock (its midnight, or the first moment after). */
 export function dayStart(ms: number, timeZone: string): number {

@@ -102,6 +102,20 @@ function wallTime(ms: number, timeZone: string): WallTime {
   };
 }
 
+export type LocalDate = { year: number; month: number; day: number };
+
+/** The calendar date of an instant on the zone's wall clock. */
+export function localDate(ms: number, timeZone: string): LocalDate {
+  const { year, month, day } = wallTime(ms, timeZone);
+  return { year, month, day };
+}
+
+/** The calendar date `days` after `date` (before it when negative). */
+export function addDays(date: LocalDate, days: number): LocalDate {
+  const d = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}
+
 /** The zone's offset from UTC at that instant, in ms (whole seconds). */
 function offsetAt(ms: number, timeZone: string): number {
   const wall = wallTime(ms, timeZone);
@@ -125,11 +139,7 @@ function sameWall(ms: number, timeZone: string, y: number, mo: number, d: number
  * the time happens twice (clocks go back) the first; when it never happens (clocks go forward
  * over it) the moment the clocks jump past it.
  */
-export function zonedInstant(
-  date: { year: number; month: number; day: number },
-  minutes: number,
-  timeZone: string,
-): number {
+export function zonedInstant(date: LocalDate, minutes: number, timeZone: string): number {
   const naive = Date.UTC(date.year, date.month - 1, date.day, Math.floor(minutes / 60), minutes % 60);
   // The offset may differ on either side of the time sought: try both.
   const before = offsetAt(naive - 86_400_000 / 2, timeZone);
@@ -170,10 +180,7 @@ export function nextAllowedSendTime(now: number, window: SendWindow | null, time
   if (inWindow(minutes, window)) return now;
   // Outside: the opening is later today, unless today's opening has passed (then tomorrow's).
   const today = { year: wall.year, month: wall.month, day: wall.day };
-  if (minutes < window.start) return zonedInstant(today, window.start, timeZone);
-  const next = new Date(Date.UTC(wall.year, wall.month - 1, wall.day + 1));
-  const tomorrow = { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() };
-  return zonedInstant(tomorrow, window.start, timeZone);
+  return zonedInstant(minutes < window.start ? today : addDays(today, 1), window.start, timeZone);
 }
 
 /**

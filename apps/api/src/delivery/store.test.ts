@@ -26,7 +26,7 @@ describeEngines('delivery store', (dialect) => {
 
   beforeEach(async () => {
     await database().db.exec(
-      'DELETE FROM delivery_legs; DELETE FROM delivery_requests; DELETE FROM sms_opt_outs;',
+      'DELETE FROM delivery_legs; DELETE FROM delivery_requests; DELETE FROM sms_opt_outs; DELETE FROM delivery_early_receipts;',
     );
   });
 
@@ -45,11 +45,31 @@ describeEngines('delivery store', (dialect) => {
     expect(await s.applyReceipt(sid, 'delivered', null, null, 1002)).toBe('changed');
     expect(await s.applyReceipt(sid, 'sent', null, null, 1003)).toBe('unchanged');
     expect(await s.applyReceipt(sid, 'undelivered', '30003', 'x', 1004)).toBe('unchanged');
-    expect(await s.applyReceipt(`SM${'2'.repeat(32)}`, 'sent', null, null, 1005)).toBe('unknown_message');
     const [stored] = await s.legs('req_a');
     expect(stored).toMatchObject({ state: 'delivered', updated_at: 1002, segments: 1, business_id: 1 });
     expect(await s.request(1, 'req_a')).toMatchObject({ status: 'sent', created_at: 1000 });
     expect(await s.request(2, 'req_a')).toBeUndefined();
+  });
+
+  it('holds a receipt that comes before its leg is recorded, and applies it when the leg is', async () => {
+    const s = store();
+    await s.createRequest({
+      requestId: 'req_early',
+      businessId: 1,
+      channel: 'sms',
+      status: 'sending',
+      scheduledFor: null,
+      at: 1000,
+    });
+    const sid = `SM${'1'.repeat(32)}`;
+    // The carrier's callback outruns the send's own record of the message.
+    expect(await s.applyReceipt(sid, 'delivered', null, null, 1002)).toBe('held');
+    expect(await s.applyReceipt(sid, 'sent', null, null, 1001)).toBe('held');
+    await s.recordLegs('req_early', 1, [leg()], 'sent', 1001);
+    const [stored] = await s.legs('req_early');
+    expect(stored).toMatchObject({ state: 'delivered', updated_at: 1002 });
+    // Applied once: held no more.
+    expect(await database().db.get('SELECT count(*) AS n FROM delivery_early_receipts')).toEqual({ n: 0 });
   });
 
   it('lists newest first with filters and a total; remembers STOP and START per business', async () => {

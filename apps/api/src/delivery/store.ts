@@ -1,14 +1,17 @@
 import { migrationsBeside } from '@review-desk/server/db/migrate';
-import type { Database } from '@review-desk/server/db/types';
+import type { Database, Transaction } from '@review-desk/server/db/types';
+import type { Channel, LegKind, LegState, RequestStatus } from '@review-desk/shared';
+import { earlyReceipts } from './early-receipts.ts';
 import {
-  type Channel,
-  FINAL_LEG_STATES,
-  LEG_STATE_RANK,
-  type LegChannel,
-  type LegKind,
-  type LegState,
-  type RequestStatus,
-} from '@review-desk/shared';
+  type DeliveryRequestRow,
+  FINAL_SQL,
+  LEG_ORDER,
+  type LegRow,
+  type NewLeg,
+  RANK_SQL,
+  toLeg,
+  toRequest,
+} from './rows.ts';
 
 // The delivery tables (component `delivery`, SQLite and PostgreSQL, in the service's database):
 // each request's status and its legs as the carriers report them, and the phones that texted
@@ -17,73 +20,9 @@ import {
 
 export const DELIVERY_MIGRATIONS = migrationsBeside(import.meta.url, 'delivery');
 
-export type DeliveryRequestRow = {
-  request_id: string;
-  business_id: number;
-  channel: Channel;
-  status: RequestStatus;
-  scheduled_for: number | null;
-  created_at: number;
-  updated_at: number;
-};
+export type { DeliveryRequestRow, LegRow, NewLeg } from './rows.ts';
 
-export type LegRow = {
-  request_id: string;
-  channel: LegChannel;
-  /** `request`: a message of the send; `reminder`: the one automatic reminder's. */
-  kind: LegKind;
-  business_id: number;
-  provider: string;
-  to_addr: string;
-  sender: string | null;
-  provider_message_id: string | null;
-  state: LegState;
-  error_code: string | null;
-  error: string | null;
-  segments: number | null;
-  updated_at: number;
-};
-
-export type NewLeg = {
-  channel: LegChannel;
-  provider: string;
-  to: string;
-  sender: string | null;
-  providerMessageId: string | null;
-  state: LegState;
-  errorCode: string | null;
-  error: string | null;
-  segments: number | null;
-};
-
-/** The SQL rank of a state (LEG_STATE_RANK), so a receipt only ever moves a leg forward. */
-const RANK_SQL = `CASE state ${Object.entries(LEG_STATE_RANK)
-  .map(([state, rank]) => `WHEN '${state}' THEN ${rank}`)
-  .join(' ')} END`;
-/** A request's legs in the order they went: the send's (SMS, then email), then the reminder's. */
-const LEG_ORDER = "CASE kind WHEN 'request' THEN 0 ELSE 1 END, channel DESC";
-const FINAL_SQL = FINAL_LEG_STATES.map((s) => `'${s}'`).join(', ');
-
-function toRequest(row: DeliveryRequestRow): DeliveryRequestRow {
-  return {
-    ...row,
-    business_id: Number(row.business_id),
-    scheduled_for: row.scheduled_for === null ? null : Number(row.scheduled_for),
-    created_at: Number(row.created_at),
-    updated_at: Number(row.updated_at),
-  };
-}
-
-function toLeg(row: LegRow): LegRow {
-  return {
-    ...row,
-    business_id: Number(row.business_id),
-    segments: row.segments === null ? null : Number(row.segments),
-    updated_at: Number(row.updated_at),
-  };
-}
-
-export type ReceiptResult = 'changed' | 'unchanged' | 'unknown_message';
+export type ReceiptResult = 'changed' | 'unchanged' | 'held' | 'dropped';
 
 export function deliveryStore(db: Database) {
   const insertRequest = db.prepare(`INSERT INTO delivery_requests
@@ -104,6 +43,7 @@ export function deliveryStore(db: Database) {
     db.prepare(`UPDATE delivery_legs SET state = $2, error_code = $3, error = $4, updated_at = $5
     WHERE provider_message_id = $1 AND state NOT IN (${FINAL_SQL}) AND ${RANK_SQL} < $6`);
   const legByMessage = db.prepare('SELECT * FROM delivery_legs WHERE provider_message_id = $1');
+  const early = earlyReceipts(db, receipt);
   const requestById = db.prepare(
     'SELECT request_id, business_id, channel, status, scheduled_for, created_at, updated_at FROM delivery_requests WHERE request_id = $1 AND business_id = $2',
   );
@@ -138,6 +78,22 @@ export function deliveryStore(db: Database) {
       at,
       kind,
     );
+  }
+
+  /** Writes legs; a receipt that came before its leg (held) is applied at once. */
+  async function writeLegs(
+    tx: Transaction,
+    requestId: string,
+    businessId: number,
+    legs: NewLeg[],
+    kind: LegKind,
+    at: number,
+  ) {
+    for (const leg of legs) {
+      if (leg.providerMessageId) await early.lock(tx, leg.providerMessageId);
+      await writeLeg(requestId, businessId, leg, kind, at);
+      if (leg.providerMessageId) await early.settle(tx, leg.providerMessageId);
+    }
   }
 
   async function legsFor(requestIds: string[]): Promise<Map<string, LegRow[]>> {
@@ -178,8 +134,8 @@ export function deliveryStore(db: Database) {
       status: RequestStatus,
       at: number,
     ) {
-      await db.transaction(async () => {
-        for (const leg of legs) await writeLeg(requestId, businessId, leg, 'request', at);
+      await db.transaction(async (tx) => {
+        await writeLegs(tx, requestId, businessId, legs, 'request', at);
         await setStatus.run(requestId, status, at);
       });
     },
@@ -189,9 +145,7 @@ export function deliveryStore(db: Database) {
      * (the reminder is part of the same request, not a new one).
      */
     async recordReminderLegs(requestId: string, businessId: number, legs: NewLeg[], at: number) {
-      await db.transaction(async () => {
-        for (const leg of legs) await writeLeg(requestId, businessId, leg, 'reminder', at);
-      });
+      await db.transaction((tx) => writeLegs(tx, requestId, businessId, legs, 'reminder', at));
     },
 
     async setStatus(requestId: string, status: RequestStatus, at: number): Promise<void> {
@@ -206,9 +160,7 @@ export function deliveryStore(db: Database) {
       error: string | null,
       at: number,
     ): Promise<ReceiptResult> {
-      const result = await receipt.run(providerMessageId, state, errorCode, error, at, LEG_STATE_RANK[state]);
-      if (result.changes > 0) return 'changed';
-      return (await legByMessage.get(providerMessageId)) ? 'unchanged' : 'unknown_message';
+      return early.receive(providerMessageId, { state, errorCode, error, at });
     },
 
     async legByMessage(providerMessageId: string): Promise<LegRow | undefined> {

@@ -77,10 +77,10 @@ export function twilioWebhookRoutes(ctx: AppContext): Router {
       receipt.error,
       ctx.now(),
     );
-    if (result === 'unknown_message')
+    if (result === 'dropped')
       ctx.logger.warn(
         { reqId: req.id, messageSid: receipt.messageSid, status: receipt.status },
-        'a Twilio status callback names a message this service did not send; acknowledged',
+        'a Twilio status callback names no message this service recorded, and too many are held; acknowledged',
       );
     else
       ctx.logger.debug(
@@ -88,7 +88,7 @@ export function twilioWebhookRoutes(ctx: AppContext): Router {
           reqId: req.id,
           messageSid: receipt.messageSid,
           status: receipt.status,
-          changed: result === 'changed',
+          result,
         },
         'Twilio receipt',
       );

@@ -106,7 +106,9 @@ export function bulkInsertRequests(db: Queryable, rows: Iterable<BulkRequest>): 
   return db.transaction(async (tx) => {
     const ids: number[] = [];
     const deltas = new Map<string, { businessId: number; day: number; d: RequestRollupDelta }>();
-    for (const batch of batches(rows, batchSize(tx, REQUEST_COLUMNS.length, 500))) {
+    // SQLite: one row per statement (in process, and its binding slows with many placeholders).
+    const perBatch = tx.dialect === 'sqlite' ? 1 : batchSize(tx, REQUEST_COLUMNS.length, 500);
+    for (const batch of batches(rows, perBatch)) {
       const values = batch.map((r) => [
         r.public_id,
         r.token,

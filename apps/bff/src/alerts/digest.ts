@@ -1,5 +1,8 @@
 import {
   type AnalyticsResult,
+  addDays,
+  type LocalDate,
+  localDate,
   type OverviewFigures,
   overviewFigures,
   overviewTotals,
@@ -18,33 +21,6 @@ export const DIGEST_MINUTES = 8 * 60;
 export const DIGEST_GRACE_MS = 12 * 60 * 60_000;
 
 export type DigestSlot = { week: string; at: number };
-
-type LocalDate = { year: number; month: number; day: number };
-
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-function localDate(ms: number, timeZone: string): LocalDate {
-  let format = dateFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-    });
-    if (dateFormats.size > 500) dateFormats.clear();
-    dateFormats.set(timeZone, format);
-  }
-  const parts: Record<string, number> = {};
-  for (const part of format.formatToParts(ms))
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  return { year: parts.year as number, month: parts.month as number, day: parts.day as number };
-}
-
-function addDays(date: LocalDate, days: number): LocalDate {
-  const d = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
-}
 
 const iso = (d: LocalDate) =>
   `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   type AnalyticsResult,
   analyticsResultSchema,
-  ENDPOINTS,
   isLastPage,
   reviewListSchema,
   reviewsSearchParams,
@@ -10,7 +9,7 @@ import {
 import { alertExcerpt } from '@review-desk/shared/alerts';
 import type { z } from 'zod';
 import type { RoutedLocation } from '../locations/directory.ts';
-import { createUpstreamHeaders } from '../proxy/headers.ts';
+import { getFromLocation } from '../locations/upstream-get.ts';
 import { retryAfterMs } from './decide.ts';
 import type { SeenReview } from './store.ts';
 
@@ -39,36 +38,26 @@ async function upstreamGet<S extends z.ZodType>(
   query: URLSearchParams,
   schema: S,
 ): Promise<z.output<S>> {
-  const base = location.upstream.url.href.replace(/\/+$/, '');
-  const headers = createUpstreamHeaders(location.upstream)({ method: 'GET', requestId: randomUUID() });
-  delete headers.host;
-  let response: Response;
-  try {
-    response = await fetch(`${base}${ENDPOINTS[endpoint].path}?${query}`, {
-      headers: headers as Record<string, string>,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(location.upstream.timeoutMs),
-    });
-  } catch (error) {
-    const timeout = (error as Error).name === 'TimeoutError';
+  const reply = await getFromLocation(location, endpoint, query, randomUUID());
+  if (reply.kind === 'error') {
+    const timeout = reply.reason === 'timeout';
     throw new UpstreamFailure(timeout ? 'The API did not answer in time' : 'The API is unreachable', null);
   }
-  const text = await response.text();
-  if (response.status < 200 || response.status >= 300) {
+  if (reply.status < 200 || reply.status >= 300) {
     throw new UpstreamFailure(
-      `The API answered ${response.status}`,
-      response.status,
-      retryAfterMs(response.headers.get('retry-after'), Date.now()),
+      `The API answered ${reply.status}`,
+      reply.status,
+      retryAfterMs(reply.headers.get('retry-after'), Date.now()),
     );
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(reply.body.toString('utf8'));
   } catch {
-    throw new UpstreamFailure('The API answered something other than JSON', response.status);
+    throw new UpstreamFailure('The API answered something other than JSON', reply.status);
   }
   const data = schema.safeParse((parsed as { data?: unknown } | null)?.data);
-  if (!data.success) throw new UpstreamFailure('The API answered in an unexpected shape', response.status);
+  if (!data.success) throw new UpstreamFailure('The API answered in an unexpected shape', reply.status);
   return data.data;
 }
 

@@ -20,9 +20,9 @@ import type { RouteGates } from '../gates.ts';
 import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
 import { interpretReply } from '../proxy/answer.ts';
-import { createUpstreamHeaders } from '../proxy/headers.ts';
 import { PROXY_MESSAGES } from '../proxy/messages.ts';
 import type { LocationDirectory, RoutedLocation } from './directory.ts';
+import { getFromLocation } from './upstream-get.ts';
 
 // GET /bff/overview?days=N: the Locations overview in one call. The BFF fans out to the user's
 // locations, at most OVERVIEW_PARALLEL at a time, each call with that location's own key and
@@ -47,29 +47,14 @@ async function upstreamGet<S extends z.ZodType>(
   schema: S,
   requestId: string,
 ): Promise<z.output<S>> {
-  const base = location.upstream.url.href.replace(/\/+$/, '');
-  const headers = createUpstreamHeaders(location.upstream)({ method: 'GET', requestId });
-  delete headers.host;
-  let status: number;
-  let body: Buffer;
-  let contentType: string | undefined;
-  try {
-    const response = await fetch(`${base}${ENDPOINTS[endpoint].path}?${query}`, {
-      headers: headers as Record<string, string>,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(location.upstream.timeoutMs),
-    });
-    status = response.status;
-    contentType = response.headers.get('content-type') ?? undefined;
-    body = Buffer.from(await response.arrayBuffer());
-  } catch (error) {
-    const timeout = (error as Error).name === 'TimeoutError';
-    throw timeout
+  const reply = await getFromLocation(location, endpoint, query, requestId);
+  if (reply.kind === 'error') {
+    throw reply.reason === 'timeout'
       ? new RowFailure(PROXY_MESSAGES.timeout, 'upstream_timeout')
       : new RowFailure(PROXY_MESSAGES.unreachable, 'upstream_unreachable');
   }
   const answer = interpretReply(
-    { status, contentType, body },
+    { status: reply.status, contentType: reply.headers.get('content-type') ?? undefined, body: reply.body },
     ENDPOINTS[endpoint].scope,
     Buffer.from(location.upstream.key),
   );

@@ -1,0 +1,78 @@
+import {
+  type Channel,
+  FINAL_LEG_STATES,
+  LEG_STATE_RANK,
+  type LegChannel,
+  type LegKind,
+  type LegState,
+  type RequestStatus,
+} from '@review-desk/shared';
+
+// The delivery tables' rows as the stores read them (numbers from either engine made numbers), and
+// the SQL pieces that order legs and keep receipts moving forward.
+
+export type DeliveryRequestRow = {
+  request_id: string;
+  business_id: number;
+  channel: Channel;
+  status: RequestStatus;
+  scheduled_for: number | null;
+  created_at: number;
+  updated_at: number;
+};
+
+export type LegRow = {
+  request_id: string;
+  channel: LegChannel;
+  /** `request`: a message of the send; `reminder`: the one automatic reminder's. */
+  kind: LegKind;
+  business_id: number;
+  provider: string;
+  to_addr: string;
+  sender: string | null;
+  provider_message_id: string | null;
+  state: LegState;
+  error_code: string | null;
+  error: string | null;
+  segments: number | null;
+  updated_at: number;
+};
+
+export type NewLeg = {
+  channel: LegChannel;
+  provider: string;
+  to: string;
+  sender: string | null;
+  providerMessageId: string | null;
+  state: LegState;
+  errorCode: string | null;
+  error: string | null;
+  segments: number | null;
+};
+
+/** The SQL rank of a state (LEG_STATE_RANK), so a receipt only ever moves a leg forward. */
+export const RANK_SQL = `CASE state ${Object.entries(LEG_STATE_RANK)
+  .map(([state, rank]) => `WHEN '${state}' THEN ${rank}`)
+  .join(' ')} END`;
+/** A request's legs in the order they went: the send's (SMS, then email), then the reminder's. */
+export const LEG_ORDER = "CASE kind WHEN 'request' THEN 0 ELSE 1 END, channel DESC";
+export const FINAL_SQL = FINAL_LEG_STATES.map((s) => `'${s}'`).join(', ');
+
+export function toRequest(row: DeliveryRequestRow): DeliveryRequestRow {
+  return {
+    ...row,
+    business_id: Number(row.business_id),
+    scheduled_for: row.scheduled_for === null ? null : Number(row.scheduled_for),
+    created_at: Number(row.created_at),
+    updated_at: Number(row.updated_at),
+  };
+}
+
+export function toLeg(row: LegRow): LegRow {
+  return {
+    ...row,
+    business_id: Number(row.business_id),
+    segments: row.segments === null ? null : Number(row.segments),
+    updated_at: Number(row.updated_at),
+  };
+}

@@ -1,0 +1,33 @@
+import { ENDPOINTS } from '@review-desk/shared';
+import { createUpstreamHeaders } from '../proxy/headers.ts';
+import type { RoutedLocation } from './directory.ts';
+
+// A read the BFF makes on its own (alerts' polls and digests, the Locations overview): a GET of
+// one of the API's endpoints at a location's own upstream, with that location's key. A redirect
+// is answered as it is, never followed (it could carry the key elsewhere).
+
+export type GetResult =
+  | { kind: 'reply'; status: number; headers: Headers; body: Buffer }
+  | { kind: 'error'; reason: 'timeout' | 'unreachable' };
+
+export async function getFromLocation(
+  location: RoutedLocation,
+  endpoint: 'reviews' | 'analytics',
+  query: URLSearchParams,
+  requestId: string,
+): Promise<GetResult> {
+  const base = location.upstream.url.href.replace(/\/+$/, '');
+  const headers = createUpstreamHeaders(location.upstream)({ method: 'GET', requestId });
+  delete headers.host;
+  try {
+    const response = await fetch(`${base}${ENDPOINTS[endpoint].path}?${query}`, {
+      headers: headers as Record<string, string>,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(location.upstream.timeoutMs),
+    });
+    const body = Buffer.from(await response.arrayBuffer());
+    return { kind: 'reply', status: response.status, headers: response.headers, body };
+  } catch (error) {
+    return { kind: 'error', reason: (error as Error).name === 'TimeoutError' ? 'timeout' : 'unreachable' };
+  }
+}
