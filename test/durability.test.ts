@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from './support/fault-upstream.ts';
 import { recordFigure } from './support/figures.ts';
 import { type Reply, request, Session } from './support/http.ts';
+import { submitReviewForm } from './support/review-page.ts';
 import { scaled } from './support/soak.ts';
 import { type SystemApi, type SystemBff, startSystemApi, startSystemBff } from './support/stack.ts';
 
@@ -115,16 +116,8 @@ describe('the API killed mid-write', () => {
       const reviewWriter = async () => {
         const token = links.pop();
         if (!token) return false;
-        const page = await request(api.url, `/r/${token}`, { agent });
-        const cookie = String(page.headers['set-cookie']?.[0]?.split(';')[0]);
-        const formToken = /name="form_token" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
         const comment = `Acknowledged review ${cycle}-${token.slice(0, 8)}`;
-        const reply = await request(api.url, `/r/${token}`, {
-          method: 'POST',
-          headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ rating: '4', comment, form_token: formToken }).toString(),
-          agent,
-        });
+        const reply = await submitReviewForm(api.url, token, { rating: '4', comment }, agent);
         // Post/redirect/get: the 303 is the page's acknowledgement that the review is stored.
         if (reply.status === 303) acknowledged.reviews.push({ token, comment });
         return true;

@@ -13,6 +13,30 @@ export function newApiKey(): string {
   return `rd_live_${randomBytes(32).toString('base64url')}`;
 }
 
+/**
+ * The BFF's settings for a test: `upstreamUrl` with `key`, its database in `dir` with a first
+ * owner, no web build, then `env` over them.
+ */
+export function bffTestEnv(
+  upstreamUrl: string,
+  key: string,
+  dir: string,
+  env: Record<string, string>,
+): Record<string, string> {
+  return {
+    UPSTREAM_URL: upstreamUrl,
+    UPSTREAM_API_KEY: key,
+    BFF_DATABASE_PATH: path.join(dir, 'bff.db'),
+    ADMIN_EMAIL: OWNER.email,
+    ADMIN_PASSWORD: OWNER.password,
+    WEB_DIST_DIR: path.join(dir, 'no-web-build'),
+    // Tests of other things call far faster than a person: each user's share is made too large
+    // to reach (its gate and table still run). The share's own tests set it low.
+    USER_RATE_LIMIT_PER_MINUTE: '1000000',
+    ...env,
+  };
+}
+
 export type SystemBff = {
   app: RunningApp;
   url: string;
@@ -35,21 +59,12 @@ export async function startSystemBff(
 ): Promise<SystemBff> {
   const temp = tempDir('rd-system-bff-');
   const key = env.UPSTREAM_API_KEY ?? newApiKey();
-  const databasePath = path.join(temp.dir, 'bff.db');
-  const fullEnv: Record<string, string> = {
-    UPSTREAM_URL: upstreamUrl,
-    UPSTREAM_API_KEY: key,
-    BFF_DATABASE_PATH: databasePath,
-    ADMIN_EMAIL: OWNER.email,
-    ADMIN_PASSWORD: OWNER.password,
-    WEB_DIST_DIR: path.join(temp.dir, 'no-web-build'),
+  const fullEnv = bffTestEnv(upstreamUrl, key, temp.dir, {
     UPSTREAM_TIMEOUT_MS: '1000',
     LOG_LEVEL: 'info',
-    // Tests of other things call far faster than a person: each user's share is made too large
-    // to reach (its gate and table still run). The share's own tests set it low.
-    USER_RATE_LIMIT_PER_MINUTE: '1000000',
     ...env,
-  };
+  });
+  const databasePath = path.join(temp.dir, 'bff.db');
   const bff: SystemBff = {
     app: await startApp('bff', { env: fullEnv }),
     get url() {

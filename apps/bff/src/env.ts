@@ -149,7 +149,7 @@ export const BFF_CONFIG = setting.defineConfig({
     type: setting.bool(),
     default: '0',
     description:
-      '`1` runs scheduled work on a clock that `POST /dev/clock` moves (tests, demos; docs/alerts.md). Refused with `NODE_ENV=production`.',
+      '`1` runs scheduled work (alerts, digests, list sends’ waits and daily caps) on a clock that `POST /dev/clock` moves (tests, demos; docs/alerts.md). Refused with `NODE_ENV=production`.',
   },
   NODE_ENV: {
     type: setting.text(),

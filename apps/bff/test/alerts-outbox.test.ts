@@ -1,6 +1,7 @@
 import { ALERT_PATHS } from '@review-desk/shared/alerts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { request } from '../../../test/support/http.ts';
+import { requestReviewLink, submitReviewForm } from '../../../test/support/review-page.ts';
 import {
   type SystemApi,
   type SystemBff,
@@ -38,20 +39,11 @@ it('keeps an alert email on the dev outbox page, and says so on the Notification
   await new Promise((r) => setTimeout(r, 3_000));
   expect((await outbox(bff.url)).json.data.messages).toEqual([]);
 
-  const sent = await request(api.url, '/api/v1/requests/send', {
-    method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json', origin: api.url },
-    body: JSON.stringify({ channel: 'link', customerName: 'Outbox Customer' }),
+  const { token } = await requestReviewLink(api.url, key, {
+    channel: 'link',
+    customerName: 'Outbox Customer',
   });
-  const token = new URL(sent.json.data.reviewLink).pathname.split('/')[2]!;
-  const page = await request(api.url, `/r/${token}`);
-  const cookie = String(page.headers['set-cookie']?.[0]?.split(';')[0]);
-  const formToken = /name="form_token" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-  const left = await request(api.url, `/r/${token}`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ rating: '1', comment: 'Too noisy', form_token: formToken }).toString(),
-  });
+  const left = await submitReviewForm(api.url, token, { rating: '1', comment: 'Too noisy' });
   expect(left.status).toBe(303);
 
   await waitFor(

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ALERT_PATHS } from '@review-desk/shared/alerts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type FakeUpstream, faults, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
-import { request } from '../../../test/support/http.ts';
+import { requestReviewLink, submitReviewForm } from '../../../test/support/review-page.ts';
 import { type SmtpCatcher, startSmtpCatcher } from '../../../test/support/smtp.ts';
 import {
   type SystemApi,
@@ -62,20 +62,11 @@ afterAll(async () => {
 });
 
 async function leaveOneStarReview() {
-  const sent = await request(api.url, '/api/v1/requests/send', {
-    method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json', origin: api.url },
-    body: JSON.stringify({ channel: 'link', customerName: 'Unhappy Customer' }),
+  const { token } = await requestReviewLink(api.url, key, {
+    channel: 'link',
+    customerName: 'Unhappy Customer',
   });
-  const token = new URL(sent.json.data.reviewLink).pathname.split('/')[2]!;
-  const page = await request(api.url, `/r/${token}`);
-  const cookie = String(page.headers['set-cookie']?.[0]?.split(';')[0]);
-  const formToken = /name="form_token" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-  const reply = await request(api.url, `/r/${token}`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ rating: '1', comment: 'Never again', form_token: formToken }).toString(),
-  });
+  const reply = await submitReviewForm(api.url, token, { rating: '1', comment: 'Never again' });
   expect(reply.status).toBe(303);
 }
 

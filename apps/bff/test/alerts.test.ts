@@ -1,7 +1,8 @@
 import { ALERT_PATHS } from '@review-desk/shared/alerts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, faults, json, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
-import { request, type Session } from '../../../test/support/http.ts';
+import type { Session } from '../../../test/support/http.ts';
+import { requestReviewLink, submitReviewForm } from '../../../test/support/review-page.ts';
 import { type SmtpCatcher, startSmtpCatcher } from '../../../test/support/smtp.ts';
 import {
   type SystemApi,
@@ -40,25 +41,13 @@ async function polls(n: number) {
 let customers = 0;
 const contactOf = (n: number) => `customer.private.${n}@example.net`;
 async function leaveReview(rating: number, comment: string, customerName: string): Promise<void> {
-  const sent = await request(api.url, '/api/v1/requests/send', {
-    method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json', origin: api.url },
-    body: JSON.stringify({
-      channel: 'email',
-      customerName,
-      customerEmail: contactOf(++customers),
-    }),
+  const { sent, token } = await requestReviewLink(api.url, key, {
+    channel: 'email',
+    customerName,
+    customerEmail: contactOf(++customers),
   });
   expect(sent.status).toBe(200);
-  const token = new URL(sent.json.data.reviewLink).pathname.split('/')[2]!;
-  const page = await request(api.url, `/r/${token}`);
-  const cookie = String(page.headers['set-cookie']?.[0]?.split(';')[0]);
-  const formToken = /name="form_token" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-  const reply = await request(api.url, `/r/${token}`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ rating: String(rating), comment, form_token: formToken }).toString(),
-  });
+  const reply = await submitReviewForm(api.url, token, { rating: String(rating), comment });
   expect(reply.status).toBe(303);
 }
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { type RunningApp, startApp, tempDir } from '../../../../test/support/processes.ts';
-import { newApiKey, OWNER } from '../../../../test/support/stack.ts';
+import { bffTestEnv, newApiKey, OWNER } from '../../../../test/support/stack.ts';
 import { DashboardClient } from './client.ts';
 
 // Starts the real BFF process against an upstream, with a temporary database and a first owner.
@@ -27,20 +27,8 @@ export async function startBff(
 ): Promise<TestBff> {
   const temp = reuse?.dir ? { dir: reuse.dir, cleanup: () => {} } : tempDir('bff-test-');
   const key = reuse?.key ?? newApiKey();
+  const fullEnv = bffTestEnv(upstreamUrl, key, temp.dir, { UPSTREAM_TIMEOUT_MS: '1500', ...env });
   const databasePath = path.join(temp.dir, 'bff.db');
-  const fullEnv = {
-    UPSTREAM_URL: upstreamUrl,
-    UPSTREAM_API_KEY: key,
-    BFF_DATABASE_PATH: databasePath,
-    ADMIN_EMAIL: OWNER.email,
-    ADMIN_PASSWORD: OWNER.password,
-    WEB_DIST_DIR: path.join(temp.dir, 'no-web-build'),
-    UPSTREAM_TIMEOUT_MS: '1500',
-    // Tests of other things call far faster than a person: each user's share is made too large
-    // to reach (its gate and table still run). The share's own tests set it low.
-    USER_RATE_LIMIT_PER_MINUTE: '1000000',
-    ...env,
-  };
   const app = await startApp('bff', { env: fullEnv });
   return {
     app,
