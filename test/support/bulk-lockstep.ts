@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 // Time moved in lockstep for list-send system tests. The real API (DEV_CLOCK=1) and the real BFF
 // (BFF_DEV_HOOKS=1) each run a clock that POST /dev/clock moves; this relay sits between them,
-// passes every request through unchanged and notes when each send reached the API on the API's
+// passes every request through (its Origin renamed to the API's) and notes when each send reached the API on the API's
 // clock. To move time it holds new requests, lets those in flight finish, moves both clocks by the
 // same step and lets the held ones go: no request is ever in flight while the clocks move, so the
 // time noted for each request is the time the API judged it by.
@@ -22,6 +22,8 @@ export type Lockstep = {
   sends: SeenSend[];
   /** How far both clocks have been moved. */
   readonly movedMs: number;
+  /** When (real time) the last request reached the relay. */
+  readonly lastRequestAt: number;
   /** Moves the API's and the BFF's clocks forward by `ms`, with no request in flight. */
   advance(ms: number): Promise<void>;
   close(): Promise<void>;
@@ -42,6 +44,7 @@ export async function startLockstep(apiUrl: string, bffUrl: () => string): Promi
   const target = new URL(apiUrl);
   const sends: SeenSend[] = [];
   let movedMs = 0;
+  let lastRequestAt = 0;
   let inFlight = 0;
   let held: PromiseWithResolvers<void> | null = null;
   let drained: PromiseWithResolvers<void> | null = null;
@@ -51,7 +54,8 @@ export async function startLockstep(apiUrl: string, bffUrl: () => string): Promi
   const server = http.createServer(async (req, res) => {
     while (held) await held.promise;
     inFlight++;
-    const at = Date.now() + movedMs;
+    lastRequestAt = Date.now();
+    const at = lastRequestAt + movedMs;
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
@@ -100,6 +104,9 @@ export async function startLockstep(apiUrl: string, bffUrl: () => string): Promi
     sends,
     get movedMs() {
       return movedMs;
+    },
+    get lastRequestAt() {
+      return lastRequestAt;
     },
     async advance(ms) {
       const hold = Promise.withResolvers<void>();
