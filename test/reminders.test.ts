@@ -1,7 +1,9 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { moveDevClock } from './support/dev-clock.ts';
 import { type FakeTwilio, startFakeTwilio, twilioSettings } from './support/fake-twilio.ts';
 import { type RunningApp, startApp } from './support/processes.ts';
+import { requestReviewLink } from './support/review-page.ts';
 import { type SystemApi, startSystemApi, waitFor } from './support/stack.ts';
 
 // The reminder as real API processes on one database, the stand-in Twilio counting every text:
@@ -17,24 +19,12 @@ let api: SystemApi;
 let key: string;
 const others: RunningApp[] = [];
 
-async function setClock(url: string, at: number): Promise<void> {
-  const response = await fetch(`${url}/dev/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ set: new Date(at).toISOString() }),
-  });
-  expect(response.status).toBe(200);
-}
+const setClock = (url: string, at: number) => moveDevClock(url, { set: new Date(at).toISOString() });
 
 async function send(url: string, phone: string): Promise<string> {
-  const response = await fetch(`${url}/api/v1/requests/send`, {
-    method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ customerName: 'Ada', customerPhone: phone }),
-  });
-  const body = (await response.json()) as { data: { requestId: string; status: string } };
-  expect(body.data.status).toBe('sent');
-  return body.data.requestId;
+  const { sent } = await requestReviewLink(url, key, { customerName: 'Ada', customerPhone: phone });
+  expect(sent.json.data.status).toBe('sent');
+  return sent.json.data.requestId;
 }
 
 /** The reminders' states, read from the database file as an operator would. */

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { moveDevClock } from './support/dev-clock.ts';
 import { type FakeTwilio, startFakeTwilio, twilioSettings } from './support/fake-twilio.ts';
 import { type RunningApp, startApp } from './support/processes.ts';
+import { requestReviewLink } from './support/review-page.ts';
 import { type SystemApi, startSystemApi, waitFor } from './support/stack.ts';
 
 // Held requests as real API processes on one database, with the stand-in Twilio counting every
@@ -17,24 +19,13 @@ let api: SystemApi;
 let key: string;
 const others: RunningApp[] = [];
 
-async function setClock(url: string, iso: string): Promise<void> {
-  const response = await fetch(`${url}/dev/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ set: iso }),
-  });
-  expect(response.status).toBe(200);
-}
+const setClock = (url: string, iso: string) => moveDevClock(url, { set: iso });
 
 async function send(url: string, phone: string) {
-  const response = await fetch(`${url}/api/v1/requests/send`, {
-    method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ customerName: 'Ada', customerPhone: phone }),
-  });
+  const { sent } = await requestReviewLink(url, key, { customerName: 'Ada', customerPhone: phone });
   return {
-    status: response.status,
-    body: (await response.json()) as { data: { requestId: string; status: string; scheduledFor?: string } },
+    status: sent.status,
+    body: sent.json as { data: { requestId: string; status: string; scheduledFor?: string } },
   };
 }
 
