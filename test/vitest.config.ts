@@ -13,7 +13,8 @@ export default defineConfig({
     sequence: { groupOrder: 4 },
     include: soak ? ['*.test.ts', 'soak/*.soak.ts'] : ['*.test.ts'],
     environment: 'node',
-    globalSetup: ['support/figures-setup.ts'],
+    // One PostgreSQL server for the run: the replica suite's databases.
+    globalSetup: ['support/figures-setup.ts', '../packages/server/test-support/postgres-setup.ts'],
     setupFiles: ['support/figures-results.ts'],
     // Each file starts its own processes; two files at a time keep a 2-core machine busy, not drowned.
     maxWorkers: 2,

@@ -37,13 +37,17 @@ export function bffTestEnv(
   };
 }
 
-export type SystemBff = {
+/** A BFF process started for a test: its upstream key, its folder, database and settings. */
+export type BffProcess = {
   app: RunningApp;
   url: string;
   key: string;
   dir: string;
   databasePath: string;
   env: Record<string, string>;
+};
+
+export type SystemBff = BffProcess & {
   session(): Session;
   /** A session signed in as the first owner. */
   owner(): Promise<Session>;

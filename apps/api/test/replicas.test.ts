@@ -186,7 +186,7 @@ describe('two API replicas on one PostgreSQL, outbox delivery', () => {
       ).map((r) => [r.channel, r.n]),
     );
     expect(report).toMatchObject({ total: 10_000, sent: sent.length, failed: failed.length, byChannel });
-  }, 300_000);
+  }, 600_000);
 
   it('a replica killed amid writes loses no acknowledged send; the other keeps serving', async () => {
     const key = await pair.key(['--rate-limit', '1000000']);

@@ -1,8 +1,8 @@
 import { meSchema, ROLE_PERMISSIONS, userSchema } from '@review-desk/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { runCli } from '../../../test/support/processes.ts';
-import { OWNER, startBff, type TestBff } from './support/bff.ts';
+import { OWNER, type TestBff, useBffOnFakeUpstream } from './support/bff.ts';
 import { DashboardClient } from './support/client.ts';
 
 // Dashboard login, sessions and roles over real HTTP against the real BFF process.
@@ -14,15 +14,9 @@ const MANAGER = { email: 'manager@example.com', password: 'manager-password-1' }
 const STAFF = { email: 'staff@example.com', password: 'staff-password-12' };
 const SMS = { customerName: 'Ann Lee', customerPhone: '+14155552671', channel: 'sms' };
 
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  bff = await startBff(upstream.url, { BUSINESS_NAME: 'Harbour Street Coffee', FREQUENCY_CAP_DAYS: '14' });
-  owner = await bff.owner();
-});
-
-afterAll(async () => {
-  await bff?.stop();
-  await upstream?.close();
+useBffOnFakeUpstream((stack) => ({ upstream, bff, owner } = stack), {
+  BUSINESS_NAME: 'Harbour Street Coffee',
+  FREQUENCY_CAP_DAYS: '14',
 });
 
 afterEach(() => upstream.reset());

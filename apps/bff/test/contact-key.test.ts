@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
-import { startBff, type TestBff } from './support/bff.ts';
+import { describe, expect, it } from 'vitest';
+import type { FakeUpstream } from '../../../test/support/fault-upstream.ts';
+import { type TestBff, useBffOnFakeUpstream } from './support/bff.ts';
 import type { DashboardClient } from './support/client.ts';
 
 // The send history (and so the send form's "sent to this contact N days ago" warning) finds an
@@ -14,16 +14,7 @@ let bff: TestBff;
 let owner: DashboardClient;
 const SEND = '/api/v1/requests/send';
 
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  bff = await startBff(upstream.url);
-  owner = await bff.owner();
-});
-
-afterAll(async () => {
-  await bff?.stop();
-  await upstream?.close();
-});
+useBffOnFakeUpstream((stack) => ({ upstream, bff, owner } = stack));
 
 const history = async (contact: string) => {
   const reply = await owner.get(`/bff/sends?contact=${encodeURIComponent(contact)}`);

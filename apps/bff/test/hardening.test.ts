@@ -2,12 +2,12 @@ import { readdirSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
+import { describe, expect, it } from 'vitest';
+import type { FakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { rawExchange } from '../../../test/support/http.ts';
 import { startApp, tempDir } from '../../../test/support/processes.ts';
 import { newApiKey } from '../../../test/support/stack.ts';
-import { startBff, type TestBff } from './support/bff.ts';
+import { startBff, type TestBff, useBffOnFakeUpstream } from './support/bff.ts';
 import type { DashboardClient } from './support/client.ts';
 
 // What a careful reviewer checks at the edges of the BFF: caching of personal data, what Node
@@ -18,15 +18,7 @@ let upstream: FakeUpstream;
 let bff: TestBff;
 let owner: DashboardClient;
 
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  bff = await startBff(upstream.url);
-  owner = await bff.owner();
-});
-afterAll(async () => {
-  await bff?.stop();
-  await upstream?.close();
-});
+useBffOnFakeUpstream((stack) => ({ upstream, bff, owner } = stack));
 
 const raw = (bytes: string) => rawExchange(bff.url, bytes);
 

@@ -1,15 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { sendHistorySchema } from '@review-desk/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   behaviours,
   defaultBehaviour,
   type FakeUpstream,
   json,
-  startFakeUpstream,
 } from '../../../test/support/fault-upstream.ts';
-import { startBff, type TestBff } from './support/bff.ts';
+import { startBff, type TestBff, useBffOnFakeUpstream } from './support/bff.ts';
 import type { DashboardClient } from './support/client.ts';
 
 // At most one send per user intent: the journal claims each (user, Idempotency-Key) before
@@ -21,16 +20,7 @@ let owner: DashboardClient;
 const SEND = '/api/v1/requests/send';
 const SMS = { customerName: 'Ann Lee', customerPhone: '+14155552671', channel: 'sms' };
 
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  bff = await startBff(upstream.url, { UPSTREAM_TIMEOUT_MS: '1000' });
-  owner = await bff.owner();
-});
-
-afterAll(async () => {
-  await bff?.stop();
-  await upstream?.close();
-});
+useBffOnFakeUpstream((stack) => ({ upstream, bff, owner } = stack), { UPSTREAM_TIMEOUT_MS: '1000' });
 
 afterEach(() => upstream.reset());
 

@@ -1,7 +1,7 @@
 import { fail } from '@review-desk/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeUpstream, json, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
-import { startBff, type TestBff } from './support/bff.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type FakeUpstream, json } from '../../../test/support/fault-upstream.ts';
+import { type TestBff, useBffOnFakeUpstream } from './support/bff.ts';
 import type { DashboardClient } from './support/client.ts';
 
 // The extension's reads of sent requests through the allow-list: canonical queries, the id
@@ -32,15 +32,7 @@ const RECORD = {
   ],
 };
 
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  bff = await startBff(upstream.url);
-  owner = await bff.owner();
-});
-afterAll(async () => {
-  await bff?.stop();
-  await upstream?.close();
-});
+useBffOnFakeUpstream((stack) => ({ upstream, bff, owner } = stack));
 afterEach(() => upstream.reset());
 
 describe('reads of sent requests', () => {

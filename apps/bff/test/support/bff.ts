@@ -1,19 +1,15 @@
 import path from 'node:path';
-import { type RunningApp, startApp, tempDir } from '../../../../test/support/processes.ts';
-import { bffTestEnv, newApiKey, OWNER } from '../../../../test/support/stack.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { type FakeUpstream, startFakeUpstream } from '../../../../test/support/fault-upstream.ts';
+import { startApp, tempDir } from '../../../../test/support/processes.ts';
+import { type BffProcess, bffTestEnv, newApiKey, OWNER } from '../../../../test/support/stack.ts';
 import { DashboardClient } from './client.ts';
 
 // Starts the real BFF process against an upstream, with a temporary database and a first owner.
 
 export { OWNER } from '../../../../test/support/stack.ts';
 
-export type TestBff = {
-  app: RunningApp;
-  url: string;
-  key: string;
-  dir: string;
-  databasePath: string;
-  env: Record<string, string>;
+export type TestBff = BffProcess & {
   client(): DashboardClient;
   /** A client signed in as the first owner. */
   owner(): Promise<DashboardClient>;
@@ -49,4 +45,24 @@ export async function startBff(
       if (!reuse?.dir) temp.cleanup();
     },
   };
+}
+
+export type BffStack = { upstream: FakeUpstream; bff: TestBff; owner: DashboardClient };
+
+/**
+ * A fake upstream and a BFF in front of it (with `env`) for the tests of one file: started
+ * before them with the first owner signed in, handed to `ready`, and stopped after them.
+ */
+export function useBffOnFakeUpstream(ready: (stack: BffStack) => void, env: Record<string, string> = {}) {
+  let upstream: FakeUpstream | undefined;
+  let bff: TestBff | undefined;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    bff = await startBff(upstream.url, env);
+    ready({ upstream, bff, owner: await bff.owner() });
+  });
+  afterAll(async () => {
+    await bff?.stop();
+    await upstream?.close();
+  });
 }

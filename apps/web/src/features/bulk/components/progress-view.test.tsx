@@ -1,0 +1,50 @@
+import { formatDay, localDate } from '@review-desk/shared/bulk-days';
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fail, ok, stubFetch } from '../../../test/fetch-stub.ts';
+import { renderPage } from '../../../test/render.tsx';
+import { ProgressView } from './progress-view.tsx';
+
+// A list spread over days, between two days: it says that today's share is out and when the
+// next rows go, on the server's calendar.
+
+const WAITING_UNTIL = '2026-12-03T05:00:00.000Z';
+const JOB = {
+  id: 'job-2',
+  status: 'running',
+  reason: null,
+  channel: 'email',
+  skipRecent: false,
+  location: 'main',
+  counts: { total: 150, pending: 100, sent: 50, warning: 0, skipped: 0, refused: 0, failed: 0, unknown: 0 },
+  createdBy: 'owner@example.com',
+  createdAt: '2026-12-02T14:00:00.000Z',
+  finishedAt: null,
+  ratePerMinute: null,
+  dailyCap: 50,
+  timeZone: 'America/New_York',
+  waitingUntil: WAITING_UNTIL,
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('a list waiting for its next day', () => {
+  it('says today’s share is sent and the day the next rows go', async () => {
+    stubFetch(async (request) => {
+      const path = new URL(request.url).pathname;
+      if (path === '/bff/bulk-sends/job-2') return ok(JOB);
+      if (path === '/bff/bulk-sends/job-2/rows') return ok({ page: 1, limit: 50, total: 0, rows: [] });
+      return fail('not_found');
+    });
+    renderPage(<ProgressView id="job-2" />);
+    const waiting = await screen.findByTestId('bulk-waiting');
+    const day = formatDay(
+      localDate(Date.parse(WAITING_UNTIL), 'America/New_York'),
+      Date.now(),
+      'America/New_York',
+    );
+    expect(day).toMatch(/^Thu 3 Dec/);
+    expect(waiting).toHaveTextContent(`Today’s 50 are sent: the next go out on ${day} (at most 50 a day).`);
+    expect(screen.getByText(/at most 50 a day$/)).toBeInTheDocument();
+  });
+});
