@@ -1,11 +1,11 @@
 import { DatabaseSync } from 'node:sqlite';
 import { migrationFiles } from '@review-desk/server/db/migrate';
-import { outboxListSchema, sendResultSchema, successEnvelopeSchema } from '@review-desk/shared';
+import { sendResultSchema, successEnvelopeSchema } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/processes.ts';
 import { optOut } from '../src/domain/review-page.ts';
 import { API_MIGRATIONS, openApiDatabase } from '../src/store/database.ts';
-import { ENGINES, expectFailure, getJson, send, startTestApi, type TestApi } from './helpers.ts';
+import { ENGINES, expectFailure, outboxFor, send, startTestApi, type TestApi } from './helpers.ts';
 
 // The frequency cap counts an email address under its contact key: a +tag (at providers that
 // ignore it) or Gmail's dots do not make a new customer. The message goes to the address as given.
@@ -26,10 +26,7 @@ describe.each(ENGINES)('%s', (engine) => {
 
   async function sentTo(result: { body: unknown }) {
     const { requestId } = successEnvelopeSchema(sendResultSchema).parse(result.body).data;
-    const outbox = await getJson(api, `/dev/outbox.json?requestId=${encodeURIComponent(requestId)}`);
-    return successEnvelopeSchema(outboxListSchema)
-      .parse(outbox.body)
-      .data.messages.map((m) => m.to);
+    return (await outboxFor(api, requestId)).map((m) => m.to);
   }
 
   const email = (customerEmail: string) => send(api, key, { customerEmail, channel: 'email' });

@@ -1,14 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { FakeClock } from '@review-desk/server/db/clock';
 import type { Dialect, SqlValue } from '@review-desk/server/db/types';
 import { createPostgresDatabase, ENGINES } from '@review-desk/server/test-support/databases';
 import {
   codedErrorEnvelopeSchema,
   ERROR_CODES,
   type ErrorCode,
+  outboxListSchema,
   SCOPES,
   type Scope,
+  successEnvelopeSchema,
 } from '@review-desk/shared';
 import { expect } from 'vitest';
 import { createBusiness } from '../src/domain/businesses.ts';
@@ -46,7 +49,10 @@ export async function testDatabase(engine: Engine, dir: string): Promise<TestDat
 export type Body = any;
 
 export type TestApi = RunningApi & {
-  /** Test clock: starts at the real time; tests move it forward. */
+  /**
+   * Test clock: starts at the real time; tests move it forward. With a FakeClock given to
+   * startTestApi, reads and sets that clock (which scheduled work waits on).
+   */
   clock: { now: number };
   dir: string;
   business(slug: string, name?: string, reviewUrl?: string | null): Promise<{ id: number; slug: string }>;
@@ -63,12 +69,22 @@ export type TestApi = RunningApi & {
 
 export async function startTestApi(
   overrides: Partial<Config> = {},
-  options: { engine?: Engine } = {},
+  options: { engine?: Engine; clock?: FakeClock } = {},
 ): Promise<TestApi> {
   const dir = mkdtempSync(path.join(tmpdir(), 'rd-api-test-'));
   const engine = options.engine ?? 'sqlite';
   const database = await testDatabase(engine, dir);
-  const clock = { now: Date.now() };
+  const fake = options.clock;
+  const clock = fake
+    ? {
+        get now() {
+          return fake.now();
+        },
+        set now(ms: number) {
+          fake.set(ms);
+        },
+      }
+    : { now: Date.now() };
   const config = testConfig({
     ...database.config,
     demoKeyFile: path.join(dir, 'demo-key'),
@@ -79,7 +95,7 @@ export async function startTestApi(
   });
   let api: RunningApi;
   try {
-    api = await startApi(config, { now: () => clock.now });
+    api = await startApi(config, fake ? { clock: fake } : { now: () => clock.now });
   } catch (error) {
     await database.drop();
     rmSync(dir, { recursive: true, force: true });
@@ -101,7 +117,7 @@ export async function startTestApi(
       return (await createApiKey(store, { businessSlug, scopes, now: clock.now, ...options })).key;
     },
     async keyIdOf(key) {
-      return (await store.keys.byHash(sha256Hex(key)))!.id;
+      return (await store.keys.byHash(sha256Hex(key)))!.key.id;
     },
     fetch(pathname, init) {
       return fetch(`${api.url}${pathname}`, init);
@@ -140,6 +156,24 @@ export async function execute(store: Store, sql: string, ...params: SqlValue[]):
   return (await store.db.run(sql, ...params)).changes;
 }
 
+/** The WHERE clause (and its parameters) of a brute-force query for a business's reviews. */
+export function reviewsWhere(
+  businessId: number,
+  filter: { status?: string; minRating?: number },
+): { where: string; args: SqlValue[] } {
+  const args: SqlValue[] = [businessId];
+  const where = ['business_id = $1'];
+  if (filter.status) {
+    args.push(filter.status);
+    where.push(`status = $${args.length}`);
+  }
+  if (filter.minRating) {
+    args.push(filter.minRating);
+    where.push(`rating >= $${args.length}`);
+  }
+  return { where: where.join(' AND '), args };
+}
+
 /** Headers of a well-behaved server-side caller: key, JSON, and the application's Origin. */
 export function sendHeaders(
   api: TestApi,
@@ -154,13 +188,40 @@ export function sendHeaders(
   };
 }
 
-export async function send(api: TestApi, key: string, body: unknown, extra: Record<string, string> = {}) {
-  const response = await api.fetch('/api/v1/requests/send', {
-    method: 'POST',
+/** A JSON write (POST, PUT) as a well-behaved caller makes it; the answer parsed. */
+export async function writeJson(
+  api: TestApi,
+  method: 'POST' | 'PUT',
+  pathname: string,
+  key: string,
+  body: unknown,
+  extra: Record<string, string> = {},
+) {
+  const response = await api.fetch(pathname, {
+    method,
     headers: sendHeaders(api, key, extra),
     body: JSON.stringify(body),
   });
   return { status: response.status, headers: response.headers, body: (await response.json()) as Body };
+}
+
+export function send(api: TestApi, key: string, body: unknown, extra: Record<string, string> = {}) {
+  return writeJson(api, 'POST', '/api/v1/requests/send', key, body, extra);
+}
+
+/** The development outbox's messages of one request, newest first. */
+export async function outboxFor(api: TestApi, requestId: string) {
+  const result = await getJson(api, `/dev/outbox.json?requestId=${encodeURIComponent(requestId)}`);
+  return successEnvelopeSchema(outboxListSchema).parse(result.body).data.messages;
+}
+
+/** Waits for work the service does after answering (a job, a receipt): polls until `check` holds. */
+export async function until(check: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 export async function getJson(

@@ -1,15 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { FakeClock } from '@review-desk/server/db/clock';
-import { requestRecordSchema, SCOPES, sendResultSchema, successEnvelopeSchema } from '@review-desk/shared';
+import { requestRecordSchema, sendResultSchema, successEnvelopeSchema } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeTwilio, startFakeTwilio } from '../../../test/support/fake-twilio.ts';
-import { createBusiness } from '../src/domain/businesses.ts';
-import { createApiKey } from '../src/domain/keys.ts';
-import { testConfig } from '../src/env.ts';
-import { type RunningApi, startApi } from '../src/server.ts';
-import { ENGINES, type TestDatabaseConfig, testDatabase, uniqueEmail, uniquePhone } from './helpers.ts';
+import {
+  ENGINES,
+  send as sendAs,
+  startTestApi,
+  type TestApi,
+  uniqueEmail,
+  uniquePhone,
+  until,
+} from './helpers.ts';
+import { fakeTwilioConfig } from './support/twilio-config.ts';
 
 // Sending hours (QUIET_HOURS, here 08:00–21:00 in UTC) with a fake clock: a text asked for at
 // 23:00 is accepted and held, and goes out once at 08:00; a link is never held.
@@ -19,68 +21,37 @@ describe.each(ENGINES)('%s', (engine) => {
   const OPENING = Date.parse('2030-01-16T08:00:00Z');
 
   let fake: FakeTwilio;
-  let api: RunningApi;
-  let dir: string;
-  let database: TestDatabaseConfig;
+  let api: TestApi;
   let key: string;
   const clock = new FakeClock(NIGHT);
 
   beforeAll(async () => {
     fake = await startFakeTwilio({ receiptDelayMs: 5 });
-    dir = mkdtempSync(path.join(tmpdir(), 'rd-quiet-'));
-    database = await testDatabase(engine, dir);
-    api = await startApi(
-      testConfig({
-        ...database.config,
+    api = await startTestApi(
+      {
+        devOutbox: false,
         monthlySendAllowance: 0,
         frequencyCapDays: 0,
         quietHours: { start: 8 * 60, end: 21 * 60 },
         businessTimeZone: 'UTC',
         smsProvider: 'twilio',
-        twilio: {
-          accountSid: fake.accountSid,
-          authToken: fake.authToken,
-          username: fake.accountSid,
-          password: fake.authToken,
-          from: '+15005550006',
-          messagingServiceSid: null,
-          apiBase: fake.url,
-          timeoutMs: 2_000,
-        },
-      }),
-      { clock },
+        twilio: fakeTwilioConfig(fake),
+      },
+      { engine, clock },
     );
-    await createBusiness(api.ctx.store, { slug: 'shop', name: 'Corner Shop', reviewUrl: null }, clock.now());
-    key = (await createApiKey(api.ctx.store, { businessSlug: 'shop', scopes: [...SCOPES], now: clock.now() }))
-      .key;
+    await api.business('shop', 'Corner Shop', null);
+    key = await api.key('shop');
   });
   afterAll(async () => {
-    await api.close();
-    await database.drop();
+    await api.stop();
     await fake.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
-  async function send(body: unknown) {
-    const response = await fetch(`${api.url}/api/v1/requests/send`, {
-      method: 'POST',
-      headers: { 'x-api-key': key, 'content-type': 'application/json', origin: api.ctx.site.publicOrigin },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as { data: unknown } };
-  }
+  const send = (body: unknown) => sendAs(api, key, body);
 
   async function read(id: string) {
     const response = await fetch(`${api.url}/api/v1/requests/${id}`, { headers: { 'x-api-key': key } });
     return successEnvelopeSchema(requestRecordSchema).parse(await response.json()).data;
-  }
-
-  async function waitFor(check: () => boolean | Promise<boolean>, ms = 5_000) {
-    const end = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > end) throw new Error('timed out');
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
   }
 
   describe('sending hours', () => {
@@ -113,9 +84,9 @@ describe.each(ENGINES)('%s', (engine) => {
       expect((await read(result.requestId)).status).toBe('scheduled');
 
       clock.set(OPENING);
-      await waitFor(() => fake.count(phone) === 1);
+      await until(() => fake.count(phone) === 1);
       await fake.settled();
-      await waitFor(async () => (await read(result.requestId)).legs[0]?.state === 'delivered');
+      await until(async () => (await read(result.requestId)).legs[0]?.state === 'delivered');
       const sent = await read(result.requestId);
       expect(sent.status).toBe('sent');
       expect(sent.legs.map((l) => l.state)).toEqual(['delivered', 'sent']);
@@ -145,7 +116,7 @@ describe.each(ENGINES)('%s', (engine) => {
       expect(stop.status).toBe(200);
       clock.set(OPENING + 2 * 86_400_000);
       // Scheduled → sending (claimed) → its outcome; on PostgreSQL a read can fall between the two.
-      await waitFor(async () => !['scheduled', 'sending'].includes((await read(held.requestId)).status));
+      await until(async () => !['scheduled', 'sending'].includes((await read(held.requestId)).status));
       const record = await read(held.requestId);
       expect(record.status).toBe('failed');
       expect(record.legs[0]).toMatchObject({ state: 'failed', error: expect.stringMatching(/opted out/) });
@@ -162,7 +133,7 @@ describe.each(ENGINES)('%s', (engine) => {
       const delivery = await api.ctx.tracker.store();
       expect(await delivery.startSending(held.requestId, clock.now())).toBe(true);
       clock.set(OPENING + 3 * 86_400_000);
-      await waitFor(async () => (await read(held.requestId)).legs[0]?.state !== 'scheduled');
+      await until(async () => (await read(held.requestId)).legs[0]?.state !== 'scheduled');
       const record = await read(held.requestId);
       expect(record.legs[0]).toMatchObject({
         state: 'unknown',

@@ -1,20 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { FakeClock } from '@review-desk/server/db/clock';
 import {
   requestListSchema,
   requestRecordSchema,
-  SCOPES,
   sendResultSchema,
   successEnvelopeSchema,
 } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBusiness } from '../src/domain/businesses.ts';
-import { createApiKey } from '../src/domain/keys.ts';
-import { testConfig } from '../src/env.ts';
-import { type RunningApi, startApi } from '../src/server.ts';
-import { uniqueEmail, uniquePhone } from './helpers.ts';
+import {
+  getJson,
+  send as sendAs,
+  startTestApi,
+  type TestApi,
+  uniqueEmail,
+  uniquePhone,
+  until,
+} from './helpers.ts';
 
 // The reminder's own legs in the request's delivery record (GET /api/v1/requests and
 // /api/v1/requests/{id}): beside the send's legs, with kind `reminder`, their own state and
@@ -23,63 +23,36 @@ import { uniqueEmail, uniquePhone } from './helpers.ts';
 const DAY = 86_400_000;
 const START = Date.parse('2030-05-06T10:00:00Z');
 
-let api: RunningApi;
-let dir: string;
+let api: TestApi;
 let key: string;
 const clock = new FakeClock(START);
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'rd-reminder-legs-'));
-  api = await startApi(
-    testConfig({
-      databasePath: path.join(dir, 'api.db'),
-      devOutbox: true,
+  api = await startTestApi(
+    {
       monthlySendAllowance: 0,
       frequencyCapDays: 0,
       quietHours: null,
       businessTimeZone: 'UTC',
       reminderAfterDays: 1,
-    }),
+    },
     { clock },
   );
-  await createBusiness(api.ctx.store, { slug: 'florist', name: 'Petal Lane', reviewUrl: null }, clock.now());
-  key = (
-    await createApiKey(api.ctx.store, { businessSlug: 'florist', scopes: [...SCOPES], now: clock.now() })
-  ).key;
+  await api.business('florist', 'Petal Lane', null);
+  key = await api.key('florist');
 });
-afterAll(async () => {
-  await api.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const headers = () => ({
-  'x-api-key': key,
-  'content-type': 'application/json',
-  origin: api.ctx.site.publicOrigin,
-});
+afterAll(() => api.stop());
 
 async function send(body: Record<string, unknown>): Promise<string> {
-  const response = await fetch(`${api.url}/api/v1/requests/send`, {
-    method: 'POST',
-    headers: headers(),
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-  return successEnvelopeSchema(sendResultSchema).parse(await response.json()).data.requestId;
+  const result = await sendAs(api, key, body);
+  expect(result.status).toBe(200);
+  return successEnvelopeSchema(sendResultSchema).parse(result.body).data.requestId;
 }
 
 async function record(requestId: string) {
-  const response = await fetch(`${api.url}/api/v1/requests/${requestId}`, { headers: headers() });
-  expect(response.status).toBe(200);
-  return successEnvelopeSchema(requestRecordSchema).parse(await response.json()).data;
-}
-
-async function until(check: () => Promise<boolean>, ms = 5_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  const result = await getJson(api, `/api/v1/requests/${requestId}`, key);
+  expect(result.status).toBe(200);
+  return successEnvelopeSchema(requestRecordSchema).parse(result.body).data;
 }
 
 const kinds = (legs: { channel: string; kind?: string | undefined }[]) =>
@@ -116,8 +89,8 @@ describe('the reminder in the request’s delivery legs', () => {
     const link = await send({ channel: 'link' });
     clock.advance(DAY);
     await until(async () => (await record(sms)).legs.length === 2);
-    const response = await fetch(`${api.url}/api/v1/requests?limit=10`, { headers: headers() });
-    const list = successEnvelopeSchema(requestListSchema).parse(await response.json()).data;
+    const result = await getJson(api, '/api/v1/requests?limit=10', key);
+    const list = successEnvelopeSchema(requestListSchema).parse(result.body).data;
     const byId = new Map(list.requests.map((r) => [r.id, r]));
     expect(kinds(byId.get(sms)!.legs)).toEqual(['request:sms', 'reminder:sms']);
     expect(byId.get(link)!.legs).toEqual([]);

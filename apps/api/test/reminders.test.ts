@@ -1,21 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { FakeClock } from '@review-desk/server/db/clock';
-import {
-  analyticsOutputSchema,
-  outboxListSchema,
-  SCOPES,
-  sendResultSchema,
-  successEnvelopeSchema,
-} from '@review-desk/shared';
+import { analyticsOutputSchema, sendResultSchema, successEnvelopeSchema } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBusiness } from '../src/domain/businesses.ts';
-import { createApiKey } from '../src/domain/keys.ts';
 import { optOut, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
-import { testConfig } from '../src/env.ts';
-import { type RunningApi, startApi } from '../src/server.ts';
-import { ENGINES, type TestDatabaseConfig, testDatabase, uniqueEmail, uniquePhone } from './helpers.ts';
+import {
+  ENGINES,
+  getJson,
+  outboxFor as outboxOf,
+  send as sendAs,
+  startTestApi,
+  type TestApi,
+  uniqueEmail,
+  uniquePhone,
+  until,
+  writeJson,
+} from './helpers.ts';
 
 // The one automatic reminder, on a fake clock: sent once after the business's delay to a
 // customer who did nothing; a click, an opt-out or a newer request cancels it; never for a link;
@@ -25,75 +23,30 @@ describe.each(ENGINES)('%s', (engine) => {
   const DAY = 86_400_000;
   const START = Date.parse('2030-03-04T10:00:00Z');
 
-  let api: RunningApi;
-  let dir: string;
-  let database: TestDatabaseConfig;
+  let api: TestApi;
   let key: string;
   const clock = new FakeClock(START);
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'rd-reminders-'));
-    database = await testDatabase(engine, dir);
-    api = await startApi(
-      testConfig({
-        ...database.config,
-        devOutbox: true,
-        monthlySendAllowance: 0,
-        frequencyCapDays: 0,
-        quietHours: null,
-        businessTimeZone: 'UTC',
-      }),
-      { clock },
+    api = await startTestApi(
+      { monthlySendAllowance: 0, frequencyCapDays: 0, quietHours: null, businessTimeZone: 'UTC' },
+      { engine, clock },
     );
-    await createBusiness(api.ctx.store, { slug: 'salon', name: 'Salon Nova', reviewUrl: null }, clock.now());
-    key = (
-      await createApiKey(api.ctx.store, { businessSlug: 'salon', scopes: [...SCOPES], now: clock.now() })
-    ).key;
+    await api.business('salon', 'Salon Nova', null);
+    key = await api.key('salon');
     const put = await putSettings({ reminderAfterDays: 2 });
     expect(put.status).toBe(200);
   });
-  afterAll(async () => {
-    await api.close();
-    await database.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => api.stop());
 
-  const headers = () => ({
-    'x-api-key': key,
-    'content-type': 'application/json',
-    origin: api.ctx.site.publicOrigin,
-  });
-
-  function putSettings(body: unknown) {
-    return fetch(`${api.url}/api/v1/settings`, {
-      method: 'PUT',
-      headers: headers(),
-      body: JSON.stringify(body),
-    });
-  }
+  const putSettings = (body: unknown) => writeJson(api, 'PUT', '/api/v1/settings', key, body);
+  const outboxFor = (requestId: string) => outboxOf(api, requestId);
 
   async function send(body: Record<string, unknown>) {
-    const response = await fetch(`${api.url}/api/v1/requests/send`, {
-      method: 'POST',
-      headers: headers(),
-      body: JSON.stringify(body),
-    });
-    const data = successEnvelopeSchema(sendResultSchema).parse(await response.json()).data;
+    const result = await sendAs(api, key, body);
+    const data = successEnvelopeSchema(sendResultSchema).parse(result.body).data;
     const row = (await api.ctx.store.requests.byPublicId(data.requestId))!;
     return { ...data, token: row.token };
-  }
-
-  async function outboxFor(requestId: string) {
-    const response = await fetch(`${api.url}/dev/outbox.json?requestId=${encodeURIComponent(requestId)}`);
-    return successEnvelopeSchema(outboxListSchema).parse(await response.json()).data.messages;
-  }
-
-  async function until(check: () => Promise<boolean>, ms = 5_000) {
-    const end = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > end) throw new Error('timed out');
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
   }
 
   const settle = () => new Promise((resolve) => setTimeout(resolve, 400));
@@ -166,8 +119,8 @@ describe.each(ENGINES)('%s', (engine) => {
       clock.set(evening);
       await settle(); // the reminders earlier tests left due go now
       const analyticsNow = async () => {
-        const response = await fetch(`${api.url}/api/v1/analytics?days=7`, { headers: headers() });
-        return successEnvelopeSchema(analyticsOutputSchema).parse(await response.json()).data.reminders!;
+        const result = await getJson(api, '/api/v1/analytics?days=7', key);
+        return successEnvelopeSchema(analyticsOutputSchema).parse(result.body).data.reminders!;
       };
       const before = await analyticsNow();
       const request = await send({ customerPhone: uniquePhone() });

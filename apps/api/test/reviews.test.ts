@@ -7,7 +7,15 @@ import {
 } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateData } from '../src/domain/generate.ts';
-import { ENGINES, expectFailure, getJson, queryAll, startTestApi, type TestApi } from './helpers.ts';
+import {
+  ENGINES,
+  expectFailure,
+  getJson,
+  queryAll,
+  reviewsWhere,
+  startTestApi,
+  type TestApi,
+} from './helpers.ts';
 
 // GET /api/v1/reviews (docs/api.md, "Limits" and "Paging the reviews"): bounds, the stop rule,
 // filters, the stable newest-first order, and `total`, checked against a brute-force query of the
@@ -67,19 +75,10 @@ describe.each(ENGINES)('%s', (engine) => {
   type Filter = { status?: string; minRating?: number };
 
   async function expectedIds(filter: Filter): Promise<string[]> {
-    const args: (string | number)[] = [businessId];
-    const where = ['business_id = $1'];
-    if (filter.status) {
-      args.push(filter.status);
-      where.push(`status = $${args.length}`);
-    }
-    if (filter.minRating) {
-      args.push(filter.minRating);
-      where.push(`rating >= $${args.length}`);
-    }
+    const { where, args } = reviewsWhere(businessId, filter);
     const rows = await queryAll<{ id: number }>(
       api.ctx.store,
-      `SELECT id FROM reviews WHERE ${where.join(' AND ')} ORDER BY review_at DESC, id DESC`,
+      `SELECT id FROM reviews WHERE ${where} ORDER BY review_at DESC, id DESC`,
       ...args,
     );
     return rows.map((r) => `rev_${r.id}`);

@@ -10,6 +10,7 @@ import {
   getJson,
   queryAll,
   queryOne,
+  reviewsWhere,
   send,
   startTestApi,
   type TestApi,
@@ -35,19 +36,10 @@ describe.each(ENGINES)('%s', (engine) => {
   afterAll(() => api.stop());
 
   async function bruteTotal(filter: { status?: string; minRating?: number }): Promise<number> {
-    const args: (string | number)[] = [businessId];
-    const where = ['business_id = $1'];
-    if (filter.status) {
-      args.push(filter.status);
-      where.push(`status = $${args.length}`);
-    }
-    if (filter.minRating) {
-      args.push(filter.minRating);
-      where.push(`rating >= $${args.length}`);
-    }
+    const { where, args } = reviewsWhere(businessId, filter);
     const row = await queryOne<{ n: number }>(
       api.ctx.store,
-      `SELECT count(*) AS n FROM reviews WHERE ${where.join(' AND ')}`,
+      `SELECT count(*) AS n FROM reviews WHERE ${where}`,
       ...args,
     );
     return row!.n;

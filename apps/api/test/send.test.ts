@@ -2,7 +2,6 @@ import {
   ERROR_CODES,
   JSON_BODY_LIMIT_BYTES,
   MESSAGES,
-  outboxListSchema,
   SEND_STATUS_SENT,
   sendResultSchema,
   successEnvelopeSchema,
@@ -12,7 +11,7 @@ import { optOut } from '../src/domain/review-page.ts';
 import {
   ENGINES,
   expectFailure,
-  getJson,
+  outboxFor as outboxOf,
   queryAll,
   send,
   sendHeaders,
@@ -36,10 +35,7 @@ describe.each(ENGINES)('%s', (engine) => {
   });
   afterAll(() => api.stop());
 
-  async function outboxFor(requestId: string) {
-    const result = await getJson(api, `/dev/outbox.json?requestId=${encodeURIComponent(requestId)}`);
-    return successEnvelopeSchema(outboxListSchema).parse(result.body).data.messages;
-  }
+  const outboxFor = (requestId: string) => outboxOf(api, requestId);
 
   describe('channels and the contacts each needs', () => {
     it('sms is the default channel and the message carries the review link', async () => {

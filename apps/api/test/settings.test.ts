@@ -3,7 +3,6 @@ import {
   DEFAULT_EMAIL_TEMPLATE,
   DEFAULT_SMS_TEMPLATE,
   EMAIL_OPT_OUT,
-  outboxListSchema,
   SMS_OPT_OUT,
   sendResultSchema,
   settingsResponseSchema,
@@ -12,16 +11,16 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from '../src/server.ts';
 import {
-  type Body,
   ENGINES,
   expectFailure,
   getJson,
+  outboxFor as outboxOf,
   send,
-  sendHeaders,
   startTestApi,
   type TestApi,
   uniqueEmail,
   uniquePhone,
+  writeJson,
 } from './helpers.ts';
 
 // GET/PUT /api/v1/settings over real HTTP on a real database (each engine): defaults from the
@@ -53,21 +52,12 @@ describe.each(ENGINES)('%s', (engine) => {
     return getJson(api, '/api/v1/settings', k);
   }
 
-  async function putSettings(body: unknown, k = key, headers: Record<string, string> = {}) {
-    const response = await api.fetch('/api/v1/settings', {
-      method: 'PUT',
-      headers: sendHeaders(api, k, headers),
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, headers: response.headers, body: (await response.json()) as Body };
-  }
+  const putSettings = (body: unknown, k = key, headers: Record<string, string> = {}) =>
+    writeJson(api, 'PUT', '/api/v1/settings', k, body, headers);
 
   const settingsOf = (body: unknown) => successEnvelopeSchema(settingsResponseSchema).parse(body).data;
 
-  async function outboxFor(requestId: string) {
-    const result = await getJson(api, `/dev/outbox.json?requestId=${encodeURIComponent(requestId)}`);
-    return successEnvelopeSchema(outboxListSchema).parse(result.body).data.messages;
-  }
+  const outboxFor = (requestId: string) => outboxOf(api, requestId);
 
   describe('GET /api/v1/settings', () => {
     it('answers the defaults: the built-in words and the configured sending window and zone', async () => {

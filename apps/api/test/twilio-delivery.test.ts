@@ -7,6 +7,7 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeTwilio, startFakeTwilio } from '../../../test/support/fake-twilio.ts';
 import { expectFailure, getJson, send, startTestApi, type TestApi, uniquePhone } from './helpers.ts';
+import { fakeTwilioConfig } from './support/twilio-config.ts';
 
 // SMS_PROVIDER=twilio against the stand-in Twilio (a real HTTP server speaking the Messages API and
 // signing its receipts): sends, receipts through the signed status webhook, Twilio's refusals in
@@ -24,16 +25,7 @@ beforeAll(async () => {
     monthlySendAllowance: 0,
     frequencyCapDays: 0,
     smsProvider: 'twilio',
-    twilio: {
-      accountSid: fake.accountSid,
-      authToken: fake.authToken,
-      username: fake.accountSid,
-      password: fake.authToken,
-      from: FROM,
-      messagingServiceSid: null,
-      apiBase: fake.url,
-      timeoutMs: 400,
-    },
+    twilio: fakeTwilioConfig(fake, { from: FROM, timeoutMs: 400 }),
   });
   await api.business('shop', 'Corner Shop');
   await api.business('other', 'Other Shop');

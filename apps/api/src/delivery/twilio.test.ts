@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { validateRequest } from 'twilio/lib/webhooks/webhooks.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeTwilio, startFakeTwilio } from '../../../../test/support/fake-twilio.ts';
+import { fakeTwilioConfig } from '../../test/support/twilio-config.ts';
 import type { OutgoingMessage } from './provider.ts';
 import { type TwilioProviderOptions, twilioProvider } from './twilio.ts';
 
@@ -44,14 +45,7 @@ afterEach(() => {
 
 function provider(overrides: Partial<TwilioProviderOptions> = {}) {
   return twilioProvider({
-    accountSid: fake.accountSid,
-    authToken: fake.authToken,
-    username: fake.accountSid,
-    password: fake.authToken,
-    from: '+15005550006',
-    messagingServiceSid: null,
-    apiBase: fake.url,
-    timeoutMs: 2_000,
+    ...fakeTwilioConfig(fake),
     statusCallback: () => callbackUrl,
     ...overrides,
   });
