@@ -1,10 +1,11 @@
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { moveDevClock } from './support/dev-clock.ts';
-import { type FakeTwilio, startFakeTwilio, twilioSettings } from './support/fake-twilio.ts';
+import type { FakeTwilio } from './support/fake-twilio.ts';
 import { type RunningApp, startApp } from './support/processes.ts';
 import { requestReviewLink } from './support/review-page.ts';
-import { type SystemApi, startSystemApi, waitFor } from './support/stack.ts';
+import { type SystemApi, waitFor } from './support/stack.ts';
+import { useApiOnFakeTwilio } from './support/twilio-stack.ts';
 
 // The reminder as real API processes on one database, the stand-in Twilio counting every text:
 // due reminders survive a SIGKILL and go once; a SIGKILL at the due time never makes a second
@@ -38,23 +39,12 @@ function reminderStates(ids: string[]): string[] {
   }
 }
 
-beforeAll(async () => {
-  fake = await startFakeTwilio({ receiptDelayMs: 5 });
-  api = await startSystemApi({
-    DEV_OUTBOX: '0',
-    DEV_CLOCK: '1',
-    QUIET_HOURS: 'off',
-    REMINDER_AFTER_DAYS: '1',
-    FREQUENCY_CAP_DAYS: '0',
-    ...twilioSettings(fake, FROM),
-  });
-  key = await api.createKey();
-});
-afterAll(async () => {
-  for (const other of others) await other.stop('SIGKILL');
-  await api.cleanup();
-  await fake.close();
-});
+useApiOnFakeTwilio(
+  FROM,
+  { QUIET_HOURS: 'off', REMINDER_AFTER_DAYS: '1', FREQUENCY_CAP_DAYS: '0' },
+  (stack) => ({ fake, api, key } = stack),
+  others,
+);
 
 describe('reminders across processes', () => {
   it('due reminders survive a SIGKILL of the API and are sent once', async () => {

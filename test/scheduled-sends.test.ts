@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { moveDevClock } from './support/dev-clock.ts';
-import { type FakeTwilio, startFakeTwilio, twilioSettings } from './support/fake-twilio.ts';
+import type { FakeTwilio } from './support/fake-twilio.ts';
 import { type RunningApp, startApp } from './support/processes.ts';
 import { requestReviewLink } from './support/review-page.ts';
-import { type SystemApi, startSystemApi, waitFor } from './support/stack.ts';
+import { type SystemApi, waitFor } from './support/stack.ts';
+import { useApiOnFakeTwilio } from './support/twilio-stack.ts';
 
 // Held requests as real API processes on one database, with the stand-in Twilio counting every
 // create call: a text asked for at 23:00 is held, survives a SIGKILL of the process that took it,
@@ -34,23 +35,12 @@ async function record(url: string, id: string) {
   return ((await response.json()) as { data: { status: string; legs: { state: string }[] } }).data;
 }
 
-beforeAll(async () => {
-  fake = await startFakeTwilio({ receiptDelayMs: 5 });
-  api = await startSystemApi({
-    DEV_OUTBOX: '0',
-    DEV_CLOCK: '1',
-    QUIET_HOURS: '08:00-21:00',
-    BUSINESS_TIME_ZONE: 'UTC',
-    FREQUENCY_CAP_DAYS: '0',
-    ...twilioSettings(fake, FROM),
-  });
-  key = await api.createKey();
-});
-afterAll(async () => {
-  for (const other of others) await other.stop('SIGKILL');
-  await api.cleanup();
-  await fake.close();
-});
+useApiOnFakeTwilio(
+  FROM,
+  { QUIET_HOURS: '08:00-21:00', BUSINESS_TIME_ZONE: 'UTC', FREQUENCY_CAP_DAYS: '0' },
+  (stack) => ({ fake, api, key } = stack),
+  others,
+);
 
 describe('held requests across processes', () => {
   it('a 23:00 text survives SIGKILL of the API and is sent once at 08:00', async () => {
