@@ -1,7 +1,7 @@
 import { analyticsResultSchema, analyticsSearchParams } from '@review-desk/shared/analytics';
 import { ENDPOINTS } from '@review-desk/shared/scopes';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson, withQuery } from '../../../lib/http.ts';
+import { queryRead } from '../../../lib/queries.ts';
 
 // GET /api/v1/analytics through the BFF. Read with the tolerant schema: a deployment is only known
 // to send `completed` and `reviewLeft` (docs/api.md, "Analytics"), so everything else may be
@@ -20,14 +20,6 @@ export const analyticsKeys = {
   window: (days: number) => [...analyticsKeys.all, { days }] as const,
 };
 
-export function analyticsQueryOptions(days: number) {
-  return queryOptions({
-    queryKey: analyticsKeys.window(days),
-    queryFn: ({ signal }) => getAnalytics(days, signal),
-    placeholderData: keepPreviousData,
-  });
-}
-
-export function useAnalytics(days: number) {
-  return useQuery(analyticsQueryOptions(days));
-}
+const analytics = queryRead(analyticsKeys.window, getAnalytics);
+export const analyticsQueryOptions = analytics.options;
+export const useAnalytics = analytics.use;

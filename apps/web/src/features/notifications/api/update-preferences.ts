@@ -1,12 +1,12 @@
 import { ALERT_PATHS, type AlertPreferences, preferencesReplySchema } from '@review-desk/shared/alerts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { request } from '../../../lib/http.ts';
+import { sendJson } from '../../../lib/queries.ts';
 import { preferencesKeys } from './get-preferences.ts';
 
 // PUT /bff/notifications/preferences: all five fields at once.
 
-export async function updatePreferences(body: AlertPreferences) {
-  return (await request(ALERT_PATHS.preferences, preferencesReplySchema, { method: 'PUT', body })).data;
+export function updatePreferences(body: AlertPreferences) {
+  return sendJson('PUT', ALERT_PATHS.preferences, preferencesReplySchema, body);
 }
 
 export function useUpdatePreferences() {

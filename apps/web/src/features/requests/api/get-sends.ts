@@ -1,7 +1,7 @@
 import { BFF_PATHS, type SendHistoryQuery, sendHistorySchema } from '@review-desk/shared/bff';
 import { toSearchParams } from '@review-desk/shared/query';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson, withQuery } from '../../../lib/http.ts';
+import { queryRead } from '../../../lib/queries.ts';
 
 // GET /bff/sends: this dashboard's send journal, newest first, filterable by contact.
 
@@ -18,14 +18,6 @@ export const sendsKeys = {
     [...sendsKeys.all, 'list', { page: query.page, limit: query.limit, contact: query.contact }] as const,
 };
 
-export function sendsQueryOptions(query: SendsQuery) {
-  return queryOptions({
-    queryKey: sendsKeys.list(query),
-    queryFn: ({ signal }) => getSends(query, signal),
-    placeholderData: keepPreviousData,
-  });
-}
-
-export function useSends(query: SendsQuery) {
-  return useQuery(sendsQueryOptions(query));
-}
+const sends = queryRead(sendsKeys.list, getSends);
+export const sendsQueryOptions = sends.options;
+export const useSends = sends.use;

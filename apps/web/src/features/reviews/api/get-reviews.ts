@@ -1,7 +1,7 @@
 import { type ReviewsQuery, reviewListSchema, reviewsSearchParams } from '@review-desk/shared/reviews';
 import { ENDPOINTS } from '@review-desk/shared/scopes';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson, withQuery } from '../../../lib/http.ts';
+import { queryRead } from '../../../lib/queries.ts';
 import { parseReviewFilters } from '../filters.ts';
 
 // GET /api/v1/reviews through the BFF (same path, query and envelope as the upstream, docs/api.md).
@@ -23,20 +23,11 @@ export const reviewsKeys = {
     ] as const,
 };
 
-export function reviewsQueryOptions(query: ReviewsListQuery) {
-  return queryOptions({
-    queryKey: reviewsKeys.list(query),
-    queryFn: ({ signal }) => getReviews(query, signal),
-    // The page on screen stays while the next one loads.
-    placeholderData: keepPreviousData,
-  });
-}
+const reviews = queryRead(reviewsKeys.list, getReviews);
+export const reviewsQueryOptions = reviews.options;
+export const useReviews = reviews.use;
 
 /** The list the Reviews page asks for at this address (its state is its URL, see filters.ts). */
 export function reviewsQueryOptionsForUrl(search: URLSearchParams) {
   return reviewsQueryOptions(parseReviewFilters(search).filters);
-}
-
-export function useReviews(query: ReviewsListQuery) {
-  return useQuery(reviewsQueryOptions(query));
 }

@@ -1,7 +1,6 @@
 import { BFF_PATHS, userSchema } from '@review-desk/shared/bff';
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { getJson } from '../../../lib/http.ts';
+import { fixedRead } from '../../../lib/queries.ts';
 
 // GET /bff/users (owners only). The list may come as an array or as { users: [...] }.
 const userListSchema = z
@@ -13,16 +12,9 @@ export const userResultSchema = z
   .union([z.looseObject({ user: userSchema }), userSchema])
   .transform((data) => ('user' in data ? data.user : data));
 
-export function getUsers(signal?: AbortSignal) {
-  return getJson(BFF_PATHS.users, userListSchema, signal);
-}
-
 export const usersKeys = { all: ['users'] as const };
 
-export function usersQueryOptions() {
-  return queryOptions({ queryKey: usersKeys.all, queryFn: ({ signal }) => getUsers(signal) });
-}
-
-export function useUsers() {
-  return useQuery(usersQueryOptions());
-}
+const users = fixedRead(usersKeys.all, BFF_PATHS.users, userListSchema);
+export const getUsers = users.get;
+export const usersQueryOptions = users.options;
+export const useUsers = users.use;
