@@ -37,6 +37,8 @@ beforeAll(async () => {
     BULK_SEND_RATE_PER_MINUTE: '6000',
     // Alerts read the same key: keep their polls out of the way.
     ALERT_POLL_SECONDS: '86400',
+    // The test is about pace, not timeouts: a loaded machine must not turn a slow send unknown.
+    UPSTREAM_TIMEOUT_MS: '60000',
   });
 }, 120_000);
 

@@ -236,5 +236,11 @@ describe('two BFFs and two APIs on PostgreSQL behind round-robins', () => {
       ([name, outcome]) => name.startsWith('Durable ') && outcome === 'sent',
     );
     expect(shownSent.filter(([name]) => byName.get(name)?.status !== 'sent')).toEqual([]);
+    // The killed BFF's sends in flight are settled by the survivor: `unknown`, never left in flight.
+    const inFlight = async () =>
+      [...(await history(survivor))].filter(
+        ([name, outcome]) => name.startsWith('Durable ') && outcome === 'in_flight',
+      );
+    await expect.poll(inFlight, { timeout: 15_000, interval: 250 }).toEqual([]);
   }, 120_000);
 });

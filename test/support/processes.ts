@@ -10,6 +10,12 @@ import { fileURLToPath } from 'node:url';
 // browser tests and benchmarks. Each app logs one JSON line `{"msg":"listening","url":…}` on
 // stdout once it accepts connections (PORT=0 picks a free port); that line is the ready signal.
 
+/**
+ * How long a start may take before the test fails: a ceiling, not a wait. Generous, because a
+ * loaded machine (several suites on two cores) can take tens of seconds to start a process.
+ */
+const READY_TIMEOUT_MS = 60_000;
+
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export const APP_ENTRIES = {
@@ -59,10 +65,10 @@ export async function startApp(
       () =>
         reject(
           new Error(
-            `${app} did not report listening within ${options.readyTimeoutMs ?? 20_000} ms:\n${logs.join('\n')}`,
+            `${app} did not report listening within ${options.readyTimeoutMs ?? READY_TIMEOUT_MS} ms:\n${logs.join('\n')}`,
           ),
         ),
-      options.readyTimeoutMs ?? 20_000,
+      options.readyTimeoutMs ?? READY_TIMEOUT_MS,
     );
     createInterface({ input: child.stdout! }).on('line', (line) => {
       logs.push(line);

@@ -118,7 +118,7 @@ export async function startTestApi(
       return (await createApiKey(store, { businessSlug, scopes, now: clock.now, ...options })).key;
     },
     async keyIdOf(key) {
-      return (await store.keys.byHash(sha256Hex(key)))!.id;
+      return (await store.keys.byHash(sha256Hex(key)))!.key.id;
     },
     fetch(pathname, init) {
       return fetch(`${api.url}${pathname}`, init);

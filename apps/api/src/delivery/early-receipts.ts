@@ -9,6 +9,11 @@ import { LEG_STATE_RANK, type LegState } from '@review-desk/shared';
 // swept and at most HELD_MAX are kept, so even a flood of signed callbacks cannot grow the table.
 
 const HELD_MAX = 10_000;
+/** The carriers that call back about a message (the outbox makes up its receipts later itself). */
+const CALLING_BACK = new Set(['twilio']);
+
+/** Whether a leg's carrier may call back before the leg is recorded. */
+export const callsBack = (provider: string) => CALLING_BACK.has(provider);
 const KEEP_MS = 86_400_000;
 
 export type Receipt = { state: LegState; errorCode: string | null; error: string | null; at: number };

@@ -1,7 +1,7 @@
 import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database, Transaction } from '@review-desk/server/db/types';
 import type { Channel, LegKind, LegState, RequestStatus } from '@review-desk/shared';
-import { earlyReceipts } from './early-receipts.ts';
+import { callsBack, earlyReceipts } from './early-receipts.ts';
 import {
   type DeliveryRequestRow,
   FINAL_SQL,
@@ -90,9 +90,10 @@ export function deliveryStore(db: Database) {
     at: number,
   ) {
     for (const leg of legs) {
-      if (leg.providerMessageId) await early.lock(tx, leg.providerMessageId);
+      const id = leg.providerMessageId && callsBack(leg.provider) ? leg.providerMessageId : null;
+      if (id) await early.lock(tx, id);
       await writeLeg(requestId, businessId, leg, kind, at);
-      if (leg.providerMessageId) await early.settle(tx, leg.providerMessageId);
+      if (id) await early.settle(tx, id);
     }
   }
 

@@ -43,15 +43,15 @@ export type KeyLookup =
 export async function lookupApiKey(store: Store, presented: string, now: number): Promise<KeyLookup> {
   if (!API_KEY_PATTERN.test(presented)) return { ok: false, row: undefined };
   const hash = sha256Hex(presented);
-  const row = await store.keys.byHash(hash);
+  const found = await store.keys.byHash(hash);
+  const row = found?.key;
   if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) {
     return { ok: false, row: undefined };
   }
   // Revoked or expired keys get 401, like a missing one (docs/api.md, "Keys").
   if (row.revoked_at !== null && row.revoked_at <= now) return { ok: false, row };
   if (row.expires_at !== null && row.expires_at <= now) return { ok: false, row };
-  const business = await store.businesses.byId(row.business_id);
-  if (!business) return { ok: false, row };
+  const business = found.business;
   return {
     ok: true,
     row,

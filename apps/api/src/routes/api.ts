@@ -40,7 +40,7 @@ export function apiRoutes(ctx: AppContext): Router {
       const parsed = sendRequestSchema.safeParse(req.body);
       if (!parsed.success) throw AppError.validation(parsed.error);
       const key = req.apiKey!;
-      const settings = await ctx.settings.settingsOf(key.businessId);
+      const settings = await ctx.settings.settingsOf(key.businessId, key.business);
       const { result, legs, request } = await sendReviewRequest(
         sendContextOf(ctx, {
           templates: settings,

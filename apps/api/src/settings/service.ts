@@ -73,9 +73,10 @@ export function createSettingsService(deps: {
     return business;
   }
 
-  async function settingsOf(businessId: number): Promise<Settings> {
-    const business = await businessOf(businessId);
-    return effective(await (await deps.settings()).get(businessId), business.review_url);
+  /** The business's settings; `business`, when the caller has just read it, saves reading it again. */
+  async function settingsOf(businessId: number, business?: { review_url: string | null }): Promise<Settings> {
+    const { review_url } = business ?? (await businessOf(businessId));
+    return effective(await (await deps.settings()).get(businessId), review_url);
   }
 
   async function answer(businessId: number): Promise<SettingsResponse> {

@@ -128,13 +128,17 @@ export function requestStore(db: Queryable) {
   const rollup = db.prepare(ROLLUP_UPSERT);
   // Frequency cap (docs/api.md): a request that messaged this contact, still in flight or accepted.
   // Failed requests and failed legs reached nobody, links message nobody: none of them counts.
-  const recentPhone = db.prepare(`SELECT 1 AS hit FROM requests WHERE business_id = $1 AND customer_phone = $2
-    AND created_at >= $3 AND status <> 'failed' AND channel IN ('sms', 'both')
-    AND failed_leg IS DISTINCT FROM 'sms' LIMIT 1`);
-  // An email is found under its contact key (`emailKey`): plus tags and Gmail's dots are one mailbox.
-  const recentEmail = db.prepare(`SELECT 1 AS hit FROM requests WHERE business_id = $1 AND email_key = $2
-    AND created_at >= $3 AND status <> 'failed' AND channel IN ('email', 'both')
-    AND failed_leg IS DISTINCT FROM 'email' LIMIT 1`);
+  // An email is found under its contact key (`emailKey`): plus tags and Gmail's dots are one
+  // mailbox. Phone and email in one round trip; a missing contact is NULL and matches nothing.
+  const recent = db.prepare(`SELECT 1 AS hit FROM (
+      SELECT 1 FROM requests WHERE business_id = $1 AND customer_phone = $2
+        AND created_at >= $4 AND status <> 'failed' AND channel IN ('sms', 'both')
+        AND failed_leg IS DISTINCT FROM 'sms'
+      UNION ALL
+      SELECT 1 FROM requests WHERE business_id = $1 AND email_key = $3
+        AND created_at >= $4 AND status <> 'failed' AND channel IN ('email', 'both')
+        AND failed_leg IS DISTINCT FROM 'email'
+    ) AS found LIMIT 1`);
   const setClicked = db.prepare('UPDATE requests SET clicked_at = $1 WHERE id = $2 AND clicked_at IS NULL');
   const setFeedback = db.prepare(
     'UPDATE requests SET feedback_at = $1, completed_at = coalesce(completed_at, $1) WHERE id = $2 AND feedback_at IS NULL',
@@ -148,7 +152,9 @@ export function requestStore(db: Queryable) {
   const insertOptOut = db.prepare(
     'INSERT INTO opt_outs (business_id, contact, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
   );
-  const optedOut = db.prepare('SELECT 1 AS hit FROM opt_outs WHERE business_id = $1 AND contact = $2');
+  const optedOut = db.prepare(
+    'SELECT 1 AS hit FROM opt_outs WHERE business_id = $1 AND contact IN ($2, $3, $4) LIMIT 1',
+  );
   const usage = db.prepare('SELECT n FROM send_usage WHERE business_id = $1 AND month = $2');
   const addUsage = db.prepare(`INSERT INTO send_usage (business_id, month, n) VALUES ($1, $2, $3)
     ON CONFLICT (business_id, month) DO UPDATE SET n = send_usage.n + excluded.n`);
@@ -233,16 +239,25 @@ export function requestStore(db: Queryable) {
       contact: { phone?: string; email?: string },
       since: number,
     ): Promise<boolean> {
-      if (contact.phone && (await recentPhone.get(businessId, contact.phone, since))) return true;
-      if (contact.email && (await recentEmail.get(businessId, emailKey(contact.email), since))) return true;
-      return false;
+      if (!contact.phone && !contact.email) return false;
+      const email = contact.email ? emailKey(contact.email) : null;
+      return (await recent.get(businessId, contact.phone ?? null, email, since)) !== undefined;
     },
     /** A phone as given; an email as given or under its contact key (the mailbox opted out). */
-    async isOptedOut(businessId: number, contact: string): Promise<boolean> {
-      if ((await optedOut.get(businessId, contact)) !== undefined) return true;
-      return (
-        contact.includes('@') && (await optedOut.get(businessId, emailContactKey(contact))) !== undefined
-      );
+    async isOptedOut(businessId: number, ...contacts: (string | null)[]): Promise<boolean> {
+      const keys = new Set<string>();
+      for (const contact of contacts) {
+        if (!contact) continue;
+        keys.add(contact);
+        if (contact.includes('@')) keys.add(emailContactKey(contact));
+      }
+      // A phone, an email and its key: one round trip (more are asked three at a time).
+      const list = [...keys];
+      for (let i = 0; i < list.length; i += 3) {
+        const [a, b = null, c = null] = list.slice(i, i + 3);
+        if ((await optedOut.get(businessId, a!, b, c)) !== undefined) return true;
+      }
+      return false;
     },
     async optOut(row: RequestRow, now: number): Promise<void> {
       await setOptedOut.run(now, row.id);
