@@ -1,8 +1,11 @@
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeTwilio, startFakeTwilio, twilioSettings } from './support/fake-twilio.ts';
+import { describe, expect, it } from 'vitest';
+import { moveDevClock } from './support/dev-clock.ts';
+import type { FakeTwilio } from './support/fake-twilio.ts';
 import { type RunningApp, startApp } from './support/processes.ts';
-import { type SystemApi, startSystemApi, waitFor } from './support/stack.ts';
+import { requestReviewLink } from './support/review-page.ts';
+import { type SystemApi, waitFor } from './support/stack.ts';
+import { useApiOnFakeTwilio } from './support/twilio-stack.ts';
 
 // The reminder as real API processes on one database, the stand-in Twilio counting every text:
 // due reminders survive a SIGKILL and go once; a SIGKILL at the due time never makes a second
@@ -17,24 +20,12 @@ let api: SystemApi;
 let key: string;
 const others: RunningApp[] = [];
 
-async function setClock(url: string, at: number): Promise<void> {
-  const response = await fetch(`${url}/dev/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ set: new Date(at).toISOString() }),
-  });
-  expect(response.status).toBe(200);
-}
+const setClock = (url: string, at: number) => moveDevClock(url, { set: new Date(at).toISOString() });
 
 async function send(url: string, phone: string): Promise<string> {
-  const response = await fetch(`${url}/api/v1/requests/send`, {
-    method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ customerName: 'Ada', customerPhone: phone }),
-  });
-  const body = (await response.json()) as { data: { requestId: string; status: string } };
-  expect(body.data.status).toBe('sent');
-  return body.data.requestId;
+  const { sent } = await requestReviewLink(url, key, { customerName: 'Ada', customerPhone: phone });
+  expect(sent.json.data.status).toBe('sent');
+  return sent.json.data.requestId;
 }
 
 /** The reminders' states, read from the database file as an operator would. */
@@ -48,23 +39,12 @@ function reminderStates(ids: string[]): string[] {
   }
 }
 
-beforeAll(async () => {
-  fake = await startFakeTwilio({ receiptDelayMs: 5 });
-  api = await startSystemApi({
-    DEV_OUTBOX: '0',
-    DEV_CLOCK: '1',
-    QUIET_HOURS: 'off',
-    REMINDER_AFTER_DAYS: '1',
-    FREQUENCY_CAP_DAYS: '0',
-    ...twilioSettings(fake, FROM),
-  });
-  key = await api.createKey();
-});
-afterAll(async () => {
-  for (const other of others) await other.stop('SIGKILL');
-  await api.cleanup();
-  await fake.close();
-});
+useApiOnFakeTwilio(
+  FROM,
+  { QUIET_HOURS: 'off', REMINDER_AFTER_DAYS: '1', FREQUENCY_CAP_DAYS: '0' },
+  (stack) => ({ fake, api, key } = stack),
+  others,
+);
 
 describe('reminders across processes', () => {
   it('due reminders survive a SIGKILL of the API and are sent once', async () => {

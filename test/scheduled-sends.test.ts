@@ -1,7 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeTwilio, startFakeTwilio, twilioSettings } from './support/fake-twilio.ts';
+import { describe, expect, it } from 'vitest';
+import { moveDevClock } from './support/dev-clock.ts';
+import type { FakeTwilio } from './support/fake-twilio.ts';
 import { type RunningApp, startApp } from './support/processes.ts';
-import { type SystemApi, startSystemApi, waitFor } from './support/stack.ts';
+import { requestReviewLink } from './support/review-page.ts';
+import { type SystemApi, waitFor } from './support/stack.ts';
+import { useApiOnFakeTwilio } from './support/twilio-stack.ts';
 
 // Held requests as real API processes on one database, with the stand-in Twilio counting every
 // create call: a text asked for at 23:00 is held, survives a SIGKILL of the process that took it,
@@ -17,24 +20,13 @@ let api: SystemApi;
 let key: string;
 const others: RunningApp[] = [];
 
-async function setClock(url: string, iso: string): Promise<void> {
-  const response = await fetch(`${url}/dev/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ set: iso }),
-  });
-  expect(response.status).toBe(200);
-}
+const setClock = (url: string, iso: string) => moveDevClock(url, { set: iso });
 
 async function send(url: string, phone: string) {
-  const response = await fetch(`${url}/api/v1/requests/send`, {
-    method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ customerName: 'Ada', customerPhone: phone }),
-  });
+  const { sent } = await requestReviewLink(url, key, { customerName: 'Ada', customerPhone: phone });
   return {
-    status: response.status,
-    body: (await response.json()) as { data: { requestId: string; status: string; scheduledFor?: string } },
+    status: sent.status,
+    body: sent.json as { data: { requestId: string; status: string; scheduledFor?: string } },
   };
 }
 
@@ -43,23 +35,12 @@ async function record(url: string, id: string) {
   return ((await response.json()) as { data: { status: string; legs: { state: string }[] } }).data;
 }
 
-beforeAll(async () => {
-  fake = await startFakeTwilio({ receiptDelayMs: 5 });
-  api = await startSystemApi({
-    DEV_OUTBOX: '0',
-    DEV_CLOCK: '1',
-    QUIET_HOURS: '08:00-21:00',
-    BUSINESS_TIME_ZONE: 'UTC',
-    FREQUENCY_CAP_DAYS: '0',
-    ...twilioSettings(fake, FROM),
-  });
-  key = await api.createKey();
-});
-afterAll(async () => {
-  for (const other of others) await other.stop('SIGKILL');
-  await api.cleanup();
-  await fake.close();
-});
+useApiOnFakeTwilio(
+  FROM,
+  { QUIET_HOURS: '08:00-21:00', BUSINESS_TIME_ZONE: 'UTC', FREQUENCY_CAP_DAYS: '0' },
+  (stack) => ({ fake, api, key } = stack),
+  others,
+);
 
 describe('held requests across processes', () => {
   it('a 23:00 text survives SIGKILL of the API and is sent once at 08:00', async () => {

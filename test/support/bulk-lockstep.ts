@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { moveDevClock } from './dev-clock.ts';
 
 // Time moved in lockstep for list-send system tests. The real API (DEV_CLOCK=1) and the real BFF
 // (BFF_DEV_HOOKS=1) each run a clock that POST /dev/clock moves; this relay sits between them,
@@ -28,16 +29,6 @@ export type Lockstep = {
   advance(ms: number): Promise<void>;
   close(): Promise<void>;
 };
-
-async function moveClock(base: string, ms: number): Promise<void> {
-  const reply = await fetch(`${base}/dev/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ advanceMs: ms }),
-  });
-  if (reply.status !== 200)
-    throw new Error(`${base}/dev/clock answered ${reply.status}: ${await reply.text()}`);
-}
 
 /** A relay to `apiUrl`; `bffUrl()` names the BFF whose clock moves with the API's. */
 export async function startLockstep(apiUrl: string, bffUrl: () => string): Promise<Lockstep> {
@@ -117,8 +108,8 @@ export async function startLockstep(apiUrl: string, bffUrl: () => string): Promi
           await drained.promise;
           drained = null;
         }
-        await moveClock(apiUrl, ms);
-        await moveClock(bffUrl(), ms);
+        await moveDevClock(apiUrl, { advanceMs: ms });
+        await moveDevClock(bffUrl(), { advanceMs: ms });
         movedMs += ms;
       } finally {
         held = null;

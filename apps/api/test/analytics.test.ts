@@ -5,26 +5,17 @@ import {
   DAYS_DEFAULT,
   successEnvelopeSchema,
 } from '@review-desk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { importReviews } from '../src/domain/import.ts';
 import { recordHandoff, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
-import {
-  ENGINES,
-  expectFailure,
-  getJson,
-  send,
-  startTestApi,
-  type TestApi,
-  uniqueEmail,
-  uniquePhone,
-} from './helpers.ts';
+import { ENGINES, expectFailure, getJson, send, uniqueEmail, uniquePhone, useTestApi } from './helpers.ts';
 
 // GET /api/v1/analytics: the window, the cohort rule for requests, reviews and synced reviews
 // apart, zero-filled daily series, and the caveat that completed includes hand-offs.
 
 describe.each(ENGINES)('%s', (engine) => {
   const DAY = 86_400_000;
-  let api: TestApi;
+  const api = useTestApi({ monthlySendAllowance: 0 }, { engine });
   let key: string;
   let emptyKey: string;
   let today: number; // noon UTC today, so a test never straddles midnight
@@ -42,7 +33,6 @@ describe.each(ENGINES)('%s', (engine) => {
   const tokenOf = (link: string) => link.split('/r/')[1]!;
 
   beforeAll(async () => {
-    api = await startTestApi({ monthlySendAllowance: 0 }, { engine });
     const now = new Date();
     today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 12);
     api.clock.now = today;
@@ -98,7 +88,6 @@ describe.each(ENGINES)('%s', (engine) => {
       today,
     );
   });
-  afterAll(() => api.stop());
 
   describe('days (1 to 365)', () => {
     it.each(['0', '366', '-1', 'abc', '7.5', '', '1&days=2'])('days=%s → 400 naming days', async (days) => {

@@ -1,18 +1,17 @@
 import { ENDPOINTS, MESSAGES, reviewListOutputSchema, successEnvelopeSchema } from '@review-desk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey, rotateApiKey } from '../src/domain/keys.ts';
-import { ENGINES, expectFailure, getJson, send, startTestApi, type TestApi, uniquePhone } from './helpers.ts';
+import { ENGINES, expectFailure, getJson, send, startTestApi, uniquePhone, useTestApi } from './helpers.ts';
 
 // Keys and limits (docs/api.md): both header forms, every 401 cause, every 403 cause, keys never in
 // URLs, the per-key limit.
 
 describe.each(ENGINES)('%s', (engine) => {
-  let api: TestApi;
+  const api = useTestApi({}, { engine });
   let key: string;
   let otherKey: string;
 
   beforeAll(async () => {
-    api = await startTestApi({}, { engine });
     await api.business('alpha');
     await api.business('beta');
     key = await api.key('alpha');
@@ -41,7 +40,6 @@ describe.each(ENGINES)('%s', (engine) => {
       );
     }
   });
-  afterAll(() => api.stop());
 
   describe('the two header forms', () => {
     it('accepts X-API-Key', async () => {

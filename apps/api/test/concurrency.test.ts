@@ -1,5 +1,5 @@
 import { emailContactKey } from '@review-desk/shared/contact';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { recordHandoff, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
 import { rollupDrift } from '../src/store/recount.ts';
 import { monthOf } from '../src/store/time.ts';
@@ -11,9 +11,9 @@ import {
   queryOne,
   send,
   startTestApi,
-  type TestApi,
   uniqueEmail,
   uniquePhone,
+  useTestApi,
 } from './helpers.ts';
 
 // Sends arriving at once: the frequency cap, the monthly allowance, the per-key limit and the
@@ -24,15 +24,13 @@ import {
 const POOL = 8;
 
 describe.each(ENGINES)('%s', (engine) => {
-  let api: TestApi;
+  const api = useTestApi({ monthlySendAllowance: 0, databasePoolSize: POOL }, { engine });
   let key: string;
 
   beforeAll(async () => {
-    api = await startTestApi({ monthlySendAllowance: 0, databasePoolSize: POOL }, { engine });
     await api.business('race');
     key = await api.key('race');
   });
-  afterAll(() => api.stop());
 
   const all = <T>(n: number, fn: (i: number) => Promise<T>) =>
     Promise.all(Array.from({ length: n }, (_, i) => fn(i)));

@@ -1,28 +1,26 @@
 import { DatabaseSync } from 'node:sqlite';
 import { migrationFiles } from '@review-desk/server/db/migrate';
 import { sendResultSchema, successEnvelopeSchema } from '@review-desk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/processes.ts';
 import { optOut } from '../src/domain/review-page.ts';
 import { API_MIGRATIONS, openApiDatabase } from '../src/store/database.ts';
-import { ENGINES, expectFailure, outboxFor, send, startTestApi, type TestApi } from './helpers.ts';
+import { ENGINES, expectFailure, outboxFor, send, useTestApi } from './helpers.ts';
 
 // The frequency cap counts an email address under its contact key: a +tag (at providers that
 // ignore it) or Gmail's dots do not make a new customer. The message goes to the address as given.
 
 describe.each(ENGINES)('%s', (engine) => {
-  let api: TestApi;
+  const api = useTestApi({ monthlySendAllowance: 0 }, { engine });
   let key: string;
   let n = 0;
   /** A local part no other test uses. */
   const fresh = (name: string) => `${name}${++n}x${process.pid}`;
 
   beforeAll(async () => {
-    api = await startTestApi({ monthlySendAllowance: 0 }, { engine });
     await api.business('cafe', 'Cafe');
     key = await api.key('cafe');
   });
-  afterAll(() => api.stop());
 
   async function sentTo(result: { body: unknown }) {
     const { requestId } = successEnvelopeSchema(sendResultSchema).parse(result.body).data;

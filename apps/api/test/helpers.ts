@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FakeClock } from '@review-desk/server/db/clock';
-import type { Dialect, SqlValue } from '@review-desk/server/db/types';
+import type { Dialect } from '@review-desk/server/db/types';
 import { createPostgresDatabase, ENGINES } from '@review-desk/server/test-support/databases';
 import {
   codedErrorEnvelopeSchema,
@@ -13,16 +13,17 @@ import {
   type Scope,
   successEnvelopeSchema,
 } from '@review-desk/shared';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createBusiness } from '../src/domain/businesses.ts';
 import { sha256Hex } from '../src/domain/ids.ts';
 import { createApiKey } from '../src/domain/keys.ts';
 import { type Config, testConfig } from '../src/env.ts';
 import { type RunningApi, startApi } from '../src/server.ts';
-import type { Store } from '../src/store/index.ts';
 
 // A real server on an ephemeral port over a fresh database (a temporary SQLite file, or a new
 // database on the test run's PostgreSQL server), driven over real HTTP.
+
+export { execute, queryAll, queryOne, reviewsWhere } from './support/tables.ts';
 
 /** The engines the store's suites run on, each suite once per engine: sqlite, postgres. */
 export { ENGINES };
@@ -130,48 +131,28 @@ export async function startTestApi(
   };
 }
 
-// Reading and changing the tables directly, to check the service against a brute-force query or
-// to put a row in a state no request can. SQL written with $1…$n placeholders, as every store's.
-
-/** Every row of a query. */
-export async function queryAll<T = Record<string, unknown>>(
-  store: Store,
-  sql: string,
-  ...params: SqlValue[]
-): Promise<T[]> {
-  return store.db.all<T>(sql, ...params);
-}
-
-/** The first row of a query, if any. */
-export async function queryOne<T = Record<string, unknown>>(
-  store: Store,
-  sql: string,
-  ...params: SqlValue[]
-): Promise<T | undefined> {
-  return store.db.get<T>(sql, ...params);
-}
-
-/** A write; returns how many rows it changed. */
-export async function execute(store: Store, sql: string, ...params: SqlValue[]): Promise<number> {
-  return (await store.db.run(sql, ...params)).changes;
-}
-
-/** The WHERE clause (and its parameters) of a brute-force query for a business's reviews. */
-export function reviewsWhere(
-  businessId: number,
-  filter: { status?: string; minRating?: number },
-): { where: string; args: SqlValue[] } {
-  const args: SqlValue[] = [businessId];
-  const where = ['business_id = $1'];
-  if (filter.status) {
-    args.push(filter.status);
-    where.push(`status = $${args.length}`);
-  }
-  if (filter.minRating) {
-    args.push(filter.minRating);
-    where.push(`rating >= $${args.length}`);
-  }
-  return { where: where.join(' AND '), args };
+/**
+ * The service the tests of a describe block (or a file) share: started before them, stopped after
+ * them. What it returns stands for that service inside the block's hooks and tests only.
+ */
+export function useTestApi(
+  overrides: Partial<Config> = {},
+  options: { engine?: Engine; clock?: FakeClock } = {},
+) {
+  let running: TestApi | undefined;
+  beforeAll(async () => {
+    running = await startTestApi(overrides, options);
+  });
+  afterAll(async () => {
+    await running?.stop();
+    running = undefined;
+  });
+  return new Proxy({} as TestApi, {
+    get(_, property) {
+      if (!running) throw new Error('the service runs only during the hooks and tests of its block');
+      return Reflect.get(running, property);
+    },
+  });
 }
 
 /** Headers of a well-behaved server-side caller: key, JSON, and the application's Origin. */

@@ -1,19 +1,17 @@
 import { MESSAGES, outboxListSchema, successEnvelopeSchema } from '@review-desk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectFailure, getJson, send, startTestApi, type TestApi, uniquePhone } from './helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectFailure, getJson, send, startTestApi, uniquePhone, useTestApi } from './helpers.ts';
 
 // The HTTP surface around the three endpoints: envelopes on every failure, 404/405, CORS
 // (docs/api.md), security headers, the OpenAPI document and docs page, the dev outbox.
 
-let api: TestApi;
+const api = useTestApi({ corsOrigins: ['https://app.example'] });
 let key: string;
 
 beforeAll(async () => {
-  api = await startTestApi({ corsOrigins: ['https://app.example'] });
   await api.business('b');
   key = await api.key('b');
 });
-afterAll(() => api.stop());
 
 describe('envelopes', () => {
   it('unknown routes → 404 envelope', async () => {

@@ -1,21 +1,19 @@
 import { outboxListSchema, requestRecordSchema, successEnvelopeSchema } from '@review-desk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { OUTBOX_RECEIPT_MS } from '../src/delivery/tracker.ts';
-import { getJson, send, startTestApi, type TestApi, uniqueEmail, uniquePhone } from './helpers.ts';
+import { getJson, send, startTestApi, uniqueEmail, uniquePhone, useTestApi } from './helpers.ts';
 
 // The outbox provider makes up the same receipts a carrier sends, so the whole flow — sent, then
 // delivered or not — runs on one machine without Twilio.
 
-let api: TestApi;
+const api = useTestApi({ devOutbox: false, monthlySendAllowance: 0, frequencyCapDays: 0 });
 let key: string;
 
 beforeAll(async () => {
   // Without the fault hooks: the 0000 phone is accepted, then not delivered.
-  api = await startTestApi({ devOutbox: false, monthlySendAllowance: 0, frequencyCapDays: 0 });
   await api.business('shop', 'Corner Shop');
   key = await api.key('shop');
 });
-afterAll(() => api.stop());
 
 async function legsOf(id: string) {
   const result = await getJson(api, `/api/v1/requests/${id}`, key);

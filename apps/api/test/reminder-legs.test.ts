@@ -5,16 +5,8 @@ import {
   sendResultSchema,
   successEnvelopeSchema,
 } from '@review-desk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  getJson,
-  send as sendAs,
-  startTestApi,
-  type TestApi,
-  uniqueEmail,
-  uniquePhone,
-  until,
-} from './helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getJson, send as sendAs, uniqueEmail, uniquePhone, until, useTestApi } from './helpers.ts';
 
 // The reminder's own legs in the request's delivery record (GET /api/v1/requests and
 // /api/v1/requests/{id}): beside the send's legs, with kind `reminder`, their own state and
@@ -22,26 +14,24 @@ import {
 
 const DAY = 86_400_000;
 const START = Date.parse('2030-05-06T10:00:00Z');
-
-let api: TestApi;
-let key: string;
 const clock = new FakeClock(START);
 
+const api = useTestApi(
+  {
+    monthlySendAllowance: 0,
+    frequencyCapDays: 0,
+    quietHours: null,
+    businessTimeZone: 'UTC',
+    reminderAfterDays: 1,
+  },
+  { clock },
+);
+let key: string;
+
 beforeAll(async () => {
-  api = await startTestApi(
-    {
-      monthlySendAllowance: 0,
-      frequencyCapDays: 0,
-      quietHours: null,
-      businessTimeZone: 'UTC',
-      reminderAfterDays: 1,
-    },
-    { clock },
-  );
   await api.business('florist', 'Petal Lane', null);
   key = await api.key('florist');
 });
-afterAll(() => api.stop());
 
 async function send(body: Record<string, unknown>): Promise<string> {
   const result = await sendAs(api, key, body);

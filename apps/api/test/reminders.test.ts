@@ -1,17 +1,16 @@
 import { FakeClock } from '@review-desk/server/db/clock';
 import { analyticsOutputSchema, sendResultSchema, successEnvelopeSchema } from '@review-desk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { optOut, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
 import {
   ENGINES,
   getJson,
   outboxFor as outboxOf,
   send as sendAs,
-  startTestApi,
-  type TestApi,
   uniqueEmail,
   uniquePhone,
   until,
+  useTestApi,
   writeJson,
 } from './helpers.ts';
 
@@ -22,22 +21,20 @@ import {
 describe.each(ENGINES)('%s', (engine) => {
   const DAY = 86_400_000;
   const START = Date.parse('2030-03-04T10:00:00Z');
-
-  let api: TestApi;
-  let key: string;
   const clock = new FakeClock(START);
 
+  const api = useTestApi(
+    { monthlySendAllowance: 0, frequencyCapDays: 0, quietHours: null, businessTimeZone: 'UTC' },
+    { engine, clock },
+  );
+  let key: string;
+
   beforeAll(async () => {
-    api = await startTestApi(
-      { monthlySendAllowance: 0, frequencyCapDays: 0, quietHours: null, businessTimeZone: 'UTC' },
-      { engine, clock },
-    );
     await api.business('salon', 'Salon Nova', null);
     key = await api.key('salon');
     const put = await putSettings({ reminderAfterDays: 2 });
     expect(put.status).toBe(200);
   });
-  afterAll(() => api.stop());
 
   const putSettings = (body: unknown) => writeJson(api, 'PUT', '/api/v1/settings', key, body);
   const outboxFor = (requestId: string) => outboxOf(api, requestId);

@@ -1,29 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ENGINES,
-  expectFailure,
-  getJson,
-  queryOne,
-  send,
-  startTestApi,
-  type TestApi,
-  uniquePhone,
-} from './helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, expectFailure, getJson, queryOne, send, uniquePhone, useTestApi } from './helpers.ts';
 
 // The customer's side over real HTTP: open → click recorded → submit → review listed →
 // analytics counts it; hand-off; one review per link; CSRF; opt-out; escaping.
 
 describe.each(ENGINES)('%s', (engine) => {
-  let api: TestApi;
+  const api = useTestApi({}, { engine });
   let key: string;
 
   beforeAll(async () => {
-    api = await startTestApi({}, { engine });
     await api.business('deli', 'Deli & Sons', 'https://reviews.example.com/deli');
     await api.business('plain', 'Plain Shop', null);
     key = await api.key('deli');
   });
-  afterAll(() => api.stop());
 
   type Page = {
     status: number;

@@ -5,31 +5,22 @@ import {
   reviewListOutputSchema,
   successEnvelopeSchema,
 } from '@review-desk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generateData } from '../src/domain/generate.ts';
-import {
-  ENGINES,
-  expectFailure,
-  getJson,
-  queryAll,
-  reviewsWhere,
-  startTestApi,
-  type TestApi,
-} from './helpers.ts';
+import { ENGINES, expectFailure, getJson, queryAll, reviewsWhere, useTestApi } from './helpers.ts';
 
 // GET /api/v1/reviews (docs/api.md, "Limits" and "Paging the reviews"): bounds, the stop rule,
 // filters, the stable newest-first order, and `total`, checked against a brute-force query of the
 // same table.
 
 describe.each(ENGINES)('%s', (engine) => {
-  let api: TestApi;
+  const api = useTestApi({}, { engine });
   let key: string;
   let businessId: number;
 
   const listSchema = successEnvelopeSchema(reviewListOutputSchema);
 
   beforeAll(async () => {
-    api = await startTestApi({}, { engine });
     businessId = (await api.business('cafe')).id;
     key = await api.key('cafe');
     await generateData(api.ctx.store, {
@@ -70,7 +61,6 @@ describe.each(ENGINES)('%s', (engine) => {
       seed: 4,
     });
   });
-  afterAll(() => api.stop());
 
   type Filter = { status?: string; minRating?: number };
 

@@ -1,5 +1,5 @@
 import { REVIEW_STATUSES } from '@review-desk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generateData } from '../src/domain/generate.ts';
 import { importReviews } from '../src/domain/import.ts';
 import { optOut, recordHandoff, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
@@ -12,28 +12,25 @@ import {
   queryOne,
   reviewsWhere,
   send,
-  startTestApi,
-  type TestApi,
   uniqueEmail,
   uniquePhone,
+  useTestApi,
 } from './helpers.ts';
 
 // The counters and daily roll-ups that make `total` and analytics cheap at a million rows must
 // always equal a brute-force recount of the base tables, whatever mix of writes came before.
 
 describe.each(ENGINES)('%s', (engine) => {
-  let api: TestApi;
+  const api = useTestApi({ monthlySendAllowance: 0 }, { engine });
   let key: string;
   let businessId: number;
   const DAY = 86_400_000;
 
   beforeAll(async () => {
-    api = await startTestApi({ monthlySendAllowance: 0 }, { engine });
     businessId = (await api.business('mix')).id;
     await api.business('bystander');
     key = await api.key('mix');
   });
-  afterAll(() => api.stop());
 
   async function bruteTotal(filter: { status?: string; minRating?: number }): Promise<number> {
     const { where, args } = reviewsWhere(businessId, filter);

@@ -6,7 +6,7 @@ import {
   sendResultSchema,
   successEnvelopeSchema,
 } from '@review-desk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { optOut } from '../src/domain/review-page.ts';
 import {
   ENGINES,
@@ -16,24 +16,22 @@ import {
   send,
   sendHeaders,
   startTestApi,
-  type TestApi,
   uniqueEmail,
   uniquePhone,
+  useTestApi,
 } from './helpers.ts';
 
 // POST /api/v1/requests/send (docs/api.md, "Sending"): channel rules, the Origin rule, deliveries
 // and their failures, the frequency cap, opt-outs and the sending allowance.
 
 describe.each(ENGINES)('%s', (engine) => {
-  let api: TestApi;
+  const api = useTestApi({ monthlySendAllowance: 0 }, { engine });
   let key: string;
 
   beforeAll(async () => {
-    api = await startTestApi({ monthlySendAllowance: 0 }, { engine });
     await api.business('shop', 'Corner Shop');
     key = await api.key('shop');
   });
-  afterAll(() => api.stop());
 
   const outboxFor = (requestId: string) => outboxOf(api, requestId);
 

@@ -1,7 +1,7 @@
 import { FakeClock } from '@review-desk/server/db/clock';
 import { sendResultSchema, successEnvelopeSchema } from '@review-desk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, send as sendAs, startTestApi, type TestApi, uniquePhone, writeJson } from './helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, send as sendAs, uniquePhone, useTestApi, writeJson } from './helpers.ts';
 
 // A business's own sending hours and time zone (PUT /api/v1/settings) are what holds its sends:
 // the service's default (here: any hour) still applies to a business that set none.
@@ -9,22 +9,20 @@ import { ENGINES, send as sendAs, startTestApi, type TestApi, uniquePhone, write
 describe.each(ENGINES)('%s', (engine) => {
   const EVENING_UTC = Date.parse('2030-01-15T23:00:00Z'); // 18:00 in New York
   const NEW_YORK_OPENING = Date.parse('2030-01-16T14:00:00Z'); // 09:00 in New York
-
-  let api: TestApi;
-  const keys: Record<string, string> = {};
   const clock = new FakeClock(EVENING_UTC);
 
+  const api = useTestApi(
+    { monthlySendAllowance: 0, frequencyCapDays: 0, quietHours: null, businessTimeZone: 'UTC' },
+    { engine, clock },
+  );
+  const keys: Record<string, string> = {};
+
   beforeAll(async () => {
-    api = await startTestApi(
-      { monthlySendAllowance: 0, frequencyCapDays: 0, quietHours: null, businessTimeZone: 'UTC' },
-      { engine, clock },
-    );
     for (const slug of ['deli', 'diner']) {
       await api.business(slug, `The ${slug}`, null);
       keys[slug] = await api.key(slug);
     }
   });
-  afterAll(() => api.stop());
 
   const putSettings = (slug: string, body: unknown) =>
     writeJson(api, 'PUT', '/api/v1/settings', keys[slug] as string, body);

@@ -9,7 +9,7 @@ import {
   successEnvelopeSchema,
   TEST_SENDS_PER_HOUR,
 } from '@review-desk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SENDS_KEPT } from '../src/settings/test-sends-store.ts';
 import {
   type Body,
@@ -18,10 +18,9 @@ import {
   getJson,
   send,
   sendHeaders,
-  startTestApi,
-  type TestApi,
   uniqueEmail,
   uniquePhone,
+  useTestApi,
 } from './helpers.ts';
 
 // POST /api/v1/settings/test over real HTTP on a real database (each engine): the words on the
@@ -31,25 +30,23 @@ import {
 
 describe.each(ENGINES)('%s', (engine) => {
   const HOUR = 3_600_000;
-  let api: TestApi;
+  const api = useTestApi(
+    {
+      quietHours: null,
+      monthlySendAllowance: 1,
+      frequencyCapDays: 30,
+      reminderAfterDays: 3,
+    },
+    { engine },
+  );
   let key: string;
   let cafeId: number;
 
   beforeAll(async () => {
-    api = await startTestApi(
-      {
-        quietHours: null,
-        monthlySendAllowance: 1,
-        frequencyCapDays: 30,
-        reminderAfterDays: 3,
-      },
-      { engine },
-    );
     cafeId = (await api.business('cafe', 'Bean There')).id;
     await api.business('bar', 'The Tap');
     key = await api.key('cafe');
   });
-  afterAll(() => api.stop());
 
   async function sendTest(body: unknown, k = key, headers?: Record<string, string>) {
     const response = await api.fetch('/api/v1/settings/test', {

@@ -8,7 +8,7 @@ import {
   settingsResponseSchema,
   successEnvelopeSchema,
 } from '@review-desk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from '../src/server.ts';
 import {
   ENGINES,
@@ -16,10 +16,9 @@ import {
   getJson,
   outboxFor as outboxOf,
   send,
-  startTestApi,
-  type TestApi,
   uniqueEmail,
   uniquePhone,
+  useTestApi,
   writeJson,
 } from './helpers.ts';
 
@@ -28,25 +27,23 @@ import {
 // business's own words.
 
 describe.each(ENGINES)('%s', (engine) => {
-  let api: TestApi;
+  const api = useTestApi(
+    {
+      quietHours: { start: 9 * 60, end: 20 * 60 },
+      businessTimeZone: 'Europe/London',
+      reminderAfterDays: 0,
+    },
+    { engine },
+  );
   let key: string;
 
   beforeAll(async () => {
-    api = await startTestApi(
-      {
-        quietHours: { start: 9 * 60, end: 20 * 60 },
-        businessTimeZone: 'Europe/London',
-        reminderAfterDays: 0,
-      },
-      { engine },
-    );
     // Noon in London: inside the sending window, so the sends below go out at once.
     const today = new Date();
     api.clock.now = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate(), 12);
     await api.business('bakery', 'Crumb & Co');
     key = await api.key('bakery');
   });
-  afterAll(() => api.stop());
 
   async function getSettings(k = key) {
     return getJson(api, '/api/v1/settings', k);

@@ -1,5 +1,6 @@
 import { ALERT_PATHS } from '@review-desk/shared/alerts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { moveDevClock } from '../../../test/support/dev-clock.ts';
 import { type SmtpCatcher, startSmtpCatcher } from '../../../test/support/smtp.ts';
 import {
   type SystemApi,
@@ -37,14 +38,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-async function setClock(ms: number) {
-  const reply = await fetch(`${bff.url}/dev/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ set: ms }),
-  });
-  expect(reply.status).toBe(200);
-}
+const setClock = (ms: number) => moveDevClock(bff.url, { set: ms });
 
 const settle = () => new Promise((r) => setTimeout(r, 2_500));
 

@@ -16,6 +16,10 @@ const leg = (over: Partial<NewLeg> = {}): NewLeg => ({
   ...over,
 });
 
+/** A request of business 1 being sent (an SMS) at 1000. */
+const sending = (requestId: string) =>
+  ({ requestId, businessId: 1, channel: 'sms', status: 'sending', scheduledFor: null, at: 1000 }) as const;
+
 it('the delivery migrations describe one schema for both engines', () => {
   expect(migrationParity(DELIVERY_MIGRATIONS)).toEqual([]);
 });
@@ -32,14 +36,7 @@ describeEngines('delivery store', (dialect) => {
 
   it('records a request and its legs, and receipts only ever move a leg forward', async () => {
     const s = store();
-    await s.createRequest({
-      requestId: 'req_a',
-      businessId: 1,
-      channel: 'sms',
-      status: 'sending',
-      scheduledFor: null,
-      at: 1000,
-    });
+    await s.createRequest(sending('req_a'));
     await s.recordLegs('req_a', 1, [leg()], 'sent', 1001);
     const sid = `SM${'1'.repeat(32)}`;
     expect(await s.applyReceipt(sid, 'delivered', null, null, 1002)).toBe('changed');
@@ -53,14 +50,7 @@ describeEngines('delivery store', (dialect) => {
 
   it('holds a receipt that comes before its leg is recorded, and applies it when the leg is', async () => {
     const s = store();
-    await s.createRequest({
-      requestId: 'req_early',
-      businessId: 1,
-      channel: 'sms',
-      status: 'sending',
-      scheduledFor: null,
-      at: 1000,
-    });
+    await s.createRequest(sending('req_early'));
     const sid = `SM${'1'.repeat(32)}`;
     // The carrier's callback outruns the send's own record of the message.
     expect(await s.applyReceipt(sid, 'delivered', null, null, 1002)).toBe('held');

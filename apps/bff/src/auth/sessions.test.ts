@@ -4,7 +4,7 @@ import type { Database } from '@review-desk/server/db/types';
 import { describeEngines, useTestDatabase } from '@review-desk/server/test-support/databases';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ALL_BFF_MIGRATIONS } from '../store/database.ts';
-import { CACHE_MAX, createSessionStore } from './sessions.ts';
+import { CACHE_MAX, createSessionStore, type SessionStore } from './sessions.ts';
 import { createUserStore } from './users.ts';
 
 const LIMITS = { idleMs: 3_600_000, absoluteMs: 43_200_000 };
@@ -49,14 +49,22 @@ describeEngines('sessions', (dialect) => {
   // Two handles on one database are two replicas (PostgreSQL) or two workers (SQLite): a logout,
   // a role change or a removal on one must reach the other's cache, not wait for its next read.
   describe('across processes', () => {
-    const second = async (): Promise<Database> => openDatabase({ url: database().url });
-
-    it('a logout on one is refused on the other at once, though the other had the session cached', async () => {
-      const other = await second();
+    /** Runs `check` with a store on each of two handles, `b` listening for what `a` changes. */
+    const acrossHandles = async (check: (a: SessionStore, b: SessionStore) => Promise<void>) => {
+      const other: Database = await openDatabase({ url: database().url });
       try {
         const a = createSessionStore(database().db, LIMITS);
         const b = createSessionStore(other, LIMITS);
         const listening = await b.listen();
+        await check(a, b);
+        await listening.close();
+      } finally {
+        await other.close();
+      }
+    };
+
+    it('a logout on one is refused on the other at once, though the other had the session cached', async () => {
+      await acrossHandles(async (a, b) => {
         const token = await a.create(userId);
         expect(await b.lookup(token)).toMatchObject({ session: { user: { id: userId } } });
         expect(b.peek(token)).not.toBeNull();
@@ -66,18 +74,11 @@ describeEngines('sessions', (dialect) => {
         const heardAfterMs = Date.now() - started;
         expect(heardAfterMs).toBeLessThan(1_000);
         expect(await b.lookup(token)).toBeNull();
-        await listening.close();
-      } finally {
-        await other.close();
-      }
+      });
     });
 
     it('a role change or removal on one is read again by the other', async () => {
-      const other = await second();
-      try {
-        const a = createSessionStore(database().db, LIMITS);
-        const b = createSessionStore(other, LIMITS);
-        const listening = await b.listen();
+      await acrossHandles(async (a, b) => {
         const token = await a.create(userId);
         await b.lookup(token);
         const users = createUserStore(database().db);
@@ -91,10 +92,7 @@ describeEngines('sessions', (dialect) => {
         await expect.poll(() => b.peek(token), { interval: 5, timeout: 1_000 }).toBeNull();
         expect(await b.lookup(token)).toBeNull();
         await users.remove(staff.id).catch(() => {});
-        await listening.close();
-      } finally {
-        await other.close();
-      }
+      });
     });
   });
 });

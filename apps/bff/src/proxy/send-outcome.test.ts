@@ -53,6 +53,9 @@ type Row = {
   headers?: Record<string, string>;
 };
 
+/** An answer that cannot be read: nobody can say whether the request went out. */
+const UNREADABLE = ['unknown', false, 502, 'upstream_unreadable', PROXY_MESSAGES.sendUnreadable] as const;
+
 const ROWS: Row[] = [
   row('200, the result', reply(200, { success: true, data: RESULT }), 'sent', false, 200, null, null),
   row(
@@ -67,29 +70,13 @@ const ROWS: Row[] = [
   row(
     '200, an envelope without the result',
     reply(200, { success: true, data: { requestId: 'req_1' } }),
-    'unknown',
-    false,
-    502,
-    'upstream_unreadable',
-    PROXY_MESSAGES.sendUnreadable,
+    ...UNREADABLE,
   ),
-  row(
-    '200, an HTML page',
-    html(200),
-    'unknown',
-    false,
-    502,
-    'upstream_unreadable',
-    PROXY_MESSAGES.sendUnreadable,
-  ),
+  row('200, an HTML page', html(200), ...UNREADABLE),
   row(
     '200, a body holding the key',
     reply(200, { success: true, data: { ...RESULT, echo: KEY } }),
-    'unknown',
-    false,
-    502,
-    'upstream_unreadable',
-    PROXY_MESSAGES.sendUnreadable,
+    ...UNREADABLE,
   ),
   row(
     '400, the service’s refusal',
@@ -184,24 +171,8 @@ const ROWS: Row[] = [
     'Busy.',
   ),
   // A gateway's page: the request may have reached the service behind it.
-  row(
-    '502, a gateway’s HTML page',
-    html(502),
-    'unknown',
-    false,
-    502,
-    'upstream_unreadable',
-    PROXY_MESSAGES.sendUnreadable,
-  ),
-  row(
-    '504, a gateway’s HTML page',
-    html(504),
-    'unknown',
-    false,
-    502,
-    'upstream_unreadable',
-    PROXY_MESSAGES.sendUnreadable,
-  ),
+  row('502, a gateway’s HTML page', html(502), ...UNREADABLE),
+  row('504, a gateway’s HTML page', html(504), ...UNREADABLE),
   row('503, unreadable', html(503), 'failed', true, 503, 'unavailable', PROXY_MESSAGES.unavailable(503)),
   row('302, a redirect', html(302), 'failed', true, 502, 'upstream_unreadable', PROXY_MESSAGES.unreadable),
   row(
@@ -231,15 +202,7 @@ const ROWS: Row[] = [
     'upstream_connection_lost',
     PROXY_MESSAGES.sendConnectionLost,
   ),
-  row(
-    'an answer too large to read',
-    failure('too_large'),
-    'unknown',
-    false,
-    502,
-    'upstream_unreadable',
-    PROXY_MESSAGES.sendUnreadable,
-  ),
+  row('an answer too large to read', failure('too_large'), ...UNREADABLE),
 ];
 
 describe('what an upstream answer means for the journal', () => {

@@ -1,0 +1,15 @@
+// The clock of a process started with dev hooks on (the API's DEV_CLOCK=1, the BFF's
+// BFF_DEV_HOOKS=1), moved over HTTP: POST /dev/clock with `set` (an instant) or `advanceMs`.
+
+export type ClockMove = { set: string | number } | { advanceMs: number };
+
+/** Moves the clock of the process at `base`; rejects unless it answers 200. */
+export async function moveDevClock(base: string, move: ClockMove): Promise<void> {
+  const reply = await fetch(`${base}/dev/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(move),
+  });
+  if (reply.status !== 200)
+    throw new Error(`${base}/dev/clock answered ${reply.status}: ${await reply.text()}`);
+}
