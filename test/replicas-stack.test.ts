@@ -177,6 +177,14 @@ describe('two BFFs and two APIs on PostgreSQL behind round-robins', () => {
          FROM requests WHERE channel <> 'link' AND status = 'sent' GROUP BY 1 ORDER BY 1`,
     );
     expect(await stack.serviceDb.all('SELECT month, n FROM send_usage ORDER BY month')).toEqual(usage);
+    // What the dashboard shows, read through both tiers, is the count of the rows.
+    const counted = await stack.serviceDb.get<{ total: number; sent: number; failed: number }>(
+      `SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'sent')::int AS sent,
+              count(*) FILTER (WHERE status = 'failed')::int AS failed FROM requests`,
+    );
+    const analytics = await client.get('/api/v1/analytics?days=30');
+    expect(analytics.status).toBe(200);
+    expect(analytics.json.data.requests).toMatchObject(counted!);
   }, 120_000);
 
   it('SIGKILL of one BFF and one API amid sends: every acknowledged send is stored, and the survivors kept serving', async () => {
