@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDatabase, describeEngines, type TestDatabase } from '../../test-support/databases.ts';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEngines, useTestDatabase } from '../../test-support/databases.ts';
 import { groupCommit } from './group-commit.ts';
 import { openSqlite } from './sqlite.ts';
 
 describeEngines('group commit', (dialect) => {
-  let test: TestDatabase;
-  beforeAll(async () => {
-    test = await createTestDatabase(dialect);
-    await test.db.exec('CREATE TABLE claims (key TEXT PRIMARY KEY, n INTEGER NOT NULL CHECK (n > 0))');
-  });
-  afterAll(() => test.dispose());
+  const database = useTestDatabase(dialect);
+  beforeAll(() =>
+    database().db.exec('CREATE TABLE claims (key TEXT PRIMARY KEY, n INTEGER NOT NULL CHECK (n > 0))'),
+  );
 
   it('settles each write once it is committed; a failing write fails alone', async () => {
-    const write = groupCommit(test.db);
+    const write = groupCommit(database().db);
     const claim = (key: string, n = 1) =>
       write((q) => q.run('INSERT INTO claims (key, n) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', key, n));
     const results = await Promise.allSettled([
@@ -30,15 +28,15 @@ describeEngines('group commit', (dialect) => {
       1,
     ]);
     // The successful writes are there, the refused one is not.
-    const other = await test.db.all<{ key: string }>('SELECT key FROM claims ORDER BY key');
+    const other = await database().db.all<{ key: string }>('SELECT key FROM claims ORDER BY key');
     expect(other.map((r) => r.key)).toEqual(['a', 'b', 'c']);
   });
 
   if (dialect === 'sqlite') {
     it('shares one transaction between the writes of one turn of the event loop', async () => {
-      const write = groupCommit(test.db);
+      const write = groupCommit(database().db);
       // A second connection to the file sees only committed data.
-      const other = openSqlite({ file: test.url });
+      const other = openSqlite({ file: database().url });
       const [, seenDuringBatch] = await Promise.all([
         write((q) => q.run('INSERT INTO claims (key, n) VALUES ($1, 1)', 'y1')),
         write(() => other.get<{ n: number }>('SELECT count(*) AS n FROM claims WHERE key = $1', 'y1')),
