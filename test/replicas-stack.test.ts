@@ -81,13 +81,16 @@ describe('two BFFs and two APIs on PostgreSQL behind round-robins', () => {
           const pair = await Promise.all([onA.send(body, key), onB.send(body, key)]);
           for (const reply of pair) statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
           // One went out; the other is its replay or the in-flight refusal.
-          const codes = pair.map((reply) => reply.status);
+          const codes = pair.map(
+            (reply) => `${reply.status}${ACKNOWLEDGED.has(reply.status) ? '' : ` ${reply.text}`}`,
+          );
+          const statusesOf = pair.map((reply) => reply.status);
           expect(
-            codes.filter((code) => ACKNOWLEDGED.has(code)).length,
+            statusesOf.filter((code) => ACKNOWLEDGED.has(code)).length,
             `pair ${n}: ${codes}`,
           ).toBeGreaterThan(0);
           expect(
-            codes.every((code) => ACKNOWLEDGED.has(code) || code === 409),
+            statusesOf.every((code) => ACKNOWLEDGED.has(code) || code === 409),
             `pair ${n}: ${codes}`,
           ).toBe(true);
         }),

@@ -26,7 +26,10 @@ export async function startRoundRobin(
   if (targets.length === 0) throw new Error('a round-robin needs at least one target');
   const served = targets.map(() => 0);
   const refused = targets.map(() => 0);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  // Keep-alive, but a connection idle for a second is closed rather than reused, well inside the
+  // replicas' own Keep-Alive timeout (5 s): reusing one a replica is just closing would reset a
+  // request it never read, a 502 no replica caused.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 1_000 });
   let next = 0;
 
   const unreachable = (res: http.ServerResponse) => {
