@@ -12,6 +12,7 @@ import {
   sendCase,
 } from './support/fuzz.ts';
 import { isEnvelope, type Reply, request } from './support/http.ts';
+import { requestReviewLink } from './support/review-page.ts';
 import { scaled } from './support/soak.ts';
 import { type SystemApi, startSystemApi } from './support/stack.ts';
 
@@ -34,12 +35,7 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 beforeAll(async () => {
   api = await startSystemApi({ RATE_LIMIT_PER_MINUTE: '0', MONTHLY_SEND_ALLOWANCE: '0' });
   key = await api.createKey();
-  const link = await request(api.url, '/api/v1/requests/send', {
-    method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json', origin: api.url },
-    body: JSON.stringify({ channel: 'link', customerName: 'Fuzz Customer' }),
-  });
-  token = new URL(link.json.data.reviewLink).pathname.split('/')[2]!;
+  ({ token } = await requestReviewLink(api.url, key, { channel: 'link', customerName: 'Fuzz Customer' }));
   const page = await request(api.url, `/r/${token}`);
   pageCookie = String(page.headers['set-cookie']?.[0]?.split(';')[0]);
   formToken = /name="form_token" value="([^"]+)"/.exec(page.text)![1]!;

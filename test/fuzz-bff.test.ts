@@ -4,6 +4,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Behaviour,
+  BFF_READ_HEADERS,
+  BFF_SEND_HEADERS,
   type FakeUpstream,
   faults,
   type Recorded,
@@ -211,17 +213,8 @@ function sessionOf(req: FuzzRequest): 'owner' | 'staff' | 'none' {
   return 'none';
 }
 
-const UPSTREAM_HEADERS = new Set([
-  'accept',
-  'accept-encoding',
-  'accept-language',
-  'host',
-  'user-agent',
-  'x-api-key',
-  'x-request-id',
-  'connection',
-]);
-const SEND_HEADERS = new Set([...UPSTREAM_HEADERS, 'content-length', 'content-type', 'origin']);
+const UPSTREAM_HEADERS = new Set<string>([...BFF_READ_HEADERS, 'connection']);
+const SEND_HEADERS = new Set<string>([...BFF_SEND_HEADERS, 'connection']);
 
 /** Why an upstream call is outside the allow-list, or null when it is one of the three. */
 function forbiddenForward(call: Recorded): string | null {

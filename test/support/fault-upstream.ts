@@ -8,6 +8,21 @@ import { fail } from '@review-desk/shared';
 // too large, or by relaying to a real API and then misbehaving (see `faults`). A behaviour can be
 // set for every route or for one route, so a test can break one endpoint and watch the others.
 
+/**
+ * The only headers the BFF sends upstream on a read (besides the agent's `connection`): the
+ * browser's `accept-language` and nothing else of the browser's; a send adds its body's.
+ */
+export const BFF_READ_HEADERS = [
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'host',
+  'user-agent',
+  'x-api-key',
+  'x-request-id',
+] as const;
+export const BFF_SEND_HEADERS = [...BFF_READ_HEADERS, 'content-length', 'content-type', 'origin'] as const;
+
 export type Recorded = {
   method: string;
   url: string;

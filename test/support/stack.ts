@@ -193,3 +193,17 @@ export async function waitFor(
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * Calls `call` until it answers other than 200, for at most `limitMs`: the last status, and how
+ * long after the start it came (a logout reaching another process, say).
+ */
+export async function untilRefused(
+  call: () => Promise<{ status: number }>,
+  limitMs = 3_000,
+): Promise<{ status: number; afterMs: number }> {
+  const started = Date.now();
+  let status = 200;
+  while (status === 200 && Date.now() - started < limitMs) status = (await call()).status;
+  return { status, afterMs: Date.now() - started };
+}

@@ -1,6 +1,8 @@
 import { fail } from '@review-desk/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  BFF_READ_HEADERS,
+  BFF_SEND_HEADERS,
   behaviours,
   type FakeUpstream,
   json,
@@ -108,16 +110,7 @@ describe('the key reaches the upstream, the browser’s credentials never do', (
     expect([read.status, write.status]).toEqual([200, 200]);
     for (const [i, call] of upstream.calls.entries()) {
       const names = Object.keys(call.headers).filter((name) => name !== 'connection');
-      const expected = [
-        'accept',
-        'accept-encoding',
-        'accept-language',
-        'host',
-        'user-agent',
-        'x-api-key',
-        'x-request-id',
-      ];
-      if (i === 1) expected.push('content-length', 'content-type', 'origin');
+      const expected: string[] = [...(i === 1 ? BFF_SEND_HEADERS : BFF_READ_HEADERS)];
       expect(names.sort()).toEqual(expected.sort());
       // Only the agent's own connection management, never the browser's.
       expect(call.headers.connection ?? 'keep-alive').toMatch(/^(keep-alive|close)$/);

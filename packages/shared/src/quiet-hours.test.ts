@@ -38,57 +38,40 @@ describe('isValidTimeZone', () => {
   });
 });
 
+/** When a send asked for at `asked` may go, in the day window on `zone`'s wall clock. */
+const heldUntil = (asked: string, zone = 'UTC') => iso(nextAllowedSendTime(at(asked), DAY_WINDOW, zone));
+
 describe('nextAllowedSendTime', () => {
   it('sends at once inside the window and with no window', () => {
     const noon = at('2026-06-10T12:00:00Z');
     expect(nextAllowedSendTime(noon, DAY_WINDOW, 'UTC')).toBe(noon);
     expect(nextAllowedSendTime(at('2026-06-10T23:00:00Z'), null, 'UTC')).toBe(at('2026-06-10T23:00:00Z'));
     // The opening minute is inside, the closing minute outside.
-    expect(nextAllowedSendTime(at('2026-06-10T08:00:00Z'), DAY_WINDOW, 'UTC')).toBe(
-      at('2026-06-10T08:00:00Z'),
-    );
-    expect(iso(nextAllowedSendTime(at('2026-06-10T21:00:00Z'), DAY_WINDOW, 'UTC'))).toBe(
-      '2026-06-11T08:00:00.000Z',
-    );
+    expect(heldUntil('2026-06-10T08:00:00Z')).toBe(iso(at('2026-06-10T08:00:00Z')));
+    expect(heldUntil('2026-06-10T21:00:00Z')).toBe('2026-06-11T08:00:00.000Z');
   });
 
   it('holds a 23:00 send until 08:00 the next morning, and a 03:00 send until 08:00 the same day', () => {
-    expect(iso(nextAllowedSendTime(at('2026-06-10T23:00:00Z'), DAY_WINDOW, 'UTC'))).toBe(
-      '2026-06-11T08:00:00.000Z',
-    );
-    expect(iso(nextAllowedSendTime(at('2026-06-10T03:00:00Z'), DAY_WINDOW, 'UTC'))).toBe(
-      '2026-06-10T08:00:00.000Z',
-    );
+    expect(heldUntil('2026-06-10T23:00:00Z')).toBe('2026-06-11T08:00:00.000Z');
+    expect(heldUntil('2026-06-10T03:00:00Z')).toBe('2026-06-10T08:00:00.000Z');
   });
 
   it('reads the window on the business’s wall clock', () => {
     // 23:00 in New York (EDT, UTC−4) is 03:00 UTC the next day; the window opens at 08:00 EDT.
-    expect(iso(nextAllowedSendTime(at('2026-06-11T03:00:00Z'), DAY_WINDOW, 'America/New_York'))).toBe(
-      '2026-06-11T12:00:00.000Z',
-    );
+    expect(heldUntil('2026-06-11T03:00:00Z', 'America/New_York')).toBe('2026-06-11T12:00:00.000Z');
     // 10:00 UTC is 19:00 in Tokyo: inside.
-    expect(nextAllowedSendTime(at('2026-06-11T10:00:00Z'), DAY_WINDOW, 'Asia/Tokyo')).toBe(
-      at('2026-06-11T10:00:00Z'),
-    );
+    expect(heldUntil('2026-06-11T10:00:00Z', 'Asia/Tokyo')).toBe(iso(at('2026-06-11T10:00:00Z')));
     // Across a month and a year end.
-    expect(iso(nextAllowedSendTime(at('2026-12-31T22:00:00Z'), DAY_WINDOW, 'UTC'))).toBe(
-      '2027-01-01T08:00:00.000Z',
-    );
+    expect(heldUntil('2026-12-31T22:00:00Z')).toBe('2027-01-01T08:00:00.000Z');
   });
 
   it('opens at 08:00 on the wall clock across daylight-saving changes', () => {
     // London springs forward on 29 Mar 2026: 08:00 that morning is 07:00 UTC (BST), the night before GMT.
-    expect(iso(nextAllowedSendTime(at('2026-03-28T23:00:00Z'), DAY_WINDOW, 'Europe/London'))).toBe(
-      '2026-03-29T07:00:00.000Z',
-    );
+    expect(heldUntil('2026-03-28T23:00:00Z', 'Europe/London')).toBe('2026-03-29T07:00:00.000Z');
     // And falls back on 25 Oct 2026: 08:00 is 08:00 UTC again.
-    expect(iso(nextAllowedSendTime(at('2026-10-24T22:00:00Z'), DAY_WINDOW, 'Europe/London'))).toBe(
-      '2026-10-25T08:00:00.000Z',
-    );
+    expect(heldUntil('2026-10-24T22:00:00Z', 'Europe/London')).toBe('2026-10-25T08:00:00.000Z');
     // New York falls back on 1 Nov 2026: 21:30 EDT on 31 Oct → 08:00 EST (13:00 UTC).
-    expect(iso(nextAllowedSendTime(at('2026-11-01T01:30:00Z'), DAY_WINDOW, 'America/New_York'))).toBe(
-      '2026-11-01T13:00:00.000Z',
-    );
+    expect(heldUntil('2026-11-01T01:30:00Z', 'America/New_York')).toBe('2026-11-01T13:00:00.000Z');
   });
 
   it('handles a window that wraps past midnight', () => {

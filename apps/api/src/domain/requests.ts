@@ -105,7 +105,8 @@ export async function sendReviewRequest(
   const reserve = async (tx: Transaction) => {
     // Sends to one contact queue here (sorted keys: no two sends wait on each other in a circle),
     // so the cap's read and the insert it guards see every other replica's send.
-    for (const key of contactLockKeys(business.id, phone, email)) await tx.lock('contact', key);
+    if (ctx.frequencyCapDays > 0)
+      for (const key of contactLockKeys(business.id, phone, email)) await tx.lock('contact', key);
     if (await store.requests.isOptedOut(business.id, phone, email)) throw new AppError('opted_out');
     if (ctx.frequencyCapDays > 0 && (phone || email)) {
       const since = now - ctx.frequencyCapDays * DAY_MS;

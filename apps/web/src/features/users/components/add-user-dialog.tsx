@@ -1,12 +1,13 @@
 import '../../../components/overlays.css';
-import { Alert, Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
+import { Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { createUserSchema, type Role } from '@review-desk/shared/bff';
 import { formErrors } from '@review-desk/shared/envelope';
 import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../../lib/api-error.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useCreateUser } from '../api/create-user.ts';
-import { failureText, roleOptions } from '../model.ts';
+import { roleOptions } from '../model.ts';
+import { FailureAlert } from './failure-alert.tsx';
 import { NewPasswordFields } from './new-password-fields.tsx';
 
 /** Adds a user: email, role and a first password, checked with the shared schema before sending. */
@@ -52,11 +53,7 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
     <Modal opened={opened} onClose={close} title="Add a user">
       <form onSubmit={submit} noValidate>
         <Stack>
-          {create.error && (
-            <Alert color="red" title="Could not add the user">
-              {failureText(create.error)}
-            </Alert>
-          )}
+          <FailureAlert title="Could not add the user" error={create.error} />
           <TextInput
             label="Email"
             type="email"

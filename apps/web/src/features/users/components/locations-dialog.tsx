@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { useSetUserLocations, useUserLocations } from '../api/user-locations.ts';
 import { failureText } from '../model.ts';
+import { FailureAlert } from './failure-alert.tsx';
 
 /** Which locations a user's role applies to: all of them (now and later), or the chosen ones. */
 export default function LocationsDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
@@ -51,11 +52,7 @@ export default function LocationsDialog({ user, onClose }: { user: User | null; 
               With no location chosen, {user.email} can sign in but reach no location.
             </Text>
           )}
-          {save.error && (
-            <Alert color="red" title="Could not save">
-              {failureText(save.error)}
-            </Alert>
-          )}
+          <FailureAlert title="Could not save" error={save.error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel

@@ -1,9 +1,9 @@
 import '../../../components/overlays.css';
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { User } from '@review-desk/shared/bff';
 import { toast } from '../../../lib/toast.ts';
 import { useDeleteUser } from '../api/delete-user.ts';
-import { failureText } from '../model.ts';
+import { FailureAlert } from './failure-alert.tsx';
 
 /** Removes a user after a confirmation that says what it does. */
 export function RemoveUserDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
@@ -19,11 +19,7 @@ export function RemoveUserDialog({ user, onClose }: { user: User | null; onClose
           <Text size="sm">
             {user.email} will be signed out and can no longer sign in. Requests they sent stay in the history.
           </Text>
-          {remove.error && (
-            <Alert color="red" title="Could not remove the user">
-              {failureText(remove.error)}
-            </Alert>
-          )}
+          <FailureAlert title="Could not remove the user" error={remove.error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close} data-autofocus>
               Keep

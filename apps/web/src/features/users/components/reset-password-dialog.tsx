@@ -1,10 +1,10 @@
 import '../../../components/overlays.css';
-import { Alert, Modal, Stack } from '@mantine/core';
+import { Modal, Stack } from '@mantine/core';
 import { passwordSchema, type User } from '@review-desk/shared/bff';
 import { type FormEvent, useState } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { useUpdateUser } from '../api/update-user.ts';
-import { failureText } from '../model.ts';
+import { FailureAlert } from './failure-alert.tsx';
 import { NewPasswordFields } from './new-password-fields.tsx';
 
 /** Sets a new password for a user (the shared password rule, checked before sending). */
@@ -41,11 +41,7 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
     <Modal opened={user !== null} onClose={close} title={user ? `New password for ${user.email}` : ''}>
       <form onSubmit={submit} noValidate>
         <Stack>
-          {update.error && (
-            <Alert color="red" title="Could not change the password">
-              {failureText(update.error)}
-            </Alert>
-          )}
+          <FailureAlert title="Could not change the password" error={update.error} />
           <NewPasswordFields
             label="New password"
             description="At least 12 characters."
