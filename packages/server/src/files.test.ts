@@ -1,19 +1,11 @@
-import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useScratchDirs } from '../test-support/scratch.ts';
 import { ensurePrivateDir, makePrivate, resolveFrom, sqliteFiles } from './files.ts';
 import { StartupError } from './startup-error.ts';
 
-const roots: string[] = [];
-const scratch = () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'rd-files-'));
-  roots.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of roots.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const scratch = useScratchDirs('rd-files-');
 
 const mode = (p: string) => statSync(p).mode & 0o777;
 

@@ -1,19 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestDatabase, describeEngines } from '../../test-support/databases.ts';
+import { useScratchDirs } from '../../test-support/scratch.ts';
 import { schedulingMigrations } from './jobs.ts';
 import { type MigrationSource, migrate, migrationFiles, migrationParity } from './migrate.ts';
 import { openSqlite } from './sqlite.ts';
 
-const roots: string[] = [];
-afterEach(() => {
-  for (const dir of roots.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const scratch = useScratchDirs('rd-migrate-');
 function folder(files: Record<string, string>, dialect = 'sqlite'): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'rd-migrate-'));
-  roots.push(dir);
+  const dir = scratch();
   mkdirSync(path.join(dir, dialect));
   for (const [name, sql] of Object.entries(files)) writeFileSync(path.join(dir, dialect, name), sql);
   return dir;

@@ -1,20 +1,12 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useScratchDirs } from '../../test-support/scratch.ts';
 import { sqliteFiles } from '../files.ts';
 import { StartupError } from '../startup-error.ts';
 import { openSqlite } from './sqlite.ts';
 
-const roots: string[] = [];
-const scratch = () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'rd-sqlite-'));
-  roots.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of roots.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const scratch = useScratchDirs('rd-sqlite-');
 const mode = (p: string) => statSync(p).mode & 0o777;
 
 describe('SQLite executor', () => {
@@ -32,7 +24,8 @@ describe('SQLite executor', () => {
   });
 
   it('waits for an open transaction before closing', async () => {
-    const db = openSqlite({ file: path.join(scratch(), 'a.db') });
+    const file = path.join(scratch(), 'a.db');
+    const db = openSqlite({ file });
     await db.exec('CREATE TABLE t (x INTEGER)');
     const hold = Promise.withResolvers<void>();
     const tx = db.transaction(async (t) => {
@@ -43,7 +36,7 @@ describe('SQLite executor', () => {
     hold.resolve();
     await tx;
     await closed;
-    const again = openSqlite({ file: path.join(roots[0] as string, 'a.db') });
+    const again = openSqlite({ file });
     expect(await again.get('SELECT count(*) AS n FROM t')).toEqual({ n: 1 });
     await again.close();
   });
