@@ -8,14 +8,13 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importReviews } from '../src/domain/import.ts';
 import { recordHandoff, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
-import { ENGINES, expectFailure, getJson, send, uniqueEmail, uniquePhone, useTestApi } from './helpers.ts';
+import { describeEachEngine, expectFailure, getJson, send, uniqueEmail, uniquePhone } from './helpers.ts';
 
 // GET /api/v1/analytics: the window, the cohort rule for requests, reviews and synced reviews
 // apart, zero-filled daily series, and the caveat that completed includes hand-offs.
 
-describe.each(ENGINES)('%s', (engine) => {
+describeEachEngine({ monthlySendAllowance: 0 }, (api) => {
   const DAY = 86_400_000;
-  const api = useTestApi({ monthlySendAllowance: 0 }, { engine });
   let key: string;
   let emptyKey: string;
   let today: number; // noon UTC today, so a test never straddles midnight

@@ -1,13 +1,12 @@
 import { ENDPOINTS, MESSAGES, reviewListOutputSchema, successEnvelopeSchema } from '@review-desk/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey, rotateApiKey } from '../src/domain/keys.ts';
-import { ENGINES, expectFailure, getJson, send, startTestApi, uniquePhone, useTestApi } from './helpers.ts';
+import { describeEachEngine, expectFailure, getJson, send, startTestApi, uniquePhone } from './helpers.ts';
 
 // Keys and limits (docs/api.md): both header forms, every 401 cause, every 403 cause, keys never in
 // URLs, the per-key limit.
 
-describe.each(ENGINES)('%s', (engine) => {
-  const api = useTestApi({}, { engine });
+describeEachEngine({}, (api, engine) => {
   let key: string;
   let otherKey: string;
 

@@ -1,10 +1,10 @@
 import { emailContactKey } from '@review-desk/shared/contact';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { recordHandoff, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
 import { rollupDrift } from '../src/store/recount.ts';
 import { monthOf } from '../src/store/time.ts';
 import {
-  ENGINES,
+  describeEachEngine,
   expectFailure,
   getJson,
   queryAll,
@@ -13,7 +13,6 @@ import {
   startTestApi,
   uniqueEmail,
   uniquePhone,
-  useTestApi,
 } from './helpers.ts';
 
 // Sends arriving at once: the frequency cap, the monthly allowance, the per-key limit and the
@@ -23,8 +22,7 @@ import {
 /** Connections enough that the requests below really overlap on PostgreSQL. */
 const POOL = 8;
 
-describe.each(ENGINES)('%s', (engine) => {
-  const api = useTestApi({ monthlySendAllowance: 0, databasePoolSize: POOL }, { engine });
+describeEachEngine({ monthlySendAllowance: 0, databasePoolSize: POOL }, (api, engine) => {
   let key: string;
 
   beforeAll(async () => {

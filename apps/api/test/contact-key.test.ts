@@ -5,13 +5,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/processes.ts';
 import { optOut } from '../src/domain/review-page.ts';
 import { API_MIGRATIONS, openApiDatabase } from '../src/store/database.ts';
-import { ENGINES, expectFailure, outboxFor, send, useTestApi } from './helpers.ts';
+import { describeEachEngine, expectFailure, outboxFor, send } from './helpers.ts';
 
 // The frequency cap counts an email address under its contact key: a +tag (at providers that
 // ignore it) or Gmail's dots do not make a new customer. The message goes to the address as given.
 
-describe.each(ENGINES)('%s', (engine) => {
-  const api = useTestApi({ monthlySendAllowance: 0 }, { engine });
+describeEachEngine({ monthlySendAllowance: 0 }, (api) => {
   let key: string;
   let n = 0;
   /** A local part no other test uses. */

@@ -13,7 +13,7 @@ import {
   type Scope,
   successEnvelopeSchema,
 } from '@review-desk/shared';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { createBusiness } from '../src/domain/businesses.ts';
 import { sha256Hex } from '../src/domain/ids.ts';
 import { createApiKey } from '../src/domain/keys.ts';
@@ -153,6 +153,17 @@ export function useTestApi(
       return Reflect.get(running, property);
     },
   });
+}
+
+/**
+ * The suite once per engine (describe blocks `sqlite` and `postgres`), each run with its own
+ * service started before its tests and stopped after them (useTestApi).
+ */
+export function describeEachEngine(
+  overrides: Partial<Config>,
+  suite: (api: TestApi, engine: Engine) => void,
+): void {
+  describe.each(ENGINES)('%s', (engine) => suite(useTestApi(overrides, { engine }), engine));
 }
 
 /** Headers of a well-behaved server-side caller: key, JSON, and the application's Origin. */

@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, expectFailure, getJson, queryOne, send, uniquePhone, useTestApi } from './helpers.ts';
+import { describeEachEngine, expectFailure, getJson, queryOne, send, uniquePhone } from './helpers.ts';
 
 // The customer's side over real HTTP: open → click recorded → submit → review listed →
 // analytics counts it; hand-off; one review per link; CSRF; opt-out; escaping.
 
-describe.each(ENGINES)('%s', (engine) => {
-  const api = useTestApi({}, { engine });
+describeEachEngine({}, (api) => {
   let key: string;
 
   beforeAll(async () => {

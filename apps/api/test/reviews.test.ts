@@ -7,14 +7,13 @@ import {
 } from '@review-desk/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateData } from '../src/domain/generate.ts';
-import { ENGINES, expectFailure, getJson, queryAll, reviewsWhere, useTestApi } from './helpers.ts';
+import { describeEachEngine, expectFailure, getJson, queryAll, reviewsWhere } from './helpers.ts';
 
 // GET /api/v1/reviews (docs/api.md, "Limits" and "Paging the reviews"): bounds, the stop rule,
 // filters, the stable newest-first order, and `total`, checked against a brute-force query of the
 // same table.
 
-describe.each(ENGINES)('%s', (engine) => {
-  const api = useTestApi({}, { engine });
+describeEachEngine({}, (api) => {
   let key: string;
   let businessId: number;
 

@@ -5,7 +5,7 @@ import { importReviews } from '../src/domain/import.ts';
 import { optOut, recordHandoff, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
 import { rebuildRollups, rollupDrift } from '../src/store/recount.ts';
 import {
-  ENGINES,
+  describeEachEngine,
   execute,
   getJson,
   queryAll,
@@ -14,14 +14,12 @@ import {
   send,
   uniqueEmail,
   uniquePhone,
-  useTestApi,
 } from './helpers.ts';
 
 // The counters and daily roll-ups that make `total` and analytics cheap at a million rows must
 // always equal a brute-force recount of the base tables, whatever mix of writes came before.
 
-describe.each(ENGINES)('%s', (engine) => {
-  const api = useTestApi({ monthlySendAllowance: 0 }, { engine });
+describeEachEngine({ monthlySendAllowance: 0 }, (api) => {
   let key: string;
   let businessId: number;
   const DAY = 86_400_000;

@@ -9,7 +9,7 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { optOut } from '../src/domain/review-page.ts';
 import {
-  ENGINES,
+  describeEachEngine,
   expectFailure,
   outboxFor as outboxOf,
   queryAll,
@@ -18,14 +18,12 @@ import {
   startTestApi,
   uniqueEmail,
   uniquePhone,
-  useTestApi,
 } from './helpers.ts';
 
 // POST /api/v1/requests/send (docs/api.md, "Sending"): channel rules, the Origin rule, deliveries
 // and their failures, the frequency cap, opt-outs and the sending allowance.
 
-describe.each(ENGINES)('%s', (engine) => {
-  const api = useTestApi({ monthlySendAllowance: 0 }, { engine });
+describeEachEngine({ monthlySendAllowance: 0 }, (api, engine) => {
   let key: string;
 
   beforeAll(async () => {

@@ -13,14 +13,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SENDS_KEPT } from '../src/settings/test-sends-store.ts';
 import {
   type Body,
-  ENGINES,
+  describeEachEngine,
   expectFailure,
   getJson,
   send,
   sendHeaders,
   uniqueEmail,
   uniquePhone,
-  useTestApi,
 } from './helpers.ts';
 
 // POST /api/v1/settings/test over real HTTP on a real database (each engine): the words on the
@@ -28,17 +27,16 @@ import {
 // shown in the development outbox as a test; never a request, never counted against the allowance
 // or the frequency cap; at most TEST_SENDS_PER_HOUR per business in any hour.
 
-describe.each(ENGINES)('%s', (engine) => {
+/** The service: any hour, one send a month, a 30-day cap, reminders after 3 days. */
+const SERVICE = {
+  quietHours: null,
+  monthlySendAllowance: 1,
+  frequencyCapDays: 30,
+  reminderAfterDays: 3,
+};
+
+describeEachEngine(SERVICE, (api) => {
   const HOUR = 3_600_000;
-  const api = useTestApi(
-    {
-      quietHours: null,
-      monthlySendAllowance: 1,
-      frequencyCapDays: 30,
-      reminderAfterDays: 3,
-    },
-    { engine },
-  );
   let key: string;
   let cafeId: number;
 

@@ -11,14 +11,13 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startApi } from '../src/server.ts';
 import {
-  ENGINES,
+  describeEachEngine,
   expectFailure,
   getJson,
   outboxFor as outboxOf,
   send,
   uniqueEmail,
   uniquePhone,
-  useTestApi,
   writeJson,
 } from './helpers.ts';
 
@@ -26,15 +25,14 @@ import {
 // configuration, scopes, the Origin rule, field-named refusals, and sends written with the
 // business's own words.
 
-describe.each(ENGINES)('%s', (engine) => {
-  const api = useTestApi(
-    {
-      quietHours: { start: 9 * 60, end: 20 * 60 },
-      businessTimeZone: 'Europe/London',
-      reminderAfterDays: 0,
-    },
-    { engine },
-  );
+/** The service: sending hours 09:00–20:00 in London, no reminder. */
+const SERVICE = {
+  quietHours: { start: 9 * 60, end: 20 * 60 },
+  businessTimeZone: 'Europe/London',
+  reminderAfterDays: 0,
+};
+
+describeEachEngine(SERVICE, (api) => {
   let key: string;
 
   beforeAll(async () => {
