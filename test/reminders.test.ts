@@ -41,7 +41,7 @@ function reminderStates(ids: string[]): string[] {
 
 useApiOnFakeTwilio(
   FROM,
-  { QUIET_HOURS: 'off', REMINDER_AFTER_DAYS: '1', FREQUENCY_CAP_DAYS: '0' },
+  { QUIET_HOURS: 'off', REMINDER_AFTER_DAYS: '1' },
   (stack) => ({ fake, api, key } = stack),
   others,
 );

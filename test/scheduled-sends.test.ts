@@ -37,7 +37,7 @@ async function record(url: string, id: string) {
 
 useApiOnFakeTwilio(
   FROM,
-  { QUIET_HOURS: '08:00-21:00', BUSINESS_TIME_ZONE: 'UTC', FREQUENCY_CAP_DAYS: '0' },
+  { QUIET_HOURS: '08:00-21:00', BUSINESS_TIME_ZONE: 'UTC' },
   (stack) => ({ fake, api, key } = stack),
   others,
 );

@@ -7,8 +7,9 @@ export type TwilioStack = { fake: FakeTwilio; api: SystemApi; key: string };
 
 /**
  * The API as a real process texting through the stand-in Twilio (from `from`), with its clock on
- * dev hooks and no outbox, for the tests of one file: started before them with a key and handed
- * to `ready`; stopped after them, with the extra processes in `others` killed.
+ * dev hooks, no outbox and no frequency cap (a phone may be texted again), for the tests of one
+ * file: started before them with a key and handed to `ready`; stopped after them, with the extra
+ * processes in `others` killed.
  */
 export function useApiOnFakeTwilio(
   from: string,
@@ -20,7 +21,13 @@ export function useApiOnFakeTwilio(
   let api: SystemApi | undefined;
   beforeAll(async () => {
     fake = await startFakeTwilio({ receiptDelayMs: 5 });
-    api = await startSystemApi({ DEV_OUTBOX: '0', DEV_CLOCK: '1', ...env, ...twilioSettings(fake, from) });
+    api = await startSystemApi({
+      DEV_OUTBOX: '0',
+      DEV_CLOCK: '1',
+      FREQUENCY_CAP_DAYS: '0',
+      ...env,
+      ...twilioSettings(fake, from),
+    });
     ready({ fake, api, key: await api.createKey() });
   });
   afterAll(async () => {
