@@ -5,8 +5,8 @@ import { schedulingMigrations } from '@review-desk/server/db/jobs';
 import { describeEngines, useTestDatabase } from '@review-desk/server/test-support/databases';
 import pino from 'pino';
 import { expect, it } from 'vitest';
+import { acceptedSend } from '../../test/support/accepted-send.ts';
 import type { Delivery, DeliveryResult } from '../proxy/send.ts';
-import { settleSend } from '../proxy/send-outcome.ts';
 import { jobView } from './routes.ts';
 import { BULK_MIGRATIONS, createBulkStore } from './store.ts';
 import { bulkWorker, type Sender } from './worker.ts';
@@ -21,23 +21,7 @@ function acceptingSender(sent: string[]): Sender {
   return {
     async deliver(input: Delivery): Promise<DeliveryResult> {
       sent.push(input.send.customerEmail as string);
-      const body = {
-        success: true,
-        data: { requestId: randomUUID(), status: 'sent', channel: 'email', reviewLink: 'x' },
-      };
-      return {
-        kind: 'settled',
-        entry: randomUUID(),
-        settled: settleSend(
-          {
-            kind: 'reply',
-            status: 201,
-            headers: { 'content-type': 'application/json' },
-            body: Buffer.from(JSON.stringify(body)),
-          },
-          'rk_test_key_not_in_any_body',
-        ),
-      };
+      return acceptedSend();
     },
   };
 }

@@ -7,8 +7,8 @@ import { describeEngines, useTestDatabase } from '@review-desk/server/test-suppo
 import type { SendRequest } from '@review-desk/shared';
 import pino from 'pino';
 import { expect, it } from 'vitest';
+import { acceptedSend } from '../../test/support/accepted-send.ts';
 import type { Delivery, DeliveryResult } from '../proxy/send.ts';
-import { settleSend } from '../proxy/send-outcome.ts';
 import { BULK_MIGRATIONS, createBulkStore } from './store.ts';
 import { BULK_JOB_KIND, bulkWorker, type Sender } from './worker.ts';
 
@@ -35,23 +35,7 @@ function countingSender(delayMs = 2) {
       await sleep(delayMs);
       const to = input.send.customerEmail as string;
       sent.set(to, (sent.get(to) ?? 0) + 1);
-      const body = {
-        success: true,
-        data: { requestId: randomUUID(), status: 'sent', channel: 'email', reviewLink: 'x' },
-      };
-      return {
-        kind: 'settled',
-        entry: randomUUID(),
-        settled: settleSend(
-          {
-            kind: 'reply',
-            status: 201,
-            headers: { 'content-type': 'application/json' },
-            body: Buffer.from(JSON.stringify(body)),
-          },
-          'rk_test_key_not_in_any_body',
-        ),
-      };
+      return acceptedSend();
     },
   };
   return { sender, sent };

@@ -1,45 +1,23 @@
-import {
-  DEFAULT_EMAIL_SUBJECT,
-  DEFAULT_EMAIL_TEMPLATE,
-  DEFAULT_SMS_TEMPLATE,
-} from '@review-desk/shared/settings';
+import { DEFAULT_EMAIL_SUBJECT, DEFAULT_EMAIL_TEMPLATE } from '@review-desk/shared/settings';
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fail, ok, stubFetch } from '../../../test/fetch-stub.ts';
-import { renderPage, session } from '../../../test/render.tsx';
-import SettingsPage from './settings-page.tsx';
+import { fail, ok } from '../../../test/fetch-stub.ts';
+import { openSettings, storedSettings, stubSettingsBff } from './settings-fixture.tsx';
 
 // "Send me a test" on the Settings page: the words in the editor (saved or not) go to the owner's
 // own email or the phone typed; the answer is said plainly, and so is the hour's limit.
 
 afterEach(() => vi.unstubAllGlobals());
 
-const LINK = `https://reviews.example.com/r/${'A'.repeat(43)}`;
-const stored = {
-  smsTemplate: DEFAULT_SMS_TEMPLATE,
-  emailSubject: DEFAULT_EMAIL_SUBJECT,
-  emailTemplate: DEFAULT_EMAIL_TEMPLATE,
-  reminderAfterDays: 0,
-  quietHours: null,
-  timeZone: 'Europe/London',
-  reviewSiteUrl: null,
-};
-
 function bff(answer: (body: Record<string, unknown>) => Response) {
-  const tests: Record<string, unknown>[] = [];
-  stubFetch(async (request) => {
-    if (request.method === 'GET')
-      return ok({ settings: stored, preview: { businessName: 'Harbour Street Coffee', reviewLink: LINK } });
-    const body = (await request.json()) as Record<string, unknown>;
-    expect(new URL(request.url).pathname).toBe('/bff/settings/test');
-    tests.push(body);
+  return stubSettingsBff(storedSettings(), (body, path) => {
+    expect(path).toBe('/bff/settings/test');
     return answer(body);
   });
-  return tests;
 }
 
-const open = () => renderPage(<SettingsPage title="Settings" />, { url: '/settings', me: session('owner') });
+const open = openSettings;
 
 describe('Send me a test', () => {
   it('sends the unsaved words by email to the owner and says it was handed to the carrier', async () => {

@@ -1,46 +1,23 @@
-import {
-  DEFAULT_EMAIL_SUBJECT,
-  DEFAULT_EMAIL_TEMPLATE,
-  DEFAULT_SMS_TEMPLATE,
-  EMAIL_OPT_OUT,
-  SMS_OPT_OUT,
-} from '@review-desk/shared/settings';
+import { EMAIL_OPT_OUT, SMS_OPT_OUT } from '@review-desk/shared/settings';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fail, ok, stubFetch } from '../../../test/fetch-stub.ts';
-import { renderPage, session } from '../../../test/render.tsx';
-import SettingsPage from './settings-page.tsx';
+import { fail, stubFetch } from '../../../test/fetch-stub.ts';
+import { LINK, openSettings, settingsAnswer, storedSettings, stubSettingsBff } from './settings-fixture.tsx';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const LINK = `https://reviews.example.com/r/${'A'.repeat(43)}`;
-const stored = {
-  smsTemplate: DEFAULT_SMS_TEMPLATE,
-  emailSubject: DEFAULT_EMAIL_SUBJECT,
-  emailTemplate: DEFAULT_EMAIL_TEMPLATE,
-  reminderAfterDays: 0,
+const stored = storedSettings({
   quietHours: { start: '08:00', end: '21:00' },
-  timeZone: 'Europe/London',
   reviewSiteUrl: 'https://g.page/r/harbour/review',
-};
+});
 
 function bff(options: { put?: (body: Record<string, unknown>) => Response } = {}) {
-  const puts: Record<string, unknown>[] = [];
-  stubFetch(async (request) => {
-    if (request.method === 'GET')
-      return ok({ settings: stored, preview: { businessName: 'Harbour Street Coffee', reviewLink: LINK } });
-    const body = (await request.json()) as Record<string, unknown>;
-    puts.push(body);
-    return (
-      options.put?.(body) ??
-      ok({ settings: body, preview: { businessName: 'Harbour Street Coffee', reviewLink: LINK } })
-    );
-  });
+  const puts = stubSettingsBff(stored, (body) => options.put?.(body) ?? settingsAnswer(body));
   return { puts };
 }
 
-const open = () => renderPage(<SettingsPage title="Settings" />, { url: '/settings', me: session('owner') });
+const open = openSettings;
 /** Sets a field's whole value in one change (typing braces with user-event needs escapes). */
 const setValue = (label: string | RegExp, value: string) =>
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
