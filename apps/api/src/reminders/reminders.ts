@@ -1,7 +1,6 @@
 import type { Clock } from '@review-desk/server/db/clock';
 import type { JobHandler } from '@review-desk/server/db/job-runner';
 import { jobStore } from '@review-desk/server/db/jobs';
-import { migrate } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
 import type { Logger } from '@review-desk/server/log';
 import { nextAllowedSendTime } from '@review-desk/shared';
@@ -10,7 +9,6 @@ import type { DeliveryProvider } from '../delivery/provider.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
 import { afterDelivery, deliverAll, legRecords } from '../domain/legs.ts';
 import type { SettingsService } from '../settings/service.ts';
-import { SETTINGS_MIGRATIONS } from '../settings/store.ts';
 import type { Store } from '../store/index.ts';
 import type { RequestRow } from '../store/requests.ts';
 import { DAY_MS, monthOf } from '../store/time.ts';
@@ -44,16 +42,9 @@ export function createReminders(deps: {
   monthlySendAllowance: number;
   reviewLink: (token: string) => string;
 }) {
-  // The reminders table is the settings component's; the jobs table is on the same database. Both
-  // are reached through one connection (migrating is a no-op when the file already has them).
-  let ready: Promise<Database> | null = null;
-  const database = () => {
-    ready ??= deps.db().then(async (db) => {
-      await migrate(db, [SETTINGS_MIGRATIONS], { variable: 'DATABASE_PATH' });
-      return db;
-    });
-    return ready;
-  };
+  // The reminders table is the settings component's and the jobs table the scheduling one's,
+  // both in the service's database, migrated when it opened (store/database.ts).
+  const database = deps.db;
   const setState = async (requestId: string, state: ReminderState, reason: string | null, at?: number) => {
     const db = await database();
     await db.run(
