@@ -112,6 +112,16 @@ function bff() {
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** Opens the page, uploads CSV, checks recent requests and includes the recent contacts. */
+async function uploadIncludingRecent() {
+  const user = userEvent.setup();
+  renderPage(<BulkSendPage title="Send to a list" />, { url: '/send/list' });
+  await user.upload(screen.getByLabelText(/Customer list/), new File([CSV], 'c.csv', { type: 'text/csv' }));
+  await user.click(await screen.findByRole('button', { name: 'Check recent requests' }));
+  await user.click(await screen.findByRole('checkbox', { name: 'Send to them again anyway' }));
+  return user;
+}
+
 describe('Send to a list', () => {
   it('checks every row before sending, skips recent contacts unless asked, and follows the job', async () => {
     const server = bff();
@@ -163,11 +173,7 @@ describe('Send to a list', () => {
 
   it('includes recent contacts when asked, and shows the job of the address on a reload', async () => {
     const server = bff();
-    const user = userEvent.setup();
-    renderPage(<BulkSendPage title="Send to a list" />, { url: '/send/list' });
-    await user.upload(screen.getByLabelText(/Customer list/), new File([CSV], 'c.csv', { type: 'text/csv' }));
-    await user.click(await screen.findByRole('button', { name: 'Check recent requests' }));
-    await user.click(await screen.findByRole('checkbox', { name: 'Send to them again anyway' }));
+    const user = await uploadIncludingRecent();
     await user.click(screen.getByRole('button', { name: 'Send 3 requests' }));
     await waitFor(() => expect(server.posted).toHaveLength(1));
     expect(server.posted[0]).toMatchObject({ skipRecent: false });
@@ -180,11 +186,7 @@ describe('Send to a list', () => {
 
   it('spreads a list over days when asked, saying the day it finishes on the server’s calendar', async () => {
     const server = bff();
-    const user = userEvent.setup();
-    renderPage(<BulkSendPage title="Send to a list" />, { url: '/send/list' });
-    await user.upload(screen.getByLabelText(/Customer list/), new File([CSV], 'c.csv', { type: 'text/csv' }));
-    await user.click(await screen.findByRole('button', { name: 'Check recent requests' }));
-    await user.click(await screen.findByRole('checkbox', { name: 'Send to them again anyway' }));
+    const user = await uploadIncludingRecent();
     await screen.findByRole('table', { name: 'Earlier lists' });
     await user.click(screen.getByRole('checkbox', { name: /Spread over days/ }));
     const cap = screen.getByLabelText('At most this many a day');
