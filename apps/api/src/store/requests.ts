@@ -1,6 +1,12 @@
 import type { Queryable } from '@review-desk/server/db/types';
 import type { Channel } from '@review-desk/shared';
 import { emailContactKey } from '@review-desk/shared/contact';
+import {
+  emptyRequestDelta,
+  type RequestRollupDelta,
+  requestContribution,
+  requestRollup,
+} from './request-rollup.ts';
 import { dayOf } from './time.ts';
 
 export type RequestStatus = 'sending' | 'sent' | 'failed';
@@ -40,73 +46,6 @@ export type NewRequest = {
 };
 
 /**
- * The request_daily roll-up counts finished requests (sent or failed) in the row of the UTC day
- * they were created. Clicks and completions count only for sent requests, so a rate never
- * exceeds 1. Every change below keeps that invariant in the same transaction as the write.
- */
-const ROLLUP_UPSERT = `INSERT INTO request_daily
-  (business_id, day, total, sent, failed, clicked, completed, feedback, handoffs, sms, email, "both", link)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-  ON CONFLICT (business_id, day) DO UPDATE SET
-    total = request_daily.total + excluded.total, sent = request_daily.sent + excluded.sent,
-    failed = request_daily.failed + excluded.failed, clicked = request_daily.clicked + excluded.clicked,
-    completed = request_daily.completed + excluded.completed,
-    feedback = request_daily.feedback + excluded.feedback,
-    handoffs = request_daily.handoffs + excluded.handoffs, sms = request_daily.sms + excluded.sms,
-    email = request_daily.email + excluded.email, "both" = request_daily."both" + excluded."both",
-    link = request_daily.link + excluded.link`;
-
-export type RequestRollupDelta = {
-  total: number;
-  sent: number;
-  failed: number;
-  clicked: number;
-  completed: number;
-  feedback: number;
-  handoffs: number;
-  sms: number;
-  email: number;
-  both: number;
-  link: number;
-};
-
-export function emptyRequestDelta(): RequestRollupDelta {
-  return {
-    total: 0,
-    sent: 0,
-    failed: 0,
-    clicked: 0,
-    completed: 0,
-    feedback: 0,
-    handoffs: 0,
-    sms: 0,
-    email: 0,
-    both: 0,
-    link: 0,
-  };
-}
-
-/** What a finished request contributes to its day's roll-up row. */
-export function requestContribution(
-  r: Pick<RequestRow, 'status' | 'channel' | 'clicked_at' | 'feedback_at' | 'handoff_at' | 'completed_at'>,
-  into: RequestRollupDelta = emptyRequestDelta(),
-): RequestRollupDelta {
-  if (r.status === 'sending') return into;
-  into.total++;
-  into[r.channel]++;
-  if (r.status === 'failed') {
-    into.failed++;
-    return into;
-  }
-  into.sent++;
-  if (r.clicked_at !== null) into.clicked++;
-  if (r.completed_at !== null) into.completed++;
-  if (r.feedback_at !== null) into.feedback++;
-  if (r.handoff_at !== null) into.handoffs++;
-  return into;
-}
-
-/**
  * What the frequency cap counts an email address under (the `email_key` column): its contact key,
  * so `ana+1@gmail.com` is the same customer as `ana@gmail.com`. The message still goes to
  * `customer_email`, the address as given.
@@ -125,7 +64,7 @@ export function requestStore(db: Queryable) {
   const byPublicId = db.prepare('SELECT * FROM requests WHERE public_id = $1');
   const finish = db.prepare(`UPDATE requests SET status = $1, failed_leg = $2, warning = $3, error = $4
     WHERE id = $5 AND status = 'sending' RETURNING *`);
-  const rollup = db.prepare(ROLLUP_UPSERT);
+  const applyRollup = requestRollup(db);
   // Frequency cap (docs/api.md): a request that messaged this contact, still in flight or accepted.
   // Failed requests and failed legs reached nobody, links message nobody: none of them counts.
   // An email is found under its contact key (`emailKey`): plus tags and Gmail's dots are one
@@ -166,24 +105,6 @@ export function requestStore(db: Queryable) {
   const stale = db.prepare("SELECT * FROM requests WHERE status = 'sending' AND created_at < $1");
   const discardOutbox = db.prepare('DELETE FROM outbox_messages WHERE request_id = $1');
   const discard = db.prepare("DELETE FROM requests WHERE id = $1 AND status = 'sending'");
-
-  async function applyRollup(businessId: number, day: number, d: RequestRollupDelta): Promise<void> {
-    await rollup.run(
-      businessId,
-      day,
-      d.total,
-      d.sent,
-      d.failed,
-      d.clicked,
-      d.completed,
-      d.feedback,
-      d.handoffs,
-      d.sms,
-      d.email,
-      d.both,
-      d.link,
-    );
-  }
 
   /** Marks a step of the customer journey once; returns whether it was new. */
   async function mark(
