@@ -33,6 +33,14 @@ export type RequestRow = {
   opted_out_at: number | null;
 };
 
+/** A request's outcome once its deliveries answered. */
+export type FinishedAs = {
+  status: 'sent' | 'failed';
+  failedLeg: 'sms' | 'email' | null;
+  warning: string | null;
+  error: string | null;
+};
+
 export type NewRequest = {
   publicId: string;
   token: string;
@@ -57,8 +65,8 @@ export function emailKey(email: string | null): string | null {
 export function requestStore(db: Queryable) {
   const insert = db.prepare(`INSERT INTO requests
     (public_id, token, business_id, api_key_id, channel, customer_name, customer_phone, customer_email, email_key,
-     status, created_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'sending', $10) RETURNING *`);
+     status, failed_leg, warning, error, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`);
   const byId = db.prepare('SELECT * FROM requests WHERE id = $1');
   const byToken = db.prepare('SELECT * FROM requests WHERE token = $1');
   const byPublicId = db.prepare('SELECT * FROM requests WHERE public_id = $1');
@@ -121,8 +129,12 @@ export function requestStore(db: Queryable) {
   }
 
   return {
-    async insert(r: NewRequest): Promise<RequestRow> {
-      return (await insert.get<RequestRow>(
+    /**
+     * A request being sent; or, when its outcome is already known (`finished`), the request as
+     * finished, counted in its day's roll-up.
+     */
+    async insert(r: NewRequest, finished?: FinishedAs): Promise<RequestRow> {
+      const row = (await insert.get<RequestRow>(
         r.publicId,
         r.token,
         r.businessId,
@@ -132,8 +144,14 @@ export function requestStore(db: Queryable) {
         r.customerPhone,
         r.customerEmail,
         emailKey(r.customerEmail),
+        finished?.status ?? 'sending',
+        finished?.failedLeg ?? null,
+        finished?.warning ?? null,
+        finished?.error ?? null,
         r.createdAt,
       ))!;
+      if (finished) await applyRollup(row.business_id, dayOf(row.created_at), requestContribution(row));
+      return row;
     },
     byId: (id: number) => byId.get<RequestRow>(id),
     byToken: (token: string) => byToken.get<RequestRow>(token),
@@ -142,7 +160,7 @@ export function requestStore(db: Queryable) {
     async finish(
       id: number,
       status: 'sent' | 'failed',
-      outcome: { failedLeg?: 'sms' | 'email' | null; warning?: string | null; error?: string | null } = {},
+      outcome: Partial<Omit<FinishedAs, 'status'>> = {},
     ): Promise<RequestRow> {
       const row = await finish.get<RequestRow>(
         status,
