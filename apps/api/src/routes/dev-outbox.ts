@@ -1,3 +1,4 @@
+import { isoTime } from '@review-desk/server/db/rows';
 import { AppError } from '@review-desk/server/errors';
 import {
   type OutboxMessage,
@@ -50,7 +51,7 @@ function toMessage(row: OutboxRow): OutboxMessage {
     reviewLink: row.review_link,
     status: row.status,
     error: row.error,
-    createdAt: new Date(row.created_at).toISOString(),
+    createdAt: isoTime(row.created_at),
     sms: row.channel === 'sms' ? segmentsOf(row.body) : null,
   };
 }

@@ -1,3 +1,4 @@
+import { isoTime } from '@review-desk/server/db/rows';
 import { AppError } from '@review-desk/server/errors';
 import {
   ok,
@@ -21,8 +22,6 @@ function searchParams(originalUrl: string): URLSearchParams {
   return new URLSearchParams(q === -1 ? '' : originalUrl.slice(q + 1));
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 export async function requestRecord(
   ctx: AppContext,
   row: DeliveryRequestRow,
@@ -33,8 +32,8 @@ export async function requestRecord(
     id: row.request_id,
     channel: row.channel,
     status: row.status,
-    createdAt: new Date(row.created_at).toISOString(),
-    scheduledFor: iso(row.scheduled_for),
+    createdAt: isoTime(row.created_at),
+    scheduledFor: isoTime(row.scheduled_for),
     clicked: journey?.clicked_at != null,
     completed: journey?.completed_at != null,
     optedOut: journey?.opted_out_at != null,
@@ -44,7 +43,7 @@ export async function requestRecord(
       provider: leg.provider,
       state: leg.state,
       error: leg.error,
-      updatedAt: new Date(leg.updated_at).toISOString(),
+      updatedAt: isoTime(leg.updated_at),
     })),
   };
 }

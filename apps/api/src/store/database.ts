@@ -1,6 +1,5 @@
-import { schedulingMigrations } from '@review-desk/server/db/jobs';
-import { type MigrationSource, migrationsBeside } from '@review-desk/server/db/migrate';
-import { isPostgresUrl, openMigratedDatabase } from '@review-desk/server/db/open';
+import { migrationsBeside } from '@review-desk/server/db/migrate';
+import { isPostgresUrl, openMigratedDatabase, serviceMigrations } from '@review-desk/server/db/open';
 import type { Database, DbLogger } from '@review-desk/server/db/types';
 import { emailContactKey } from '@review-desk/shared/contact';
 import { DELIVERY_MIGRATIONS } from '../delivery/store.ts';
@@ -16,13 +15,11 @@ import { SETTINGS_MIGRATIONS } from '../settings/store.ts';
 export const API_MIGRATIONS = migrationsBeside(import.meta.url, 'api', 'schema_migrations');
 
 /** Every component whose tables live in the service's database, in the order they are migrated. */
-export const ALL_API_MIGRATIONS: readonly MigrationSource[] = [
-  API_MIGRATIONS,
-  schedulingMigrations,
+export const ALL_API_MIGRATIONS = serviceMigrations(API_MIGRATIONS, [
   SETTINGS_MIGRATIONS,
   DELIVERY_MIGRATIONS,
   RATE_MIGRATIONS,
-];
+]);
 
 export type ApiDatabaseSettings = {
   /** A SQLite file path (absolute) or ':memory:'. */
@@ -45,8 +42,8 @@ export async function openApiDatabase(settings: ApiDatabaseSettings, logger?: Db
     {
       url: databaseUrlOf(settings),
       variable: databaseVariable(settings),
-      ...(settings.databasePoolSize ? { poolSize: settings.databasePoolSize } : {}),
-      ...(logger ? { logger } : {}),
+      poolSize: settings.databasePoolSize,
+      logger,
       applicationName: 'review-desk-api',
       // Migration 002 keys the addresses an older version stored (SQLite files only: a PostgreSQL
       // database starts empty or is filled by migrate-to-postgres with keyed rows).

@@ -1,4 +1,5 @@
 import { clockHook, FakeClock } from '@review-desk/server/db/clock';
+import { isoTime } from '@review-desk/server/db/rows';
 import { AppError } from '@review-desk/server/errors';
 import { can, ok } from '@review-desk/shared';
 import {
@@ -80,7 +81,7 @@ export function alertRoutes(deps: {
     const since = enabledAt === null ? null : await store.activeSince(slugs, enabledAt);
     const body: AlertList = {
       unread: list.unread,
-      activeSince: since === null ? null : new Date(since).toISOString(),
+      activeSince: isoTime(since),
       alerts: list.alerts.map((a) => ({
         id: a.id,
         location: a.location,
@@ -90,7 +91,7 @@ export function alertRoutes(deps: {
         author: a.author,
         excerpt: a.excerpt,
         reviewDate: a.reviewDate,
-        createdAt: new Date(a.createdAt).toISOString(),
+        createdAt: isoTime(a.createdAt),
         read: a.read,
       })),
     };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isoTime } from '@review-desk/server/db/rows';
 import type { Database, Queryable } from '@review-desk/server/db/types';
 import { AppError } from '@review-desk/server/errors';
 import type { Role, User } from '@review-desk/shared';
@@ -18,15 +19,13 @@ type UserRow = {
 
 export type UserWithHash = User & { passwordHash: string };
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 function toUser(row: UserRow): User {
   return {
     id: row.id,
     email: row.email,
     role: row.role,
-    createdAt: new Date(row.created_at).toISOString(),
-    lastLoginAt: iso(row.last_login_at),
+    createdAt: isoTime(row.created_at),
+    lastLoginAt: isoTime(row.last_login_at),
   };
 }
 

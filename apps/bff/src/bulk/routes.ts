@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isoTime } from '@review-desk/server/db/rows';
 import { AppError } from '@review-desk/server/errors';
 import {
   BFF_PATHS,
@@ -52,8 +53,8 @@ export async function jobView(store: BulkStore, job: BulkJobRecord): Promise<Bul
     location: job.location,
     counts: await store.counts(job.id, job.total),
     createdBy: job.createdByEmail,
-    createdAt: new Date(job.createdAt).toISOString(),
-    finishedAt: job.finishedAt === null ? null : new Date(job.finishedAt).toISOString(),
+    createdAt: isoTime(job.createdAt),
+    finishedAt: isoTime(job.finishedAt),
     ratePerMinute: job.status === 'running' ? await store.ratePerMinute(job.id) : null,
     dailyCap: job.dailyCap,
     timeZone: job.timeZone,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { groupCommit } from '@review-desk/server/db/group-commit';
+import { isoTime } from '@review-desk/server/db/rows';
 import type { Database } from '@review-desk/server/db/types';
 import type { SendHistoryEntry, SendOutcome } from '@review-desk/shared';
 
@@ -146,8 +147,8 @@ export function createJournal(db: Database, instanceId: string) {
 
   const toEntry = (row: Row): SendHistoryEntry => ({
     id: row.id,
-    createdAt: new Date(row.created_at).toISOString(),
-    finishedAt: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
+    createdAt: isoTime(row.created_at),
+    finishedAt: isoTime(row.finished_at),
     sentBy: row.sent_by,
     channel: row.channel,
     customerName: row.customer_name,

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { schedulingMigrations } from '@review-desk/server/db/jobs';
-import { type MigrationSource, migrationsBeside } from '@review-desk/server/db/migrate';
-import { isPostgresUrl, openMigratedDatabase } from '@review-desk/server/db/open';
+import { migrationsBeside } from '@review-desk/server/db/migrate';
+import { isPostgresUrl, openMigratedDatabase, serviceMigrations } from '@review-desk/server/db/open';
 import type { Database, DbLogger, Queryable } from '@review-desk/server/db/types';
 import { ALERT_MIGRATIONS } from '../alerts/store.ts';
 import { BULK_MIGRATIONS } from '../bulk/store.ts';
@@ -18,14 +17,12 @@ import { LOCATION_MIGRATIONS } from '../locations/store.ts';
 export const BFF_MIGRATIONS = migrationsBeside(import.meta.url, 'bff', 'user_version');
 
 /** Every component whose tables live in the BFF's database, in the order they are migrated. */
-export const ALL_BFF_MIGRATIONS: readonly MigrationSource[] = [
-  BFF_MIGRATIONS,
-  schedulingMigrations,
+export const ALL_BFF_MIGRATIONS = serviceMigrations(BFF_MIGRATIONS, [
   LOCATION_MIGRATIONS,
   USER_RATE_MIGRATIONS,
   BULK_MIGRATIONS,
   ALERT_MIGRATIONS,
-];
+]);
 
 export type DatabaseSettings = {
   /** A postgres:// URL (BFF_DATABASE_URL) or an absolute SQLite file path (BFF_DATABASE_PATH). */
@@ -43,8 +40,8 @@ export function openBffDatabase(settings: DatabaseSettings, logger?: DbLogger): 
     {
       url: settings.databaseUrl,
       variable: databaseVariable(settings),
-      ...(settings.databasePoolSize ? { poolSize: settings.databasePoolSize } : {}),
-      ...(logger ? { logger } : {}),
+      poolSize: settings.databasePoolSize,
+      logger,
       applicationName: 'review-desk-bff',
     },
     ALL_BFF_MIGRATIONS,

@@ -1,3 +1,4 @@
+import { schedulingMigrations } from './jobs.ts';
 import { type MigrationSource, migrate } from './migrate.ts';
 import { openPostgres } from './postgres.ts';
 import { openSqlite, type SqliteOptions } from './sqlite.ts';
@@ -13,8 +14,8 @@ export type OpenDatabaseOptions = {
   /** The setting that chose it (DATABASE_URL, BFF_DATABASE_URL), named in refusals to start. */
   variable?: string;
   /** PostgreSQL connections per process (default 10). */
-  poolSize?: number;
-  logger?: DbLogger;
+  poolSize?: number | undefined;
+  logger?: DbLogger | undefined;
   /** PostgreSQL application_name, e.g. 'review-desk-api'. */
   applicationName?: string;
   /** SQLite only: SQL functions its migrations call (see SqliteOptions.functions). */
@@ -42,6 +43,17 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     ...(logger ? { logger } : {}),
     ...(sqliteFunctions ? { functions: sqliteFunctions } : {}),
   });
+}
+
+/**
+ * The components whose tables live in a service's own database, in the order they are migrated:
+ * the service's own, the scheduling tables (jobs and instance leases), then each feature's.
+ */
+export function serviceMigrations(
+  own: MigrationSource,
+  features: readonly MigrationSource[],
+): readonly MigrationSource[] {
+  return [own, schedulingMigrations, ...features];
 }
 
 /**
