@@ -235,7 +235,10 @@ describeEachEngine({ monthlySendAllowance: 0 }, (api, engine) => {
       expect(data.warning).toMatch(/^SMS: /);
       const messages = await outboxFor(data.requestId);
       expect(messages.find((m) => m.channel === 'sms')).toMatchObject({ status: 'failed' });
-      expect(messages.find((m) => m.channel === 'email')).toMatchObject({ status: 'accepted', to: body.customerEmail });
+      expect(messages.find((m) => m.channel === 'email')).toMatchObject({
+        status: 'accepted',
+        to: body.customerEmail,
+      });
     });
 
     it('both with a bouncing email: success with a warning naming the email', async () => {
