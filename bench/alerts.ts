@@ -1,13 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { migrate } from '@review-desk/server/db/migrate';
-import { openSqlite } from '@review-desk/server/db/sqlite';
 import { ALERT_PATHS } from '@review-desk/shared/alerts';
-import { createSecretBox } from '../apps/bff/src/locations/secrets.ts';
-import { createLocationStore, LOCATION_MIGRATIONS } from '../apps/bff/src/locations/store.ts';
 import { faults, startFakeUpstream } from '../test/support/fault-upstream.ts';
 import { Session } from '../test/support/http.ts';
 import { OWNER, startSystemApi } from '../test/support/stack.ts';
+import { storeLocations } from './lib/locations.ts';
 import { ENTRIES, startServer, tempDir } from './lib/processes.ts';
 import type { Section } from './lib/report.ts';
 
@@ -40,23 +36,14 @@ export async function alertsSection(quick: boolean): Promise<Section> {
   relay.behave(faults.relay(api.url));
   const polls = () => relay.count('/api/v1/reviews');
 
-  const secrets = randomBytes(32);
-  const databasePath = path.join(temp.dir, 'bff.db');
-  const db = openSqlite({ file: databasePath });
-  await migrate(db, [LOCATION_MIGRATIONS]);
-  const store = createLocationStore(db, createSecretBox(secrets));
-  for (let i = 1; i <= LOCATIONS; i++) {
-    const slug = `loc-${String(i).padStart(2, '0')}`;
-    await store.add({
-      slug,
-      name: `Location ${i}`,
-      upstreamUrl: null,
-      authScheme: 'x-api-key',
-      origin: null,
+  const bffEnv = await storeLocations(
+    temp.dir,
+    Array.from({ length: LOCATIONS }, (_, i) => ({
+      slug: `loc-${String(i + 1).padStart(2, '0')}`,
+      name: `Location ${i + 1}`,
       key,
-    });
-  }
-  await db.close();
+    })),
+  );
 
   const run = async (intervalS: number, windowMs: number) => {
     const bff = await startServer('bff', ENTRIES.bff, {
@@ -64,11 +51,8 @@ export async function alertsSection(quick: boolean): Promise<Section> {
       env: {
         UPSTREAM_URL: relay.url,
         UPSTREAM_API_KEY: key,
-        BFF_DATABASE_PATH: databasePath,
-        BFF_SECRETS_KEY: secrets.toString('hex'),
+        ...bffEnv,
         WEB_DIST_DIR: path.join(temp.dir, 'no-web'),
-        ADMIN_EMAIL: OWNER.email,
-        ADMIN_PASSWORD: OWNER.password,
         ALERT_POLL_SECONDS: String(intervalS),
         LOG_LEVEL: 'warn',
       },

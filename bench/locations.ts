@@ -1,11 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Browser } from '@playwright/test';
-import { migrate } from '@review-desk/server/db/migrate';
-import { openSqlite } from '@review-desk/server/db/sqlite';
-import { createSecretBox } from '../apps/bff/src/locations/secrets.ts';
-import { createLocationStore, LOCATION_MIGRATIONS } from '../apps/bff/src/locations/store.ts';
 import { ALL_SCOPES, OWNER, startSystemApi } from '../test/support/stack.ts';
+import { storeLocations } from './lib/locations.ts';
 import { ENTRIES, startServer, tempDir } from './lib/processes.ts';
 import { median, percentile, type Section } from './lib/report.ts';
 
@@ -54,32 +50,18 @@ export async function locationsSection(browser: Browser, distDir: string, quick:
     ]);
     keys.set(slug, out.trim().split('\n').at(-1)!.trim());
   });
-  const secrets = randomBytes(32);
-  const databasePath = path.join(temp.dir, 'bff.db');
-  const db = openSqlite({ file: databasePath });
-  await migrate(db, [LOCATION_MIGRATIONS]);
-  const store = createLocationStore(db, createSecretBox(secrets));
-  for (const slug of slugs)
-    await store.add({
-      slug,
-      name: `Location ${slug}`,
-      upstreamUrl: null,
-      authScheme: 'x-api-key',
-      origin: null,
-      key: keys.get(slug)!,
-    });
-  await db.close();
+  const bffEnv = await storeLocations(
+    temp.dir,
+    slugs.map((slug) => ({ slug, name: `Location ${slug}`, key: keys.get(slug)! })),
+  );
 
   const bff = await startServer('bff', ENTRIES.bff, {
     logFile: path.join(temp.dir, 'bff.log'),
     env: {
       UPSTREAM_URL: api.url,
       UPSTREAM_API_KEY: keys.get(slugs[0]!)!,
-      BFF_DATABASE_PATH: databasePath,
-      BFF_SECRETS_KEY: secrets.toString('hex'),
+      ...bffEnv,
       WEB_DIST_DIR: distDir,
-      ADMIN_EMAIL: OWNER.email,
-      ADMIN_PASSWORD: OWNER.password,
       LOG_LEVEL: 'warn',
     },
   });

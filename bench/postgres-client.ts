@@ -1,6 +1,6 @@
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import { startPostgresCluster } from '../packages/server/test-support/postgres-cluster.ts';
+import { benchArgs } from './lib/args.ts';
 import { type Candidate, kysely, load, ours, porsager, rawPg } from './lib/postgres-candidates.ts';
 import { type Cell, percentile, printTable } from './lib/report.ts';
 
@@ -15,20 +15,18 @@ import { type Cell, percentile, printTable } from './lib/report.ts';
 // postgres kysely`). One embedded PostgreSQL with its durable settings, on the same machine as
 // the clients: the figures compare clients with each other, not with another machine.
 
-const { values } = parseArgs({
-  options: {
-    rows: { type: 'string', default: '1000000' },
-    seconds: { type: 'string', default: '3' },
-    rounds: { type: 'string', default: '2' },
-    /** Workloads whose name contains one of these words (list, offset, send). */
-    only: { type: 'string' },
-    /** Clients whose name contains one of these words (unnamed, prepared, layer, porsager, kysely). */
-    clients: { type: 'string' },
-  },
-});
-const ROWS = Number(values.rows);
-const SECONDS = Number(values.seconds);
-const ROUNDS = Number(values.rounds);
+const {
+  rows: ROWS,
+  seconds: SECONDS,
+  rounds: ROUNDS,
+  only,
+  clients,
+} = benchArgs(
+  { rows: 1_000_000, seconds: 3, rounds: 2 },
+  // only: workloads whose name contains one of these words (list, offset, send); clients: the
+  // clients whose name contains one of these words (unnamed, prepared, layer, porsager, kysely).
+  ['only', 'clients'],
+);
 // The list reads a page past the middle from the other end: the middle is the deepest it goes.
 const DEEP_OFFSET = Math.floor(ROWS / 2);
 
@@ -47,7 +45,7 @@ const WORKLOADS = (
     { name: 'send transaction', concurrency: 1, run: (c, i) => c.send(i) },
     { name: 'send transaction', concurrency: 8, run: (c, i) => c.send(i) },
   ] as Workload[]
-).filter((w) => picked(w.name, values.only));
+).filter((w) => picked(w.name, only));
 
 let sequence = 0;
 /** Closed loop: `concurrency` callers, each starting its next call when the last one answers. */
@@ -87,7 +85,7 @@ try {
     () => kysely(cluster.url),
   ];
   const made = (await Promise.all(makers.map((make) => make()))).filter((c): c is Candidate => c !== null);
-  const candidates = made.filter((c) => picked(c.name, values.clients));
+  const candidates = made.filter((c) => picked(c.name, clients));
   for (const skipped of made.filter((c) => !candidates.includes(c))) await skipped.close();
   const samples = new Map<string, { latencies: number[]; seconds: number; cpuMicros: number }>();
   // Rounds alternate the candidates' order, so none always runs first on a warmer cache.

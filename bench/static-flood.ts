@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { newApiKey } from '../test/support/stack.ts';
+import { benchArgs } from './lib/args.ts';
 import { ENTRIES, repoRoot, startServer, tempDir } from './lib/processes.ts';
 
 // What a flood of made-up asset names does to the BFF's memory: requests for unique, long,
@@ -17,17 +17,8 @@ import { ENTRIES, repoRoot, startServer, tempDir } from './lib/processes.ts';
 //       flood a running BFF (npm start) and read nodejs_heap_size_used_bytes from its /metrics
 //       (no forced collection there: a rougher figure).
 
-const { values } = parseArgs({
-  options: {
-    requests: { type: 'string', default: '200000' },
-    chars: { type: 'string', default: '8000' },
-    connections: { type: 'string', default: '32' },
-    url: { type: 'string' },
-  },
-});
-const REQUESTS = Number(values.requests);
-const CHARS = Number(values.chars);
-const CONNECTIONS = Number(values.connections);
+const args = benchArgs({ requests: 200_000, chars: 8000, connections: 32 }, ['url']);
+const { requests: REQUESTS, chars: CHARS, connections: CONNECTIONS } = args;
 const TARGET_BYTES = 10 * 1024 * 1024;
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -107,8 +98,8 @@ try {
   let base: string;
   let heap: Reader;
   let how: string;
-  if (values.url) {
-    base = values.url.replace(/\/+$/, '');
+  if (args.url) {
+    base = args.url.replace(/\/+$/, '');
     heap = metricsReader(base);
     how = 'nodejs_heap_size_used_bytes from /metrics (no forced collection)';
   } else {

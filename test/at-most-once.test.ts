@@ -241,29 +241,33 @@ describe('at most once with the real API behind a faulty link', () => {
     return { first, retries, history: history.json.data.sends, sends };
   }
 
-  it('retry after a timeout (the API sent it, its answer never came): one message, retries refused', async () => {
-    const r = await intent('timeout', { after: 'hang' });
+  it.each([
+    {
+      title: 'retry after a timeout (the API sent it, its answer never came): one message, retries refused',
+      label: 'timeout',
+      link: { after: 'hang' },
+      sends: 1,
+      first: 504,
+    },
+    {
+      title: 'the connection reset after the API received the body: one message, retries refused',
+      label: 'reset after the API acted',
+      link: { after: 'drop' },
+      sends: 1,
+      first: 502,
+    },
+    {
+      title: 'the connection reset before the API saw it: zero messages, and the intent shows as unknown',
+      label: 'reset before the API',
+      link: { before: 'drop' },
+      sends: 0,
+      first: 502,
+    },
+  ] as const)('$title', async ({ label, link, sends, first }) => {
+    const r = await intent(label, link);
     // Counted where it matters: messages the service sent.
-    expect(r.sends).toBe(1);
-    expect(r.first.status).toBe(504);
-    expect(r.retries.map((x) => x.status)).toEqual([409, 409]);
-    expect(r.history[0].outcome).toBe('unknown');
-  });
-
-  it('the connection reset after the API received the body: one message, retries refused', async () => {
-    const r = await intent('reset after the API acted', { after: 'drop' });
-    // Counted where it matters: messages the service sent.
-    expect(r.sends).toBe(1);
-    expect(r.first.status).toBe(502);
-    expect(r.retries.map((x) => x.status)).toEqual([409, 409]);
-    expect(r.history[0].outcome).toBe('unknown');
-  });
-
-  it('the connection reset before the API saw it: zero messages, and the intent shows as unknown', async () => {
-    const r = await intent('reset before the API', { before: 'drop' });
-    // Counted where it matters: messages the service sent.
-    expect(r.sends).toBe(0);
-    expect(r.first.status).toBe(502);
+    expect(r.sends).toBe(sends);
+    expect(r.first.status).toBe(first);
     expect(r.retries.map((x) => x.status)).toEqual([409, 409]);
     expect(r.history[0].outcome).toBe('unknown');
   });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recordFigure } from './support/figures.ts';
-import { type LoadStack, runLoad, startLoadStack } from './support/load.ts';
+import { runLoad, useLoadStack } from './support/load.ts';
 
 // The load soak's short version: a quarter-minute of mixed dashboard traffic through the BFF to
 // the real API. Only the 429s the link was told to give may fail; memory stays within a bound.
@@ -9,18 +9,11 @@ import { type LoadStack, runLoad, startLoadStack } from './support/load.ts';
 /** Resident memory of the BFF may grow this much from warm-up to the end of the smoke. */
 const GROWTH_BOUND_MB = 100;
 
-let stack: LoadStack;
-
-beforeAll(async () => {
-  stack = await startLoadStack();
-});
-
-afterAll(async () => {
-  await stack?.close();
-});
+const loadStack = useLoadStack();
 
 describe('load smoke', () => {
   it('15 s of mixed traffic at 30 requests/s: no error but the upstream’s intended 429s, memory bounded', async () => {
+    const stack = loadStack();
     const result = await runLoad(stack, { durationMs: 15_000, ratePerSecond: 30, rateLimitEvery: 40 });
     recordFigure({
       area: 'load (smoke)',

@@ -250,17 +250,15 @@ export async function kysely(url: string): Promise<Candidate | null> {
           .select(['business_id', 'scopes', 'rate_limit_per_minute'])
           .where('key_hash', '=', `hash${v.business}`)
           .executeTakeFirst();
-        await trx
-          .selectFrom('opt_outs')
-          .select(sql`1`.as('x'))
-          .where('business_id', '=', v.business)
-          .where('contact', '=', v.phone)
-          .executeTakeFirst();
-        await trx
-          .selectFrom('requests')
-          .select(sql`1`.as('x'))
-          .where('business_id', '=', v.business)
-          .where('customer_phone', '=', v.phone)
+        // The two look-ups of the phone in the business: an opt-out, a recent request.
+        const phoneIn = (table: string, column: string) =>
+          trx
+            .selectFrom(table)
+            .select(sql`1`.as('x'))
+            .where('business_id', '=', v.business)
+            .where(column, '=', v.phone);
+        await phoneIn('opt_outs', 'contact').executeTakeFirst();
+        await phoneIn('requests', 'customer_phone')
           .where('created_at', '>=', v.now - 86_400_000)
           .where('status', '<>', 'failed')
           .limit(1)

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recordFigure } from '../support/figures.ts';
-import { type LoadStack, runLoad, startLoadStack } from '../support/load.ts';
+import { runLoad, useLoadStack } from '../support/load.ts';
 
 // The load soak (npm run test:soak only): SOAK_MINUTES (default 5) of mixed dashboard traffic at
 // SOAK_RATE requests per second (default 60) through the BFF to the real API with its demo data.
@@ -12,18 +12,11 @@ const MINUTES = Number(process.env.SOAK_MINUTES ?? 5);
 const RATE = Number(process.env.SOAK_RATE ?? 60);
 const GROWTH_BOUND_MB = 64;
 
-let stack: LoadStack;
-
-beforeAll(async () => {
-  stack = await startLoadStack();
-});
-
-afterAll(async () => {
-  await stack?.close();
-});
+const loadStack = useLoadStack();
 
 describe('load soak', () => {
   it(`${MINUTES} min of mixed traffic at ${RATE}/s: intended 429s only, memory bounded, p99 stable`, async () => {
+    const stack = loadStack();
     const result = await runLoad(stack, {
       durationMs: MINUTES * 60_000,
       ratePerSecond: RATE,

@@ -1,6 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { moveDevClock } from './dev-clock.ts';
+import { listenLocal } from './http.ts';
 
 // Time moved in lockstep for list-send system tests. The real API (DEV_CLOCK=1) and the real BFF
 // (BFF_DEV_HOOKS=1) each run a clock that POST /dev/clock moves; this relay sits between them,
@@ -86,9 +86,7 @@ export async function startLockstep(apiUrl: string, bffUrl: () => string): Promi
     });
     upstream.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  relayOrigin = `http://127.0.0.1:${port}`;
+  relayOrigin = await listenLocal(server);
 
   return {
     url: relayOrigin,

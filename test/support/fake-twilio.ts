@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
+import { listenLocal } from './http.ts';
 
 // A stand-in for Twilio's Programmable Messaging REST API, run inside the test process: a real
 // HTTP server that speaks the documented protocol — `POST /2010-04-01/Accounts/{Sid}/Messages.json`
@@ -309,11 +310,10 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
     socket.on('close', () => sockets.delete(socket));
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const url = await listenLocal(server);
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     accountSid,
     authToken,
     messages,

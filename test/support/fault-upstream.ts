@@ -1,6 +1,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { fail } from '@review-desk/shared';
+import { listenLocal } from './http.ts';
 
 // A scriptable stand-in for the Review Collection API, run inside the test process: it records
 // every request exactly as it arrived (headers and body bytes) and answers as the test says —
@@ -141,11 +142,10 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     socket.on('error', () => {});
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const url = await listenLocal(server);
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     calls,
     count: (path) => calls.filter((c) => c.url.split('?')[0] === path).length,
     behave(next) {

@@ -5,6 +5,12 @@ import { CSRF_HEADER, CSRF_HEADER_VALUE, codedErrorEnvelopeSchema } from '@revie
 // HTTP for system tests: one request with an exact target, headers and body (fetch would
 // normalise `%2e%2e`, `//` and absolute-form away), and a browser-shaped session on top of it.
 
+/** Starts `server` on a free port of 127.0.0.1: its address, `<scheme>://127.0.0.1:<port>`. */
+export async function listenLocal(server: net.Server, scheme = 'http'): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `${scheme}://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+}
+
 export type Reply = {
   status: number;
   headers: http.IncomingHttpHeaders;

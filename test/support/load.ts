@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { afterAll, beforeAll } from 'vitest';
 import { type FakeUpstream, faults, startFakeUpstream } from './fault-upstream.ts';
 import type { Session } from './http.ts';
 import { mb, memoryOf } from './memory.ts';
@@ -39,6 +40,21 @@ export type LoadStack = {
   bff: SystemBff;
   close(): Promise<void>;
 };
+
+/** The stack for the tests of one file: started before them, closed after them. */
+export function useLoadStack(): () => LoadStack {
+  let stack: LoadStack | undefined;
+  beforeAll(async () => {
+    stack = await startLoadStack();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+  return () => {
+    if (!stack) throw new Error('the load stack did not start');
+    return stack;
+  };
+}
 
 export async function startLoadStack(): Promise<LoadStack> {
   const api = await startSystemApi({

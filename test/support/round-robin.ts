@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocal } from './http.ts';
 
 // A load balancer for the replica suites: each request goes to the next target in turn, as a
 // round-robin balancer in front of N replicas would send it. Requests pass byte for byte (the Host
@@ -73,10 +73,9 @@ export async function startRoundRobin(
     req.on('end', () => forward(req, res, index, Buffer.concat(chunks), targets.length));
     req.on('error', () => unreachable(res));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const url = await listenLocal(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     served,
     refused,
     close: () =>

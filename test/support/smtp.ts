@@ -1,5 +1,5 @@
-import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { listenLocal } from './http.ts';
 
 // A real SMTP listener for tests (smtp-server): it accepts every message, keeps it, and can be
 // told to refuse for a while. Messages are kept raw; `text` decodes the plain part of the
@@ -89,10 +89,9 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
+  const url = await listenLocal(server.server, 'smtp');
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url,
     messages,
     async waitFor(count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;

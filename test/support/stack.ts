@@ -37,6 +37,44 @@ export function bffTestEnv(
   };
 }
 
+/** An app process of a system test, on its own folder: restarted on the same settings, or stopped. */
+type Running = {
+  app: RunningApp;
+  readonly url: string;
+  dir: string;
+  env: Record<string, string>;
+  /** Starts the process again on the same files and configuration (after a stop or a kill). */
+  restart(): Promise<void>;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Stops the process and removes its folder. */
+  cleanup(): Promise<void>;
+};
+
+async function startRunning(
+  name: 'api' | 'bff',
+  env: Record<string, string>,
+  temp: ReturnType<typeof tempDir>,
+): Promise<Running> {
+  const running: Running = {
+    app: await startApp(name, { env }),
+    get url() {
+      return running.app.url;
+    },
+    dir: temp.dir,
+    env,
+    async restart() {
+      await running.app.stop();
+      running.app = await startApp(name, { env });
+    },
+    stop: (signal) => running.app.stop(signal),
+    async cleanup() {
+      await running.app.stop();
+      temp.cleanup();
+    },
+  };
+  return running;
+}
+
 /** A BFF process started for a test: its upstream key, its folder, database and settings. */
 export type BffProcess = {
   app: RunningApp;
@@ -47,15 +85,12 @@ export type BffProcess = {
   env: Record<string, string>;
 };
 
-export type SystemBff = BffProcess & {
-  session(): Session;
-  /** A session signed in as the first owner. */
-  owner(): Promise<Session>;
-  /** Starts the BFF again on the same database and configuration (after a stop or a kill). */
-  restart(): Promise<void>;
-  stop(signal?: NodeJS.Signals): Promise<void>;
-  cleanup(): Promise<void>;
-};
+export type SystemBff = BffProcess &
+  Running & {
+    session(): Session;
+    /** A session signed in as the first owner. */
+    owner(): Promise<Session>;
+  };
 
 export async function startSystemBff(
   upstreamUrl: string,
@@ -68,16 +103,9 @@ export async function startSystemBff(
     LOG_LEVEL: 'info',
     ...env,
   });
-  const databasePath = path.join(temp.dir, 'bff.db');
-  const bff: SystemBff = {
-    app: await startApp('bff', { env: fullEnv }),
-    get url() {
-      return this.app.url;
-    },
+  const bff: SystemBff = Object.assign(await startRunning('bff', fullEnv, temp), {
     key,
-    dir: temp.dir,
-    databasePath,
-    env: fullEnv,
+    databasePath: path.join(temp.dir, 'bff.db'),
     session() {
       return new Session(bff.app.url);
     },
@@ -87,36 +115,20 @@ export async function startSystemBff(
       if (reply.status !== 200) throw new Error(`owner login failed: ${reply.status} ${reply.text}`);
       return session;
     },
-    async restart() {
-      await bff.app.stop();
-      bff.app = await startApp('bff', { env: fullEnv });
-    },
-    stop: (signal) => bff.app.stop(signal),
-    async cleanup() {
-      await bff.app.stop();
-      temp.cleanup();
-    },
-  };
+  });
   return bff;
 }
 
 export const BUSINESS = { slug: 'harbour', name: 'Harbour Street Coffee' };
 export const ALL_SCOPES = 'review_requests:write,reviews:read,analytics:read';
 
-export type SystemApi = {
-  app: RunningApp;
-  url: string;
-  dir: string;
+export type SystemApi = Running & {
   databasePath: string;
-  env: Record<string, string>;
   /** Creates a key with the API's CLI (`key create`): the key, printed once. */
   createKey(scopes?: string, extra?: string[]): Promise<string>;
   /** The same, with the key's id (for `key revoke <id>`). */
   createKeyWithId(scopes?: string, extra?: string[]): Promise<{ key: string; id: string }>;
   cli(args: string[]): Promise<string>;
-  restart(): Promise<void>;
-  stop(signal?: NodeJS.Signals): Promise<void>;
-  cleanup(): Promise<void>;
 };
 
 /** The real API on a temporary database with one business, its outbox served at /dev/outbox.json. */
@@ -141,35 +153,20 @@ export async function startSystemApi(env: Record<string, string> = {}): Promise<
       'https://reviews.example.com/harbour',
     ]);
   }
-  const api: SystemApi = {
-    app: await startApp('api', { env: fullEnv }),
-    get url() {
-      return this.app.url;
-    },
-    dir: temp.dir,
+  const api: SystemApi = Object.assign(await startRunning('api', fullEnv, temp), {
     databasePath,
-    env: fullEnv,
     cli,
-    async createKey(scopes = ALL_SCOPES, extra = []) {
+    async createKey(scopes = ALL_SCOPES, extra: string[] = []) {
       return (await api.createKeyWithId(scopes, extra)).key;
     },
-    async createKeyWithId(scopes = ALL_SCOPES, extra = []) {
+    async createKeyWithId(scopes = ALL_SCOPES, extra: string[] = []) {
       const business = fullEnv.SEED_DEMO ? 'demo' : BUSINESS.slug;
       const out = await cli(['key', 'create', '--business', business, '--scopes', scopes, ...extra]);
       const id = /^Created key (\S+)/m.exec(out)?.[1];
       if (!id) throw new Error(`key create printed no id:\n${out}`);
       return { key: out.trim().split('\n').at(-1)!.trim(), id };
     },
-    async restart() {
-      await api.app.stop();
-      api.app = await startApp('api', { env: fullEnv });
-    },
-    stop: (signal) => api.app.stop(signal),
-    async cleanup() {
-      await api.app.stop();
-      temp.cleanup();
-    },
-  };
+  });
   return api;
 }
 
