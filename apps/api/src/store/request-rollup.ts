@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import type { Queryable } from '@review-desk/server/db/types';
 import type { Channel } from '@review-desk/shared';
 
@@ -7,9 +6,11 @@ import type { Channel } from '@review-desk/shared';
 // exceeds 1. Every change keeps that invariant in the same transaction as the write it counts.
 //
 // A day is kept in up to ROLLUP_SLOTS rows that add up to it. On PostgreSQL each change adds to
-// a slot picked at random, so concurrent sends (from any replica) seldom wait on one row's lock
-// until the other commits; SQLite has one writer at a time and always writes slot 0. Readers
-// sum the slots (REQUEST_DAILY_SUMS).
+// the slot of the connection that writes it (its server process id modulo ROLLUP_SLOTS), so
+// concurrent sends, each in its own transaction on its own connection, do not wait on one row's
+// lock until the other commits (two replicas' connections may share a slot now and then).
+// SQLite has one writer at a time and always writes slot 0. Readers sum the slots
+// (REQUEST_DAILY_SUMS).
 
 export const REQUEST_ROLLUP_COLUMNS = [
   'total',
@@ -40,9 +41,9 @@ export const REQUEST_DAILY_SUMS = REQUEST_ROLLUP_COLUMNS.map(
   (c) => `coalesce(sum(${column(c)}), 0) AS ${column(c)}`,
 ).join(', ');
 
-const UPSERT = `INSERT INTO request_daily
+const upsert = (slot: string) => `INSERT INTO request_daily
   (business_id, day, slot, ${REQUEST_ROLLUP_COLUMN_LIST})
-  VALUES ($1, $2, $3, ${REQUEST_ROLLUP_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')})
+  VALUES ($1, $2, ${slot}, ${REQUEST_ROLLUP_COLUMNS.map((_, i) => `$${i + 3}`).join(', ')})
   ON CONFLICT (business_id, day, slot) DO UPDATE SET
   ${REQUEST_ROLLUP_COLUMNS.map((c) => `${column(c)} = request_daily.${column(c)} + excluded.${column(c)}`).join(', ')}`;
 
@@ -78,8 +79,9 @@ export function requestContribution(r: Finished, into = emptyRequestDelta()): Re
 
 /** Adds a change to a day's roll-up (call in the transaction of the write it counts). */
 export function requestRollup(db: Queryable) {
-  const upsert = db.prepare(UPSERT);
-  const slot = () => (db.dialect === 'postgres' ? randomInt(ROLLUP_SLOTS) : 0);
+  const statement = db.prepare(
+    upsert(db.dialect === 'postgres' ? `pg_backend_pid() % ${ROLLUP_SLOTS}` : '0'),
+  );
   return (businessId: number, day: number, d: RequestRollupDelta): Promise<unknown> =>
-    upsert.run(businessId, day, slot(), ...REQUEST_ROLLUP_COLUMNS.map((c) => d[c]));
+    statement.run(businessId, day, ...REQUEST_ROLLUP_COLUMNS.map((c) => d[c]));
 }
