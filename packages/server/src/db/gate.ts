@@ -4,7 +4,8 @@
 // while a transaction holds it, or waits for it, runs when its turn comes, in order of arrival.
 // When nothing holds or waits, a statement runs at once (the fast path: no queue, no tick).
 
-type Waiter = () => void;
+/** A waiter, and whether it is a transaction (which may share the open one's commit). */
+type Waiter = { run: () => void; transaction: boolean };
 
 export class Gate {
   #held = false;
@@ -24,6 +25,11 @@ export class Gate {
     return this.#queue.length;
   }
 
+  /** The next to get the gate is a transaction. */
+  get nextIsTransaction(): boolean {
+    return this.#queue[0]?.transaction === true;
+  }
+
   /** Runs `work` (synchronous) now if the gate is free, else when its turn comes. */
   whenFree<T>(work: () => T): Promise<T> {
     if (this.free) {
@@ -34,26 +40,32 @@ export class Gate {
       }
     }
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push(() => {
-        try {
-          resolve(work());
-        } catch (error) {
-          reject(error);
-        }
+      this.#queue.push({
+        transaction: false,
+        run: () => {
+          try {
+            resolve(work());
+          } catch (error) {
+            reject(error);
+          }
+        },
       });
     });
   }
 
   /** Takes the gate: at once (returns undefined) when free, else the promise of its turn. */
-  acquire(): Promise<void> | undefined {
+  acquire(transaction = false): Promise<void> | undefined {
     if (this.free) {
       this.#held = true;
       return undefined;
     }
     return new Promise<void>((resolve) => {
-      this.#queue.push(() => {
-        this.#held = true;
-        resolve();
+      this.#queue.push({
+        transaction,
+        run: () => {
+          this.#held = true;
+          resolve();
+        },
       });
     });
   }
@@ -61,6 +73,6 @@ export class Gate {
   /** Gives the gate up and lets the waiters in, in order, until one of them takes it. */
   release(): void {
     this.#held = false;
-    while (!this.#held && this.#queue.length > 0) (this.#queue.shift() as Waiter)();
+    while (!this.#held && this.#queue.length > 0) (this.#queue.shift() as Waiter).run();
   }
 }

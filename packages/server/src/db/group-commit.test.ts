@@ -20,13 +20,12 @@ describeEngines('group commit', (dialect) => {
       claim('bad', 0),
       claim('c'),
     ]);
-    expect(results.map((r) => (r.status === 'fulfilled' ? r.value.changes : 'rejected'))).toEqual([
-      1,
-      1,
-      0,
-      'rejected',
-      1,
-    ]);
+    const outcomes = results.map((r) => (r.status === 'fulfilled' ? r.value.changes : 'rejected'));
+    expect(outcomes.slice(1)).toEqual([1, expect.any(Number), 'rejected', 1]);
+    // The two claims of 'a': on SQLite the first in order takes it; on PostgreSQL they run at once
+    // on two connections and either may, but only one does.
+    if (dialect === 'sqlite') expect([outcomes[0], outcomes[2]]).toEqual([1, 0]);
+    else expect([outcomes[0], outcomes[2]].sort()).toEqual([0, 1]);
     // The successful writes are there, the refused one is not.
     const other = await database().db.all<{ key: string }>('SELECT key FROM claims ORDER BY key');
     expect(other.map((r) => r.key)).toEqual(['a', 'b', 'c']);

@@ -5,7 +5,8 @@ import { StartupError } from '../startup-error.ts';
 import { Gate } from './gate.ts';
 import { busFor, type LocalBus } from './local-bus.ts';
 import { toSqlitePlaceholders } from './placeholders.ts';
-import { closeScope, currentScope, openScope, runInScope, type TxScope } from './tx-context.ts';
+import { CommitBatch, rolledBack } from './sqlite-commit-batch.ts';
+import { currentScope, openScope, runInScope, type TxScope } from './tx-context.ts';
 import {
   type Database,
   type DbLogger,
@@ -44,6 +45,8 @@ export class SqliteDatabase implements Database {
   readonly description: string;
   readonly #raw: DatabaseSync;
   readonly #gate = new Gate();
+  /** The transactions sharing the open BEGIN … COMMIT, while others queue for it. */
+  #batch: CommitBatch | undefined;
   readonly #statements = new Map<string, StatementSync>();
   readonly #bus: LocalBus;
   readonly #logger: DbLogger;
@@ -136,27 +139,24 @@ export class SqliteDatabase implements Database {
   async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const outer = currentScope<Transaction>(this);
     if (outer !== undefined) return fn(outer.handle);
-    const turn = this.#gate.acquire();
+    const turn = this.#gate.acquire(true);
     if (turn !== undefined) await turn;
-    const scope = openScope<Transaction>(this, (own) => new SqliteTransaction(this, this.#connection, own));
-    let committed = false;
+    let batch: CommitBatch;
     try {
-      // IMMEDIATE takes the write lock up front, so a read-then-write (a frequency cap, an
-      // allowance) cannot interleave with another process's write and fail half-way with BUSY.
-      this.#raw.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await runInScope(scope, () => fn(scope.handle));
-        this.#raw.exec('COMMIT');
-        committed = true;
-        return result;
-      } catch (error) {
-        if (this.#raw.isTransaction) this.#raw.exec('ROLLBACK');
-        throw error;
-      }
-    } finally {
-      closeScope(scope, committed);
+      // Joins the batch still open (sqlite-commit-batch.ts), else begins one.
+      batch = this.#batch ??= new CommitBatch(this.#raw);
+    } catch (error) {
       this.#gate.release();
+      throw error;
     }
+    const scope = openScope<Transaction>(this, (own) => new SqliteTransaction(this, this.#connection, own));
+    const { settled } = await batch.run(scope, () => runInScope(scope, () => fn(scope.handle)));
+    if (batch.full || !this.#gate.nextIsTransaction) {
+      this.#batch = undefined;
+      batch.commit();
+    }
+    this.#gate.release();
+    return settled;
   }
 
   notify(channel: string, payload: string): Promise<void> {
@@ -216,10 +216,6 @@ function settle<T>(work: () => T): Promise<T> {
   } catch (error) {
     return Promise.reject(error);
   }
-}
-
-function rolledBack(): Error {
-  return new Error('The transaction was rolled back by an earlier error');
 }
 
 /** A transaction's own handle: runs on the connection it holds, and only while it is open. */

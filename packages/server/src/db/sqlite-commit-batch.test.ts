@@ -1,0 +1,87 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useScratchDirs } from '../../test-support/scratch.ts';
+import { openSqlite } from './sqlite.ts';
+import { BATCH_MAX } from './sqlite-commit-batch.ts';
+
+// Transactions that queue for the connection share one commit, and none is answered before it.
+
+const scratch = useScratchDirs('rd-sqlite-batch-');
+
+async function open() {
+  const file = path.join(scratch(), 'batch.db');
+  const db = openSqlite({ file });
+  await db.exec('CREATE TABLE t (x INTEGER PRIMARY KEY)');
+  // Another connection to the file sees only what is committed.
+  return { db, other: openSqlite({ file }) };
+}
+
+describe('SQLite transactions queued together', () => {
+  it('share one commit: the first is answered only when the last has committed with it', async () => {
+    const { db, other } = await open();
+    const answered: number[] = [];
+    let seenByOther: unknown;
+    const first = db.transaction(async (tx) => {
+      await tx.run('INSERT INTO t VALUES (1)');
+    });
+    const second = db.transaction(async (tx) => {
+      await tx.run('INSERT INTO t VALUES (2)');
+      // Runs after the first in the same open transaction: it sees the first's row …
+      expect(await tx.get('SELECT count(*) AS n FROM t')).toEqual({ n: 2 });
+      // … which is not committed yet, and nobody has been answered.
+      seenByOther = await other.get('SELECT count(*) AS n FROM t');
+      expect(answered).toEqual([]);
+    });
+    void first.then(() => answered.push(1));
+    void second.then(() => answered.push(2));
+    await Promise.all([first, second]);
+    expect(seenByOther).toEqual({ n: 0 });
+    expect(await other.get('SELECT count(*) AS n FROM t')).toEqual({ n: 2 });
+    await other.close();
+    await db.close();
+  });
+
+  it('a failing transaction is undone alone; the others of its batch commit', async () => {
+    const { db, other } = await open();
+    const results = await Promise.allSettled([
+      db.transaction((tx) => tx.run('INSERT INTO t VALUES (1)')),
+      db.transaction(async (tx) => {
+        await tx.run('INSERT INTO t VALUES (2)');
+        throw new Error('refused');
+      }),
+      db.transaction(async (tx) => {
+        await tx.run('INSERT INTO t VALUES (3)');
+        await tx.run('INSERT INTO t VALUES (1)'); // a duplicate key: this transaction fails
+      }),
+      db.transaction((tx) => tx.run('INSERT INTO t VALUES (4)')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('refused'));
+    expect(await other.all('SELECT x FROM t ORDER BY x')).toEqual([{ x: 1 }, { x: 4 }]);
+    await other.close();
+    await db.close();
+  });
+
+  it('a flood of more transactions than one batch takes: every one is kept', async () => {
+    const { db, other } = await open();
+    const count = BATCH_MAX * 3 + 5;
+    await Promise.all(
+      Array.from({ length: count }, (_, i) => db.transaction((tx) => tx.run('INSERT INTO t VALUES ($1)', i))),
+    );
+    expect(await other.get('SELECT count(*) AS n FROM t')).toEqual({ n: count });
+    await other.close();
+    await db.close();
+  });
+
+  it('a statement outside any transaction waits for the batch to commit and sees it', async () => {
+    const { db, other } = await open();
+    const tx = db.transaction((t) => t.run('INSERT INTO t VALUES (1)'));
+    const read = db.get('SELECT count(*) AS n FROM t');
+    const after = db.transaction((t) => t.run('INSERT INTO t VALUES (2)'));
+    await Promise.all([tx, after]);
+    expect(await read).toEqual({ n: 1 });
+    expect(await other.get('SELECT count(*) AS n FROM t')).toEqual({ n: 2 });
+    await other.close();
+    await db.close();
+  });
+});
