@@ -75,10 +75,14 @@ export class DashboardClient {
   }
 }
 
-/** Asserts a refusal: the status, and exactly the envelope {success: false, error, code}. */
-export function expectFailure(reply: Reply, status: number, code: string, error: string): void {
+/** Asserts a refusal: the status, and exactly the envelope {success: false, error, code} (the error's words, or a pattern they match). */
+export function expectFailure(reply: Reply, status: number, code: string, error: string | RegExp): void {
   expect(reply.status).toBe(status);
-  expect(reply.json).toEqual({ success: false, error, code });
+  expect(reply.json).toEqual({
+    success: false,
+    error: typeof error === 'string' ? error : expect.stringMatching(error),
+    code,
+  });
 }
 
 export type RawReply = { status: number; headers: http.IncomingHttpHeaders; text: string };
