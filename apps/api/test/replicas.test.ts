@@ -1,6 +1,7 @@
 import { openDatabase } from '@review-desk/server/db/open';
 import type { Database } from '@review-desk/server/db/types';
 import { createPostgresDatabase } from '@review-desk/server/test-support/databases';
+import { jsonOr } from '@review-desk/server/test-support/json';
 import { OUTBOX_FAULTS } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeTwilio, startFakeTwilio, twilioSettings } from '../../../test/support/fake-twilio.ts';
@@ -71,13 +72,11 @@ async function send(base: string, key: string, body: Record<string, string>) {
   } catch {
     return { status: 0, code: undefined, requestId: undefined, state: undefined };
   }
-  const text = await response.text();
-  let json: { code?: string; data?: { requestId: string; status: string } } = {};
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // the balancer's own answer for a replica it cannot reach
-  }
+  // {} for the balancer's own answer for a replica it cannot reach.
+  const json = jsonOr(await response.text(), {}) as {
+    code?: string;
+    data?: { requestId: string; status: string };
+  };
   return {
     status: response.status,
     code: json.code,

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { jsonOr } from '@review-desk/server/test-support/json';
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@review-desk/shared';
 import { expect } from 'vitest';
 
@@ -46,13 +47,7 @@ export class DashboardClient {
       if (name?.endsWith('rd_session')) this.cookie = value ? `${name}=${value}` : null;
     }
     const text = await response.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, json };
+    return { status: response.status, headers: response.headers, text, json: jsonOr(text, undefined) };
   }
 
   get(path: string, headers?: Record<string, string>) {
