@@ -1,7 +1,16 @@
 import type { BulkJob } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { moveDevClock } from './support/dev-clock.ts';
 import type { Session } from './support/http.ts';
-import { type SystemApi, type SystemBff, startSystemApi, startSystemBff, waitFor } from './support/stack.ts';
+import {
+  outboxCount,
+  type SystemApi,
+  type SystemBff,
+  startListBff,
+  startSystemApi,
+  startSystemBff,
+  waitFor,
+} from './support/stack.ts';
 
 // "At most 2 a day" against the real API, on the BFF's movable clock (BFF_DEV_HOOKS=1): a day's
 // share goes, the list waits for the next midnight of its time zone through a SIGKILL and restart,
@@ -14,13 +23,10 @@ let second: SystemBff | undefined;
 
 beforeAll(async () => {
   api = await startSystemApi({ RATE_LIMIT_PER_MINUTE: '0', MONTHLY_SEND_ALLOWANCE: '0' });
-  first = await startSystemBff(api.url, {
-    UPSTREAM_API_KEY: await api.createKey(),
-    BFF_DEV_HOOKS: '1',
+  first = await startListBff(api.url, await api.createKey(), {
     BULK_TIME_ZONE: ZONE,
     BULK_SEND_RATE_PER_MINUTE: '100000',
     BULK_LEASE_SECONDS: '1.5',
-    ALERT_POLL_SECONDS: '86400',
   });
 }, 120_000);
 
@@ -30,24 +36,12 @@ afterAll(async () => {
   await api?.cleanup();
 });
 
-async function setClock(bff: SystemBff, iso: string): Promise<void> {
-  const reply = await fetch(`${bff.url}/dev/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ set: iso }),
-  });
-  expect(reply.status).toBe(200);
-}
+const setClock = (bff: SystemBff, iso: string) => moveDevClock(bff.url, { set: iso });
 
 async function view(owner: Session, id: string): Promise<BulkJob> {
   const reply = await owner.get(`/bff/bulk-sends/${id}`);
   expect(reply.status, reply.text).toBe(200);
   return reply.json.data as BulkJob;
-}
-
-async function outboxFor(email: string): Promise<number> {
-  const reply = await fetch(`${api.url}/dev/outbox.json?to=${encodeURIComponent(email)}&limit=10`);
-  return ((await reply.json()) as { data: { messages: unknown[] } }).data.messages.length;
 }
 
 describe('a list sent at most 2 a day', () => {
@@ -96,7 +90,7 @@ describe('a list sent at most 2 a day', () => {
     await until((j) => j.status === 'done', 'the list done');
     expect(job.counts).toMatchObject({ total: 5, sent: 5, pending: 0, unknown: 0 });
     expect(job.waitingUntil).toBeNull();
-    for (const row of rows) expect(await outboxFor(row.customerEmail), row.customerEmail).toBe(1);
+    for (const row of rows) expect(await outboxCount(api.url, row.customerEmail), row.customerEmail).toBe(1);
 
     // The days in the rows' times: two on Tuesday, two on Wednesday, one on Thursday (New York).
     const page = await owner.get(`/bff/bulk-sends/${id}/rows`);

@@ -1,7 +1,13 @@
 import type { BulkJob } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Lockstep, startLockstep } from './support/bulk-lockstep.ts';
-import { type SystemApi, type SystemBff, startSystemApi, startSystemBff } from './support/stack.ts';
+import {
+  outboxCount,
+  type SystemApi,
+  type SystemBff,
+  startListBff,
+  startSystemApi,
+} from './support/stack.ts';
 
 // A 2,000-row list against the real API with a key limited to 120 requests a minute: about 16
 // minutes of the API's time, run in about a minute and a half by moving both services' clocks
@@ -30,13 +36,9 @@ beforeAll(async () => {
   });
   const key = await api.createKey();
   relay = await startLockstep(api.url, () => bff.url);
-  bff = await startSystemBff(relay.url, {
-    UPSTREAM_API_KEY: key,
-    BFF_DEV_HOOKS: '1',
+  bff = await startListBff(relay.url, key, {
     // Faster than the key's limit, so the API's 429s set the pace.
     BULK_SEND_RATE_PER_MINUTE: '6000',
-    // Alerts read the same key: keep their polls out of the way.
-    ALERT_POLL_SECONDS: '86400',
     // The test is about pace, not timeouts: a loaded machine must not turn a slow send unknown.
     UPSTREAM_TIMEOUT_MS: '60000',
   });
@@ -47,13 +49,6 @@ afterAll(async () => {
   await relay?.close();
   await api?.cleanup();
 });
-
-/** Messages in the API's outbox to one recipient. */
-async function outboxFor(email: string): Promise<number> {
-  const reply = await fetch(`${api.url}/dev/outbox.json?to=${encodeURIComponent(email)}&limit=10`);
-  const body = (await reply.json()) as { data: { messages: unknown[] } };
-  return body.data.messages.length;
-}
 
 describe('a 2,000-row list at 120 a minute, on moved clocks', () => {
   it('sends every row exactly once and never before a 429’s Retry-After', async () => {
@@ -103,7 +98,7 @@ describe('a 2,000-row list at 120 a minute, on moved clocks', () => {
     expect(new Set(accepted).size).toBe(ROWS);
     const inOutbox: number[] = [];
     for (let i = 0; i < ROWS; i += 20) {
-      const batch = rows.slice(i, i + 20).map((r) => outboxFor(r.customerEmail));
+      const batch = rows.slice(i, i + 20).map((r) => outboxCount(api.url, r.customerEmail));
       inOutbox.push(...(await Promise.all(batch)));
     }
     expect(inOutbox.filter((n) => n !== 1).length, 'rows without exactly one message').toBe(0);
