@@ -39,8 +39,8 @@ const CACHE_ROOT = path.join(tmpdir(), 'review-desk-bench-cache');
 function cacheKey(sizes: (typeof SIZES)['full']): string {
   const hash = createHash('sha256');
   const files = [
-    ...readdirSync(path.join(repoRoot, 'apps/api/src/store/migrations/sqlite')).map(
-      (f) => `apps/api/src/store/migrations/sqlite/${f}`,
+    ...readdirSync(path.join(repoRoot, 'apps/api/src/store/migrations')).map(
+      (f) => `apps/api/src/store/migrations/${f}`,
     ),
     ...readdirSync(path.join(repoRoot, 'apps/api/src/store'))
       .filter((f) => f.endsWith('.ts'))

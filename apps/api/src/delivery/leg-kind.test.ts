@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { migrate } from '@review-desk/server/db/migrate';
@@ -25,13 +25,7 @@ const leg = (sid: string, over: Partial<NewLeg> = {}): NewLeg => ({
 
 // The delivery migrations as they were before the kind: only 001, same component.
 const before = mkdtempSync(path.join(tmpdir(), 'rd-delivery-001-'));
-for (const dialect of ['sqlite', 'postgres']) {
-  mkdirSync(path.join(before, dialect));
-  cpSync(
-    path.join(DELIVERY_MIGRATIONS.dir, dialect, '001-delivery.sql'),
-    path.join(before, dialect, '001-delivery.sql'),
-  );
-}
+cpSync(path.join(DELIVERY_MIGRATIONS.dir, '001-delivery.sql'), path.join(before, '001-delivery.sql'));
 afterAll(() => rmSync(before, { recursive: true, force: true }));
 
 describeEngines('delivery legs by kind', (dialect) => {

@@ -1,4 +1,3 @@
-import { migrationParity } from '@review-desk/server/db/migrate';
 import { describeEngines, useTestDatabase } from '@review-desk/server/test-support/databases';
 import { beforeEach, expect, it } from 'vitest';
 import { DELIVERY_MIGRATIONS, deliveryStore, type NewLeg } from './store.ts';
@@ -19,10 +18,6 @@ const leg = (over: Partial<NewLeg> = {}): NewLeg => ({
 /** A request of business 1 being sent (an SMS) at 1000. */
 const sending = (requestId: string) =>
   ({ requestId, businessId: 1, channel: 'sms', status: 'sending', scheduledFor: null, at: 1000 }) as const;
-
-it('the delivery migrations describe one schema for both engines', () => {
-  expect(migrationParity(DELIVERY_MIGRATIONS)).toEqual([]);
-});
 
 describeEngines('delivery store', (dialect) => {
   const database = useTestDatabase(dialect, { migrations: [DELIVERY_MIGRATIONS] });

@@ -1,4 +1,3 @@
-import { migrationParity } from '@review-desk/server/db/migrate';
 import { describeEngines, useTestDatabase } from '@review-desk/server/test-support/databases';
 import { beforeEach, expect, it } from 'vitest';
 import { createSettingsStore, SETTINGS_MIGRATIONS } from './store.ts';
@@ -55,8 +54,4 @@ describeEngines('settings store', (dialect) => {
       }),
     ).rejects.toThrow();
   });
-});
-
-it('describes one schema for both engines', () => {
-  expect(migrationParity(SETTINGS_MIGRATIONS)).toEqual([]);
 });

@@ -1,5 +1,4 @@
 import { FakeClock } from '@review-desk/server/db/clock';
-import { migrationParity } from '@review-desk/server/db/migrate';
 import { describeEngines, useTestDatabase } from '@review-desk/server/test-support/databases';
 import { DEFAULT_ALERT_PREFERENCES } from '@review-desk/shared/alerts';
 import { beforeEach, expect, it } from 'vitest';
@@ -23,10 +22,6 @@ describeEngines('alert store', (dialect) => {
     await database().db.exec(
       'DELETE FROM alerts; DELETE FROM alert_seen; DELETE FROM alert_watches; DELETE FROM alert_preferences;',
     );
-  });
-
-  it('has the same tables on both engines', () => {
-    expect(migrationParity(ALERT_MIGRATIONS)).toEqual([]);
   });
 
   it('keeps preferences, and starts the baseline when alerts are turned on', async () => {

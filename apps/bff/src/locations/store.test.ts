@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { migrationParity } from '@review-desk/server/db/migrate';
 import { describeEngines, useTestDatabase } from '@review-desk/server/test-support/databases';
 import { beforeEach, expect, it } from 'vitest';
 import { createSecretBox } from './secrets.ts';
@@ -134,8 +133,4 @@ describeEngines('location store', (dialect) => {
     await locations.forgetUser('u2');
     expect(await locations.accessOf('u2')).toEqual({ all: true });
   });
-});
-
-it('the two dialects describe one schema', () => {
-  expect(migrationParity(LOCATION_MIGRATIONS)).toEqual([]);
 });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,7 +46,6 @@ function start(args: string[]): { child: ChildProcess; output: Promise<string>; 
 /** Migration files whose second application would fail, and a slow one so the two overlap. */
 function migrationDir(dialect: Dialect): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'rd-migrations-'));
-  mkdirSync(path.join(dir, dialect));
   const slow =
     dialect === 'postgres'
       ? 'SELECT pg_sleep(0.3);'
@@ -56,7 +55,7 @@ function migrationDir(dialect: Dialect): string {
     '002-second.sql': `CREATE TABLE second (x INTEGER); INSERT INTO applied VALUES ('002');`,
     '003-third.sql': `${slow} CREATE TABLE third (x INTEGER); INSERT INTO applied VALUES ('003');`,
   };
-  for (const [name, sql] of Object.entries(files)) writeFileSync(path.join(dir, dialect, name), sql);
+  for (const [name, sql] of Object.entries(files)) writeFileSync(path.join(dir, name), sql);
   return dir;
 }
 

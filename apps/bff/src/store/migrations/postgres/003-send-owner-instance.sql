@@ -1,4 +1,0 @@
--- Which running BFF owns an in-flight send (its instance lease, table `instances`): when that
--- lease runs out, that instance's sends, and only those, become unknown.
-ALTER TABLE sends ADD COLUMN owner_instance text;
-CREATE INDEX sends_owner_in_flight ON sends(owner_instance) WHERE outcome = 'in_flight';
