@@ -119,23 +119,6 @@ export async function startSystemBff(
   return bff;
 }
 
-/**
- * A BFF for the list-send tests, on `upstreamUrl` with `key`: its clock movable over HTTP (dev
- * hooks), the alerts' polls (which read with the same key) kept out of the way, then `env`.
- */
-export function startListBff(
-  upstreamUrl: string,
-  key: string,
-  env: Record<string, string>,
-): Promise<SystemBff> {
-  return startSystemBff(upstreamUrl, {
-    UPSTREAM_API_KEY: key,
-    BFF_DEV_HOOKS: '1',
-    ALERT_POLL_SECONDS: '86400',
-    ...env,
-  });
-}
-
 export const BUSINESS = { slug: 'harbour', name: 'Harbour Street Coffee' };
 export const ALL_SCOPES = 'review_requests:write,reviews:read,analytics:read';
 
