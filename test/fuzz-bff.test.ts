@@ -14,7 +14,7 @@ import { recordFigure } from './support/figures.ts';
 import { applyMutations, type FuzzRequest, fuzzRun, mutations } from './support/fuzz.ts';
 import { isEnvelope, type Reply, type Session } from './support/http.ts';
 import { scaled } from './support/soak.ts';
-import { OWNER, type SystemBff, startSystemBff } from './support/stack.ts';
+import { addUser, OWNER, type SystemBff, startSystemBff, type TestUser } from './support/stack.ts';
 
 // Fuzzing the running BFF. For every request, however hostile: never a 5xx unless the upstream
 // was told to fail, never a crash, never a body that is not the envelope (the dashboard's own
@@ -22,7 +22,7 @@ import { OWNER, type SystemBff, startSystemBff } from './support/stack.ts';
 // queries and the BFF's own headers.
 
 const CASES = scaled(3_000, 60_000, 'FUZZ_BFF_CASES');
-const STAFF = { email: 'fuzz-staff@example.com', password: 'fuzz-staff-password', role: 'staff' };
+const STAFF: TestUser = { email: 'fuzz-staff@example.com', password: 'fuzz-staff-password', role: 'staff' };
 
 let upstream: FakeUpstream;
 let bff: SystemBff;
@@ -39,8 +39,7 @@ beforeAll(async () => {
   // random ones.
   bff = await startSystemBff(upstream.url, { UPSTREAM_TIMEOUT_MS: '3000', TRUST_PROXY: 'loopback' });
   owner = await bff.owner();
-  const created = await owner.post('/bff/users', STAFF);
-  staffId = created.json.data.user.id;
+  staffId = (await addUser(owner, STAFF)).id;
   staff = bff.session();
   await staff.login(STAFF.email, STAFF.password);
 });
@@ -309,7 +308,7 @@ async function keepSessions() {
     const reset = await owner.request('PATCH', `/bff/users/${staffId}`, {
       json: { role: 'staff', password: STAFF.password },
     });
-    if (reset.status === 404) staffId = (await owner.post('/bff/users', STAFF)).json.data.user.id;
+    if (reset.status === 404) staffId = (await addUser(owner, STAFF)).id;
     await session.request('POST', '/auth/login', { json: credentials, headers: from });
   }
 }

@@ -23,8 +23,14 @@ export function replyLog(): ReplyLog {
     seen,
     statuses: () => new Set(seen.map((s) => s.status)),
     record(where, status, headers, body) {
-      const text = headers instanceof Headers ? JSON.stringify([...headers.entries()]) : JSON.stringify(headers);
-      seen.push({ where, status, headers: text, body: typeof body === 'string' ? body : body.toString('latin1') });
+      const text =
+        headers instanceof Headers ? JSON.stringify([...headers.entries()]) : JSON.stringify(headers);
+      seen.push({
+        where,
+        status,
+        headers: text,
+        body: typeof body === 'string' ? body : body.toString('latin1'),
+      });
     },
     holding(needle) {
       return seen.flatMap((s) => [
