@@ -5,6 +5,7 @@ import { importReviews } from '../src/domain/import.ts';
 import { optOut, recordHandoff, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
 import { rebuildRollups, rollupDrift } from '../src/store/recount.ts';
 import {
+  bothChannels,
   describeEachEngine,
   execute,
   getJson,
@@ -61,7 +62,7 @@ describeEachEngine({ monthlySendAllowance: 0 }, (api) => {
         for (const body of [
           { customerPhone: uniquePhone() },
           { customerEmail: uniqueEmail(), channel: 'email' },
-          { customerPhone: uniquePhone(), customerEmail: uniqueEmail('fail.example'), channel: 'both' },
+          bothChannels('fail.example'),
           { channel: 'link' },
           { customerPhone: '+14155550000' },
         ]) {

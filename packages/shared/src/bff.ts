@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, PAGE_MAX, PAGE_MIN } from './limits.ts';
-import { intParam } from './query.ts';
+import { pageFields, pagingParams } from './paging.ts';
 import { REQUEST_ENDPOINTS } from './requests.ts';
 import { ENDPOINTS } from './scopes.ts';
 
@@ -146,8 +145,7 @@ export const SEND_OUTCOMES = ['in_flight', 'sent', 'warning', 'failed', 'unknown
 export type SendOutcome = (typeof SEND_OUTCOMES)[number];
 
 export const sendHistoryQuerySchema = z.strictObject({
-  page: intParam('page', PAGE_MIN, PAGE_MAX, `of at least ${PAGE_MIN}`).default(PAGE_MIN),
-  limit: intParam('limit', LIMIT_MIN, LIMIT_MAX).default(LIMIT_DEFAULT),
+  ...pagingParams(),
   /** A phone number (any format the send form accepts) or an email address; matched after normalising. */
   contact: z.string({ error: 'contact must be given once' }).trim().min(1).max(320).optional(),
 });
@@ -173,9 +171,7 @@ export const sendHistoryEntrySchema = z.object({
 export type SendHistoryEntry = z.infer<typeof sendHistoryEntrySchema>;
 
 export const sendHistorySchema = z.object({
-  page: z.number().int(),
-  limit: z.number().int(),
-  total: z.number().int(),
+  ...pageFields,
   sends: z.array(sendHistoryEntrySchema),
 });
 export type SendHistory = z.infer<typeof sendHistorySchema>;

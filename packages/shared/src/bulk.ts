@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { BULK_DAILY_CAP_MAX } from './bulk-days.ts';
 import { channelSchema, DEFAULT_CHANNEL } from './channels.ts';
 import { fieldErrors } from './envelope.ts';
-import { PAGE_MAX, PAGE_MIN } from './limits.ts';
-import { intParam } from './query.ts';
+import { pageFields, pagingParams } from './paging.ts';
 import { type SendRequest, sendRequestSchema } from './send.ts';
 
 // Sending to a list (docs/bulk.md): the dashboard checks every row with the same schema a single
@@ -102,16 +101,12 @@ export const bulkSendRequestSchema = z
 export type BulkSendRequestInput = z.input<typeof bulkSendRequestSchema>;
 export type BulkSendRequest = z.output<typeof bulkSendRequestSchema>;
 
-export const bulkCountsSchema = z.object({
-  total: z.number().int(),
-  pending: z.number().int(),
-  sent: z.number().int(),
-  warning: z.number().int(),
-  skipped: z.number().int(),
-  refused: z.number().int(),
-  failed: z.number().int(),
-  unknown: z.number().int(),
-});
+/** The list's rows in all, and how many stand at each outcome. */
+type OutcomeCounts = Record<BulkRowOutcome, z.ZodNumber>;
+const outcomeCounts = Object.fromEntries(
+  BULK_ROW_OUTCOMES.map((o) => [o, z.number().int()]),
+) as OutcomeCounts;
+export const bulkCountsSchema = z.object({ total: z.number().int(), ...outcomeCounts });
 export type BulkCounts = z.infer<typeof bulkCountsSchema>;
 
 export const bulkJobSchema = z.object({
@@ -155,9 +150,7 @@ export const bulkRowSchema = z.object({
 export type BulkRow = z.infer<typeof bulkRowSchema>;
 
 export const bulkRowPageSchema = z.object({
-  page: z.number().int(),
-  limit: z.number().int(),
-  total: z.number().int(),
+  ...pageFields,
   rows: z.array(bulkRowSchema),
 });
 export type BulkRowPage = z.infer<typeof bulkRowPageSchema>;
@@ -165,8 +158,7 @@ export type BulkRowPage = z.infer<typeof bulkRowPageSchema>;
 /** GET /bff/bulk-sends/{id}/rows: pages of up to 500 rows. */
 export const BULK_ROWS_PAGE_MAX = 500;
 export const bulkRowsQuerySchema = z.strictObject({
-  page: intParam('page', PAGE_MIN, PAGE_MAX, `of at least ${PAGE_MIN}`).default(PAGE_MIN),
-  limit: intParam('limit', 1, BULK_ROWS_PAGE_MAX).default(100),
+  ...pagingParams({ min: 1, max: BULK_ROWS_PAGE_MAX, default: 100 }),
 });
 
 export const BULK_ACTIONS = ['pause', 'resume', 'cancel', 'retry-unknown'] as const;

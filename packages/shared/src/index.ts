@@ -11,6 +11,7 @@ export * from './fan-out.ts';
 export * from './limits.ts';
 export * from './location-overview.ts';
 export * from './locations.ts';
+export * from './paging.ts';
 export * from './phone.ts';
 export * from './query.ts';
 export * from './quiet-hours.ts';

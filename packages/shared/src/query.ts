@@ -35,6 +35,18 @@ export function intParam(name: string, min: number, max: number, rangeText = `fr
     );
 }
 
+/** A query parameter given once, naming one of `values` (which `schema` accepts). */
+export function oneOfParam<T extends z.ZodType<unknown, string>>(
+  name: string,
+  values: readonly string[],
+  schema: T,
+) {
+  return z
+    .string({ error: `${name} must be given once: one of ${values.join(', ')}` })
+    .pipe(schema)
+    .optional();
+}
+
 /** Builds a canonical query string from defined values, in the order given. */
 export function toSearchParams(values: Record<string, string | number | undefined | null>): URLSearchParams {
   const params = new URLSearchParams();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHANNELS, channelSchema } from './channels.ts';
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, PAGE_MAX, PAGE_MIN } from './limits.ts';
-import { intParam, toSearchParams } from './query.ts';
+import { pageFields, pagingParams } from './paging.ts';
+import { oneOfParam, toSearchParams } from './query.ts';
 
 // Reading review requests back: GET /api/v1/requests and GET /api/v1/requests/{id}, an extension
 // of the API (docs/api.md, "Reading requests back"). Clients must not require it: another
@@ -119,16 +119,9 @@ export type RequestRecord = z.infer<typeof requestRecordSchema>;
 
 /** Query of GET /api/v1/requests: paged and filtered like the review list; newest first. */
 export const requestsQuerySchema = z.strictObject({
-  page: intParam('page', PAGE_MIN, PAGE_MAX, `of at least ${PAGE_MIN}`).default(PAGE_MIN),
-  limit: intParam('limit', LIMIT_MIN, LIMIT_MAX).default(LIMIT_DEFAULT),
-  status: z
-    .string({ error: `status must be given once: one of ${REQUEST_STATUSES.join(', ')}` })
-    .pipe(requestStatusSchema)
-    .optional(),
-  channel: z
-    .string({ error: `channel must be given once: one of ${CHANNELS.join(', ')}` })
-    .pipe(channelSchema)
-    .optional(),
+  ...pagingParams(),
+  status: oneOfParam('status', REQUEST_STATUSES, requestStatusSchema),
+  channel: oneOfParam('channel', CHANNELS, channelSchema),
 });
 export type RequestsQuery = z.output<typeof requestsQuerySchema>;
 
@@ -142,9 +135,7 @@ export function requestsSearchParams(query: Partial<RequestsQuery>): URLSearchPa
 }
 
 export const requestListSchema = z.object({
-  page: z.number().int(),
-  limit: z.number().int(),
-  total: z.number().int().nonnegative(),
+  ...pageFields,
   requests: z.array(requestRecordSchema),
 });
 export type RequestList = z.infer<typeof requestListSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, PAGE_MAX, PAGE_MIN, RATING_MAX, RATING_MIN } from './limits.ts';
-import { intParam, toSearchParams } from './query.ts';
+import { RATING_MAX, RATING_MIN } from './limits.ts';
+import { pageFields, pagingParams } from './paging.ts';
+import { intParam, oneOfParam, toSearchParams } from './query.ts';
 
 // GET /api/v1/reviews: review items, paging and limits (docs/api.md).
 
@@ -29,12 +30,8 @@ export const ratingSchema = z
 
 /** Query of GET /api/v1/reviews, from a query record (see `queryRecord`). Unknown parameters are refused. */
 export const reviewsQuerySchema = z.strictObject({
-  page: intParam('page', PAGE_MIN, PAGE_MAX, `of at least ${PAGE_MIN}`).default(PAGE_MIN),
-  limit: intParam('limit', LIMIT_MIN, LIMIT_MAX).default(LIMIT_DEFAULT),
-  status: z
-    .string({ error: `status must be given once: one of ${REVIEW_STATUSES.join(', ')}` })
-    .pipe(reviewStatusSchema)
-    .optional(),
+  ...pagingParams(),
+  status: oneOfParam('status', REVIEW_STATUSES, reviewStatusSchema),
   minRating: intParam('minRating', RATING_MIN, RATING_MAX).optional(),
 });
 export type ReviewsQuery = z.output<typeof reviewsQuerySchema>;
@@ -93,18 +90,14 @@ export function reviewStatusOf(item: ReviewItem): string {
 
 /** The review list inside `data` (docs/api.md, "Paging the reviews"). */
 export const reviewListSchema = z.looseObject({
-  page: z.number().int(),
-  limit: z.number().int(),
-  total: z.number().int().nonnegative(),
+  ...pageFields,
   reviews: z.array(reviewItemSchema),
 });
 export type ReviewList = z.infer<typeof reviewListSchema>;
 
 /** The list our service writes (strict review items). */
 export const reviewListOutputSchema = z.object({
-  page: z.number().int(),
-  limit: z.number().int(),
-  total: z.number().int().nonnegative(),
+  ...pageFields,
   reviews: z.array(reviewSchema),
 });
 

@@ -1,5 +1,6 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { DataTable } from '../../../components/data-table.tsx';
 import { paths } from '../../../config/paths.ts';
 import { useBulkSends } from '../api/get-bulk-sends.ts';
 import { numberFormat } from '../model.ts';
@@ -23,32 +24,21 @@ export function PastLists() {
       <Title order={2} size="h4">
         Earlier lists
       </Title>
-      <table className="data-table" aria-label="Earlier lists">
-        <thead>
-          <tr>
-            <th>Started</th>
-            <th>By</th>
-            <th>Status</th>
-            <th>Sent</th>
-            <th>Rows</th>
+      <DataTable label="Earlier lists" columns={['Started', 'By', 'Status', 'Sent', 'Rows']}>
+        {jobs.map((job) => (
+          <tr key={job.id}>
+            <td>
+              <Anchor component={Link} to={`${paths.bulk}?job=${encodeURIComponent(job.id)}`}>
+                {new Date(job.createdAt).toLocaleString()}
+              </Anchor>
+            </td>
+            <td>{job.createdBy}</td>
+            <td>{STATUS[job.status] ?? job.status}</td>
+            <td>{numberFormat(job.counts.sent + job.counts.warning)}</td>
+            <td>{numberFormat(job.counts.total)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {jobs.map((job) => (
-            <tr key={job.id}>
-              <td>
-                <Anchor component={Link} to={`${paths.bulk}?job=${encodeURIComponent(job.id)}`}>
-                  {new Date(job.createdAt).toLocaleString()}
-                </Anchor>
-              </td>
-              <td>{job.createdBy}</td>
-              <td>{STATUS[job.status] ?? job.status}</td>
-              <td>{numberFormat(job.counts.sent + job.counts.warning)}</td>
-              <td>{numberFormat(job.counts.total)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       {lists.isError && <Text size="sm">The earlier lists could not be read.</Text>}
     </Stack>
   );

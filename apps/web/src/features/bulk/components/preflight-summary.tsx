@@ -1,4 +1,5 @@
 import { Alert, Checkbox, Stack, Text } from '@mantine/core';
+import { DataTable } from '../../../components/data-table.tsx';
 import type { Preflight } from '../model.ts';
 import { numberFormat } from '../model.ts';
 
@@ -45,24 +46,15 @@ export function PreflightSummary({
       {checked.errors.length > 0 && (
         <details open={checked.errors.length <= 10}>
           <summary>{numberFormat(checked.errors.length)} rows with errors will not be sent</summary>
-          <table className="data-table" aria-label="Rows with errors">
-            <thead>
-              <tr>
-                <th>Line</th>
-                <th>Row</th>
-                <th>What to fix</th>
+          <DataTable label="Rows with errors" columns={['Line', 'Row', 'What to fix']}>
+            {checked.errors.slice(0, ROWS_SHOWN).map((row) => (
+              <tr key={row.line}>
+                <td>{row.line}</td>
+                <td>{row.cells}</td>
+                <td>{row.messages.join(' ')}</td>
               </tr>
-            </thead>
-            <tbody>
-              {checked.errors.slice(0, ROWS_SHOWN).map((row) => (
-                <tr key={row.line}>
-                  <td>{row.line}</td>
-                  <td>{row.cells}</td>
-                  <td>{row.messages.join(' ')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </details>
       )}
       {checked.duplicates.length > 0 && (

@@ -1,7 +1,19 @@
 import '@mantine/core/styles/Progress.layer.css';
-import { Alert, Anchor, Badge, Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  type ButtonProps,
+  Group,
+  Paper,
+  Progress,
+  Stack,
+  Text,
+} from '@mantine/core';
 import { BULK_ROW_OUTCOMES, type BulkJob, type BulkRowOutcome, bulkPaths } from '@review-desk/shared/bulk';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
+import { DataTable } from '../../../components/data-table.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { describeError } from '../../../lib/describe-error.ts';
 import { inLocation } from '../../../lib/location.ts';
@@ -39,11 +51,42 @@ function timeLeft(job: BulkJob): string | null {
   return `about ${Math.round(minutes / 60)} hours left`;
 }
 
+// The actions that cannot be undone ask first: their first button opens the one that does it.
+type Step = 'cancel' | 'retry-unknown';
+type Asking = {
+  confirming: Step | null;
+  setConfirming: (step: Step | null) => void;
+  run: (step: Step) => void;
+};
+const FIRST_BUTTON: Record<Step, { label: string; props: ButtonProps; confirmColor: string }> = {
+  cancel: { label: 'Cancel…', props: { variant: 'subtle', color: 'red' }, confirmColor: 'red' },
+  'retry-unknown': { label: 'Retry unknown rows…', props: { variant: 'default' }, confirmColor: 'orange' },
+};
+
+function AskFirst({ step, ask, children }: { step: Step; ask: Asking; children: ReactNode }) {
+  const first = FIRST_BUTTON[step];
+  if (ask.confirming !== step)
+    return (
+      <Button {...first.props} onClick={() => ask.setConfirming(step)}>
+        {first.label}
+      </Button>
+    );
+  const confirm = () => {
+    ask.setConfirming(null);
+    ask.run(step);
+  };
+  return (
+    <Button color={first.confirmColor} onClick={confirm}>
+      {children}
+    </Button>
+  );
+}
+
 export function ProgressView({ id }: { id: string }) {
   const job = useBulkSend(id);
   const action = useBulkAction(id);
   const [page, setPage] = useState(1);
-  const [confirming, setConfirming] = useState<'cancel' | 'retry-unknown' | null>(null);
+  const [confirming, setConfirming] = useState<Step | null>(null);
   const running = job.data?.status === 'running';
   const rows = useBulkRows(id, page, running);
 
@@ -53,6 +96,7 @@ export function ProgressView({ id }: { id: string }) {
   const settled = counts.total - counts.pending;
   const left = timeLeft(job.data);
   const pages = Math.max(1, Math.ceil((rows.data?.total ?? 0) / ROWS_PER_PAGE));
+  const ask: Asking = { confirming, setConfirming, run: (step) => action.mutate(step) };
 
   return (
     <Stack gap="md" data-testid="bulk-progress">
@@ -117,39 +161,16 @@ export function ProgressView({ id }: { id: string }) {
                 Resume
               </Button>
             )}
-            {(status === 'running' || status === 'paused') &&
-              (confirming === 'cancel' ? (
-                <Button
-                  color="red"
-                  onClick={() => {
-                    setConfirming(null);
-                    action.mutate('cancel');
-                  }}
-                >
-                  Cancel the rows not sent yet
-                </Button>
-              ) : (
-                <Button variant="subtle" color="red" onClick={() => setConfirming('cancel')}>
-                  Cancel…
-                </Button>
-              ))}
-            {counts.unknown > 0 &&
-              status !== 'cancelled' &&
-              (confirming === 'retry-unknown' ? (
-                <Button
-                  color="orange"
-                  onClick={() => {
-                    setConfirming(null);
-                    action.mutate('retry-unknown');
-                  }}
-                >
-                  Send the {numberFormat(counts.unknown)} unknown rows again (they may get two)
-                </Button>
-              ) : (
-                <Button variant="default" onClick={() => setConfirming('retry-unknown')}>
-                  Retry unknown rows…
-                </Button>
-              ))}
+            {(status === 'running' || status === 'paused') && (
+              <AskFirst step="cancel" ask={ask}>
+                Cancel the rows not sent yet
+              </AskFirst>
+            )}
+            {counts.unknown > 0 && status !== 'cancelled' && (
+              <AskFirst step="retry-unknown" ask={ask}>
+                Send the {numberFormat(counts.unknown)} unknown rows again (they may get two)
+              </AskFirst>
+            )}
             <Anchor href={inLocation(bulkPaths.results(id))} download>
               Download results as CSV
             </Anchor>
@@ -157,28 +178,21 @@ export function ProgressView({ id }: { id: string }) {
         </Stack>
       </Paper>
 
-      <table className="data-table" aria-label="Rows" aria-busy={rows.isFetching}>
-        <thead>
-          <tr>
-            <th>Row</th>
-            <th>Customer</th>
-            <th>Contact</th>
-            <th>Outcome</th>
-            <th>Details</th>
+      <DataTable
+        label="Rows"
+        busy={rows.isFetching}
+        columns={['Row', 'Customer', 'Contact', 'Outcome', 'Details']}
+      >
+        {(rows.data?.rows ?? []).map((row) => (
+          <tr key={row.index}>
+            <td>{row.index + 1}</td>
+            <td>{row.customerName ?? ''}</td>
+            <td>{row.contact}</td>
+            <td>{OUTCOME_WORDS[row.outcome]}</td>
+            <td>{[row.detail, row.requestId].filter(Boolean).join(' · ')}</td>
           </tr>
-        </thead>
-        <tbody>
-          {(rows.data?.rows ?? []).map((row) => (
-            <tr key={row.index}>
-              <td>{row.index + 1}</td>
-              <td>{row.customerName ?? ''}</td>
-              <td>{row.contact}</td>
-              <td>{OUTCOME_WORDS[row.outcome]}</td>
-              <td>{[row.detail, row.requestId].filter(Boolean).join(' · ')}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       {pages > 1 && (
         <Group gap="xs">
           <Button variant="default" size="xs" disabled={page <= 1} onClick={() => setPage(page - 1)}>

@@ -3,6 +3,7 @@ import { LIMIT_DEFAULT, PAGE_MAX, PAGE_MIN } from '@review-desk/shared/limits';
 import { isLastPage, pageRange } from '@review-desk/shared/reviews';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { DataTable } from '../../../components/data-table.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { paths } from '../../../config/paths.ts';
@@ -122,78 +123,77 @@ export default function RecentRequestsPage({ title }: { title: string }) {
         </div>
       )}
       {data && data.sends.length > 0 && (
-        <table className="data-table requests-table" aria-busy={busy}>
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Customer</th>
-              <th>Channel</th>
-              <th>Outcome</th>
-              {!notOffered && <th>Delivery</th>}
-              <th>Sent by</th>
-              <th>Review link</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.sends.map((entry) => (
-              <tr key={entry.id} data-testid="send-row">
-                <td data-label="When" className="cell-nowrap">
-                  {formatDateTime(entry.createdAt)}
-                </td>
-                <td data-label="Customer">
-                  <div>{entry.customerName || <span className="muted">No name</span>}</div>
-                  <Text size="xs" c="dimmed">
-                    {entry.contact}
+        <DataTable
+          className="requests-table"
+          busy={busy}
+          columns={[
+            'When',
+            'Customer',
+            'Channel',
+            'Outcome',
+            ...(notOffered ? [] : ['Delivery']),
+            'Sent by',
+            'Review link',
+          ]}
+        >
+          {data.sends.map((entry) => (
+            <tr key={entry.id} data-testid="send-row">
+              <td data-label="When" className="cell-nowrap">
+                {formatDateTime(entry.createdAt)}
+              </td>
+              <td data-label="Customer">
+                <div>{entry.customerName || <span className="muted">No name</span>}</div>
+                <Text size="xs" c="dimmed">
+                  {entry.contact}
+                </Text>
+              </td>
+              <td data-label="Channel">{channelLabel(entry.channel)}</td>
+              <td data-label="Outcome">
+                <OutcomeBadge outcome={entry.outcome} />
+                {entry.warning && (
+                  <Text size="xs" className="outcome-note outcome-note--warning">
+                    {entry.warning}
                   </Text>
-                </td>
-                <td data-label="Channel">{channelLabel(entry.channel)}</td>
-                <td data-label="Outcome">
-                  <OutcomeBadge outcome={entry.outcome} />
-                  {entry.warning && (
-                    <Text size="xs" className="outcome-note outcome-note--warning">
-                      {entry.warning}
-                    </Text>
-                  )}
-                  {entry.error && entry.outcome !== 'warning' && (
-                    <Text size="xs" c="dimmed" className="outcome-note">
-                      {entry.error}
-                    </Text>
-                  )}
-                </td>
-                {!notOffered && (
-                  <td data-label="Delivery">
-                    {entry.requestId && records.has(entry.requestId) ? (
-                      <LegStates record={records.get(entry.requestId)!} now={now} />
-                    ) : (
-                      <span className="muted">{delivery.isPending ? '…' : '—'}</span>
-                    )}
-                  </td>
                 )}
-                <td data-label="Sent by" className="cell-break">
-                  {entry.sentBy}
-                </td>
-                <td data-label="Review link">
-                  {entry.reviewLink ? (
-                    <Group gap={6} wrap="nowrap">
-                      <Anchor href={entry.reviewLink} target="_blank" rel="noopener noreferrer" size="sm">
-                        Open
-                      </Anchor>
-                      <CopyButton value={entry.reviewLink}>
-                        {({ copied, copy }) => (
-                          <Button size="compact-xs" variant="subtle" onClick={copy}>
-                            {copied ? 'Copied' : 'Copy'}
-                          </Button>
-                        )}
-                      </CopyButton>
-                    </Group>
+                {entry.error && entry.outcome !== 'warning' && (
+                  <Text size="xs" c="dimmed" className="outcome-note">
+                    {entry.error}
+                  </Text>
+                )}
+              </td>
+              {!notOffered && (
+                <td data-label="Delivery">
+                  {entry.requestId && records.has(entry.requestId) ? (
+                    <LegStates record={records.get(entry.requestId)!} now={now} />
                   ) : (
-                    <span className="muted">—</span>
+                    <span className="muted">{delivery.isPending ? '…' : '—'}</span>
                   )}
                 </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+              )}
+              <td data-label="Sent by" className="cell-break">
+                {entry.sentBy}
+              </td>
+              <td data-label="Review link">
+                {entry.reviewLink ? (
+                  <Group gap={6} wrap="nowrap">
+                    <Anchor href={entry.reviewLink} target="_blank" rel="noopener noreferrer" size="sm">
+                      Open
+                    </Anchor>
+                    <CopyButton value={entry.reviewLink}>
+                      {({ copied, copy }) => (
+                        <Button size="compact-xs" variant="subtle" onClick={copy}>
+                          {copied ? 'Copied' : 'Copy'}
+                        </Button>
+                      )}
+                    </CopyButton>
+                  </Group>
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {data && data.total > 0 && range && (
         <nav className="pager" aria-label="Pages">

@@ -1,9 +1,12 @@
 import { type ReviewItem, reviewStatusOf } from '@review-desk/shared/reviews';
 import { memo, useLayoutEffect } from 'react';
+import { DataTable } from '../../../components/data-table.tsx';
 import { Stars } from '../../../components/stars.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { MARKS, markAfterPaint } from '../../../lib/perf-marks.ts';
 import { PlatformBadge, StatusBadge } from './badges.tsx';
+
+const COLUMNS = ['Rating', 'Author', 'Review', 'Date', 'Platform', 'Status', { hidden: 'Details' }];
 
 /**
  * One row per review. Below 720 px the rows become cards (CSS); explicit roles keep the table
@@ -24,26 +27,11 @@ export function ReviewsTable({
     markAfterPaint(MARKS.reviewsRows, { rows: reviews.length });
   }, [reviews]);
   return (
-    <table className="data-table reviews-table" aria-busy={busy}>
-      <thead>
-        <tr>
-          <th>Rating</th>
-          <th>Author</th>
-          <th>Review</th>
-          <th>Date</th>
-          <th>Platform</th>
-          <th>Status</th>
-          <th>
-            <span className="visually-hidden">Details</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {reviews.map((review) => (
-          <ReviewRow key={String(review.id)} review={review} onOpen={onOpen} />
-        ))}
-      </tbody>
-    </table>
+    <DataTable className="reviews-table" busy={busy} columns={COLUMNS}>
+      {reviews.map((review) => (
+        <ReviewRow key={String(review.id)} review={review} onOpen={onOpen} />
+      ))}
+    </DataTable>
   );
 }
 

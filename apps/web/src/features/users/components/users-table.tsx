@@ -1,6 +1,7 @@
 import '@mantine/core/styles/Badge.layer.css';
 import { Badge, Button, Group } from '@mantine/core';
 import type { User } from '@review-desk/shared/bff';
+import { DataTable } from '../../../components/data-table.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { RoleSelect } from './role-select.tsx';
 
@@ -19,73 +20,63 @@ export function UsersTable({
   onLocations: (user: User) => void;
 }) {
   return (
-    <table className="data-table users-table">
-      <thead>
-        <tr>
-          <th>Email</th>
-          <th>Role</th>
-          <th>Added</th>
-          <th>Last sign-in</th>
-          <th>
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {users.map((user) => {
-          const self = user.id === selfId;
-          return (
-            <tr key={user.id} data-testid="user-row">
-              <td data-label="Email" className="cell-break cell-wide">
-                {user.email}{' '}
-                {self && (
-                  <Badge size="xs" variant="outline">
-                    you
-                  </Badge>
+    <DataTable
+      className="users-table"
+      columns={['Email', 'Role', 'Added', 'Last sign-in', { hidden: 'Actions' }]}
+    >
+      {users.map((user) => {
+        const self = user.id === selfId;
+        return (
+          <tr key={user.id} data-testid="user-row">
+            <td data-label="Email" className="cell-break cell-wide">
+              {user.email}{' '}
+              {self && (
+                <Badge size="xs" variant="outline">
+                  you
+                </Badge>
+              )}
+            </td>
+            <td data-label="Role">
+              <RoleSelect user={user} self={self} />
+            </td>
+            <td data-label="Added">{formatDateTime(user.createdAt)}</td>
+            <td data-label="Last sign-in">
+              {user.lastLoginAt ? formatDateTime(user.lastLoginAt) : <span className="muted">Never</span>}
+            </td>
+            <td className="cell-action cell-wide">
+              <Group gap={4} wrap="nowrap">
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  onClick={() => onLocations(user)}
+                  aria-label={`Locations of ${user.email}`}
+                >
+                  Locations
+                </Button>
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  onClick={() => onResetPassword(user)}
+                  aria-label={`Reset password of ${user.email}`}
+                >
+                  Reset password
+                </Button>
+                {!self && (
+                  <Button
+                    size="compact-sm"
+                    variant="subtle"
+                    color="red"
+                    onClick={() => onRemove(user)}
+                    aria-label={`Remove ${user.email}`}
+                  >
+                    Remove
+                  </Button>
                 )}
-              </td>
-              <td data-label="Role">
-                <RoleSelect user={user} self={self} />
-              </td>
-              <td data-label="Added">{formatDateTime(user.createdAt)}</td>
-              <td data-label="Last sign-in">
-                {user.lastLoginAt ? formatDateTime(user.lastLoginAt) : <span className="muted">Never</span>}
-              </td>
-              <td className="cell-action cell-wide">
-                <Group gap={4} wrap="nowrap">
-                  <Button
-                    size="compact-sm"
-                    variant="subtle"
-                    onClick={() => onLocations(user)}
-                    aria-label={`Locations of ${user.email}`}
-                  >
-                    Locations
-                  </Button>
-                  <Button
-                    size="compact-sm"
-                    variant="subtle"
-                    onClick={() => onResetPassword(user)}
-                    aria-label={`Reset password of ${user.email}`}
-                  >
-                    Reset password
-                  </Button>
-                  {!self && (
-                    <Button
-                      size="compact-sm"
-                      variant="subtle"
-                      color="red"
-                      onClick={() => onRemove(user)}
-                      aria-label={`Remove ${user.email}`}
-                    >
-                      Remove
-                    </Button>
-                  )}
-                </Group>
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+              </Group>
+            </td>
+          </tr>
+        );
+      })}
+    </DataTable>
   );
 }

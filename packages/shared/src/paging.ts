@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, PAGE_MAX, PAGE_MIN } from './limits.ts';
+import { intParam } from './query.ts';
+
+// Every list is read a page at a time (docs/api.md, "Paging the reviews"): the query names `page`
+// and `limit`, and the answer names the page, the limit and the total beside the page's items.
+
+/** The query's `page` and `limit`; a list with pages of its own size gives its limit's bounds. */
+export function pagingParams(limit = { min: LIMIT_MIN, max: LIMIT_MAX, default: LIMIT_DEFAULT }) {
+  return {
+    page: intParam('page', PAGE_MIN, PAGE_MAX, `of at least ${PAGE_MIN}`).default(PAGE_MIN),
+    limit: intParam('limit', limit.min, limit.max).default(limit.default),
+  };
+}
+
+/** What an answer says of its page, beside the page's items. */
+export const pageFields = {
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int().nonnegative(),
+};
