@@ -32,7 +32,12 @@ function listen(context: BrowserContext, label: string) {
   context.on('response', async (response) => {
     const headers = await response.allHeaders().catch(() => ({}));
     const body = await response.body().catch(() => Buffer.alloc(0));
-    replies.record(`${label} ${response.request().method()} ${response.url()}`, response.status(), headers, body);
+    replies.record(
+      `${label} ${response.request().method()} ${response.url()}`,
+      response.status(),
+      headers,
+      body,
+    );
   });
 }
 
