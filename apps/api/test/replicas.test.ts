@@ -4,9 +4,10 @@ import { createPostgresDatabase } from '@review-desk/server/test-support/databas
 import { jsonOr } from '@review-desk/server/test-support/json';
 import { OUTBOX_FAULTS } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeTwilio, startFakeTwilio, twilioSettings } from '../../../test/support/fake-twilio.ts';
+import { type FakeTwilio, startFakeTwilio } from '../../../test/support/fake-twilio.ts';
 import { type RunningApp, runCli, startApp } from '../../../test/support/processes.ts';
 import { type RoundRobin, startRoundRobin } from '../../../test/support/round-robin.ts';
+import { textingApiEnv } from '../../../test/support/twilio-stack.ts';
 import { rollupDrift } from '../src/store/recount.ts';
 
 // Two API processes on one PostgreSQL database (DATABASE_URL) behind a round-robin balancer: the
@@ -225,14 +226,9 @@ describe('two API replicas on one PostgreSQL, held requests', () => {
   let pair: Pair;
   beforeAll(async () => {
     fake = await startFakeTwilio({ receiptDelayMs: 5 });
-    pair = await startPair({
-      DEV_OUTBOX: '0',
-      DEV_CLOCK: '1',
-      QUIET_HOURS: '08:00-21:00',
-      BUSINESS_TIME_ZONE: 'UTC',
-      FREQUENCY_CAP_DAYS: '0',
-      ...twilioSettings(fake, FROM),
-    });
+    pair = await startPair(
+      textingApiEnv(fake, FROM, { QUIET_HOURS: '08:00-21:00', BUSINESS_TIME_ZONE: 'UTC' }),
+    );
   }, 90_000);
   afterAll(async () => {
     await pair?.stop();
