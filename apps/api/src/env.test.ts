@@ -2,19 +2,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { configMarkdown, generatedSection } from '@review-desk/server/config';
 import { REPO_ROOT } from '@review-desk/server/files';
-import { StartupError } from '@review-desk/server/startup-error';
+import { startupRefusal } from '@review-desk/server/test-support/startup';
 import { describe, expect, it } from 'vitest';
 import { API_CONFIG, loadConfig } from './env.ts';
 
-function refusal(env: Record<string, string>): StartupError {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof StartupError) return error;
-    throw error;
-  }
-  throw new Error('expected a configuration error');
-}
+const refusal = (env: Record<string, string>) => startupRefusal(() => loadConfig(env));
 
 describe('loadConfig', () => {
   it('has a default for every variable', () => {

@@ -4,6 +4,7 @@ import { recordHandoff, recordOpen, submitFeedback } from '../src/domain/review-
 import { rollupDrift } from '../src/store/recount.ts';
 import { monthOf } from '../src/store/time.ts';
 import {
+  bothChannels,
   describeEachEngine,
   expectFailure,
   getJson,
@@ -111,11 +112,7 @@ describeEachEngine({ monthlySendAllowance: 0, databasePoolSize: POOL }, (api, en
         case 1:
           return { customerEmail: uniqueEmail(), channel: 'email' };
         case 2:
-          return {
-            customerPhone: uniquePhone(),
-            customerEmail: uniqueEmail('fail.example'),
-            channel: 'both',
-          };
+          return bothChannels('fail.example');
         case 3:
           return { channel: 'link' };
         default:

@@ -201,6 +201,18 @@ export function send(api: TestApi, key: string, body: unknown, extra: Record<str
   return writeJson(api, 'POST', '/api/v1/requests/send', key, body, extra);
 }
 
+/** Sends a request and expects it accepted (200). */
+export async function sendOk(api: TestApi, key: string, body: unknown, extra: Record<string, string> = {}) {
+  const result = await send(api, key, body, extra);
+  expect(result.status).toBe(200);
+  return result;
+}
+
+/** A `both` request to a fresh phone and a fresh address at `emailDomain`. */
+export function bothChannels(emailDomain?: string) {
+  return { customerPhone: uniquePhone(), customerEmail: uniqueEmail(emailDomain), channel: 'both' };
+}
+
 /** The development outbox's messages of one request, newest first. */
 export async function outboxFor(api: TestApi, requestId: string) {
   const result = await getJson(api, `/dev/outbox.json?requestId=${encodeURIComponent(requestId)}`);

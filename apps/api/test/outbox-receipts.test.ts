@@ -1,7 +1,7 @@
 import { outboxListSchema, requestRecordSchema, successEnvelopeSchema } from '@review-desk/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OUTBOX_RECEIPT_MS } from '../src/delivery/tracker.ts';
-import { getJson, send, startTestApi, uniqueEmail, uniquePhone, useTestApi } from './helpers.ts';
+import { bothChannels, getJson, send, sendOk, startTestApi, uniquePhone, useTestApi } from './helpers.ts';
 
 // The outbox provider makes up the same receipts a carrier sends, so the whole flow — sent, then
 // delivered or not — runs on one machine without Twilio.
@@ -31,12 +31,7 @@ async function settle(id: string) {
 
 describe('the outbox’s receipts', () => {
   it('an SMS and an email are sent, then delivered a moment later', async () => {
-    const result = await send(api, key, {
-      customerPhone: uniquePhone(),
-      customerEmail: uniqueEmail(),
-      channel: 'both',
-    });
-    expect(result.status).toBe(200);
+    const result = await sendOk(api, key, bothChannels());
     const id = result.body.data.requestId as string;
     const first = await legsOf(id);
     expect(first.map((l) => [l.channel, l.provider, l.state])).toEqual([

@@ -9,12 +9,14 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { optOut } from '../src/domain/review-page.ts';
 import {
+  bothChannels,
   describeEachEngine,
   expectFailure,
   outboxFor as outboxOf,
   queryAll,
   send,
   sendHeaders,
+  sendOk,
   startTestApi,
   uniqueEmail,
   uniquePhone,
@@ -36,8 +38,7 @@ describeEachEngine({ monthlySendAllowance: 0 }, (api, engine) => {
   describe('channels and the contacts each needs', () => {
     it('sms is the default channel and the message carries the review link', async () => {
       const phone = uniquePhone();
-      const result = await send(api, key, { customerName: 'Ada', customerPhone: phone });
-      expect(result.status).toBe(200);
+      const result = await sendOk(api, key, { customerName: 'Ada', customerPhone: phone });
       const data = successEnvelopeSchema(sendResultSchema).parse(result.body).data;
       expect(data).toMatchObject({ status: SEND_STATUS_SENT, channel: 'sms' });
       expect(data.warning).toBeUndefined();
@@ -55,16 +56,14 @@ describeEachEngine({ monthlySendAllowance: 0 }, (api, engine) => {
     });
 
     it('normalises the phone to E.164 (one contact, one spelling)', async () => {
-      const result = await send(api, key, { customerPhone: '+1 (415) 555-7001' });
-      expect(result.status).toBe(200);
+      const result = await sendOk(api, key, { customerPhone: '+1 (415) 555-7001' });
       const [message] = await outboxFor(result.body.data.requestId);
       expect(message!.to).toBe('+14155557001');
     });
 
     it('email sends one email with a subject', async () => {
       const email = uniqueEmail();
-      const result = await send(api, key, { customerEmail: email.toUpperCase(), channel: 'email' });
-      expect(result.status).toBe(200);
+      const result = await sendOk(api, key, { customerEmail: email.toUpperCase(), channel: 'email' });
       const messages = await outboxFor(result.body.data.requestId);
       expect(messages).toMatchObject([{ channel: 'email', to: email, status: 'accepted' }]);
       expect(messages[0]!.subject).toContain('Corner Shop');
@@ -72,20 +71,14 @@ describeEachEngine({ monthlySendAllowance: 0 }, (api, engine) => {
     });
 
     it('both sends an SMS and an email', async () => {
-      const result = await send(api, key, {
-        customerPhone: uniquePhone(),
-        customerEmail: uniqueEmail(),
-        channel: 'both',
-      });
-      expect(result.status).toBe(200);
+      const result = await sendOk(api, key, bothChannels());
       expect(result.body.data.warning).toBeUndefined();
       const messages = await outboxFor(result.body.data.requestId);
       expect(messages.map((m) => m.channel).sort()).toEqual(['email', 'sms']);
     });
 
     it('link creates a shareable request and sends nothing', async () => {
-      const result = await send(api, key, { customerName: 'Bo', channel: 'link' });
-      expect(result.status).toBe(200);
+      const result = await sendOk(api, key, { customerName: 'Bo', channel: 'link' });
       expect(result.body.data).toMatchObject({ status: 'sent', channel: 'link' });
       expect(await outboxFor(result.body.data.requestId)).toEqual([]);
     });
@@ -235,28 +228,21 @@ describeEachEngine({ monthlySendAllowance: 0 }, (api, engine) => {
 
   describe('delivery failures (outbox fault hooks)', () => {
     it('both with a failing SMS: success with a warning naming the SMS', async () => {
-      const email = uniqueEmail();
-      const result = await send(api, key, {
-        customerPhone: '+14155550000',
-        customerEmail: email,
-        channel: 'both',
-      });
-      expect(result.status).toBe(200);
+      const body = { ...bothChannels(), customerPhone: '+14155550000' };
+      const result = await sendOk(api, key, body);
       const data = successEnvelopeSchema(sendResultSchema).parse(result.body).data;
       expect(data.status).toBe('sent');
       expect(data.warning).toMatch(/^SMS: /);
       const messages = await outboxFor(data.requestId);
       expect(messages.find((m) => m.channel === 'sms')).toMatchObject({ status: 'failed' });
-      expect(messages.find((m) => m.channel === 'email')).toMatchObject({ status: 'accepted', to: email });
+      expect(messages.find((m) => m.channel === 'email')).toMatchObject({
+        status: 'accepted',
+        to: body.customerEmail,
+      });
     });
 
     it('both with a bouncing email: success with a warning naming the email', async () => {
-      const result = await send(api, key, {
-        customerPhone: uniquePhone(),
-        customerEmail: uniqueEmail('fail.example'),
-        channel: 'both',
-      });
-      expect(result.status).toBe(200);
+      const result = await sendOk(api, key, bothChannels('fail.example'));
       expect(result.body.data.warning).toMatch(/^Email: /);
     });
 
@@ -285,12 +271,11 @@ describeEachEngine({ monthlySendAllowance: 0 }, (api, engine) => {
       try {
         await quiet.business('q');
         const k = await quiet.key('q');
-        const result = await send(quiet, k, {
+        const result = await sendOk(quiet, k, {
           customerPhone: '+14155550000',
           customerEmail: uniqueEmail('fail.example'),
           channel: 'both',
         });
-        expect(result.status).toBe(200);
         expect(result.body.data.warning).toBeUndefined();
       } finally {
         await quiet.stop();
@@ -347,8 +332,7 @@ describeEachEngine({ monthlySendAllowance: 0 }, (api, engine) => {
     it('an opted-out contact is refused, on every channel that would reach it', async () => {
       const phone = uniquePhone();
       const email = uniqueEmail();
-      const first = await send(api, key, { customerPhone: phone, customerEmail: email, channel: 'both' });
-      expect(first.status).toBe(200);
+      const first = await sendOk(api, key, { customerPhone: phone, customerEmail: email, channel: 'both' });
       const token = first.body.data.reviewLink.split('/r/')[1];
       await optOut(api.ctx.store, token, api.clock.now);
       api.clock.now += 400 * 86_400_000; // long after any cap

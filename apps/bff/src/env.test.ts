@@ -3,27 +3,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { configMarkdown, generatedSection } from '@review-desk/server/config';
 import { REPO_ROOT } from '@review-desk/server/files';
-import { StartupError } from '@review-desk/server/startup-error';
 import { meSchema } from '@review-desk/shared';
 import { describe, expect, it } from 'vitest';
+import { BASE_ENV, configWith, refusalOf } from '../test/support/config.ts';
 import { meFor } from './auth/routes.ts';
 import { BFF_CONFIG, loadConfig } from './env.ts';
 
-const base = { UPSTREAM_URL: 'http://127.0.0.1:4000', UPSTREAM_API_KEY: 'rd_live_abc' };
-
-function error(env: Record<string, string>): string {
-  try {
-    loadConfig(env);
-  } catch (e) {
-    if (e instanceof StartupError) return e.message.replace(/^Invalid configuration: /, '');
-    throw e;
-  }
-  throw new Error('expected a configuration error');
-}
+const base = BASE_ENV;
+const error = refusalOf;
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
-    const config = loadConfig(base);
+    const config = configWith();
     expect(config).toMatchObject({
       port: 8080,
       portExplicit: false,
@@ -45,7 +36,7 @@ describe('loadConfig', () => {
       admin: null,
       metricsToken: undefined,
     });
-    expect(loadConfig({ ...base, PORT: '8080' }).portExplicit).toBe(true);
+    expect(configWith({ PORT: '8080' }).portExplicit).toBe(true);
   });
 
   it('stops on a bad or missing variable with one line naming it', () => {
@@ -74,21 +65,20 @@ describe('loadConfig', () => {
   });
 
   it('derives Origin from UPSTREAM_URL unless UPSTREAM_ORIGIN is given, and parses ALLOWED_ORIGINS exactly', () => {
-    const config = loadConfig({
-      ...base,
+    const config = configWith({
       UPSTREAM_URL: 'https://api.example.com:8443/base',
       UPSTREAM_ORIGIN: 'https://app.example.com',
       ALLOWED_ORIGINS: 'https://a.example, http://b.example:3000',
     });
     expect(config.upstream.origin).toBe('https://app.example.com');
     expect(config.allowedOrigins).toEqual(['https://a.example', 'http://b.example:3000']);
-    expect(loadConfig({ ...base, UPSTREAM_URL: 'https://api.example.com:8443/base' }).upstream.origin).toBe(
+    expect(configWith({ UPSTREAM_URL: 'https://api.example.com:8443/base' }).upstream.origin).toBe(
       'https://api.example.com:8443',
     );
   });
 
   it('takes FREQUENCY_CAP_DAYS=0 as no cap, and /auth/me says so in a shape the dashboard reads', () => {
-    const config = loadConfig({ ...base, FREQUENCY_CAP_DAYS: '0' });
+    const config = configWith({ FREQUENCY_CAP_DAYS: '0' });
     expect(config.frequencyCapDays).toBe(0);
     const me = meFor({ id: 'u1', email: 'a@example.com', role: 'staff' }, config);
     expect(meSchema.parse(me).settings.frequencyCapDays).toBe(0);
@@ -117,7 +107,7 @@ describe('loadConfig', () => {
     expect(error({ ...base, SEND_HISTORY_DAYS: '2', FREQUENCY_CAP_DAYS: '1' })).toBe(
       'SEND_HISTORY_DAYS must be at least 3 to keep Idempotency-Keys as long as IDEMPOTENCY_RETENTION_HOURS=72',
     );
-    expect(loadConfig({ ...base, SEND_HISTORY_DAYS: '3', FREQUENCY_CAP_DAYS: '3' }).sendHistoryMs).toBe(
+    expect(configWith({ SEND_HISTORY_DAYS: '3', FREQUENCY_CAP_DAYS: '3' }).sendHistoryMs).toBe(
       3 * 86_400_000,
     );
     expect(

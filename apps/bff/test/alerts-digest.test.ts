@@ -2,20 +2,16 @@ import { ALERT_PATHS } from '@review-desk/shared/alerts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { moveDevClock } from '../../../test/support/dev-clock.ts';
 import { type SmtpCatcher, startSmtpCatcher } from '../../../test/support/smtp.ts';
-import {
-  type SystemApi,
-  type SystemBff,
-  startSystemApi,
-  startSystemBff,
-} from '../../../test/support/stack.ts';
+import { type SystemApi, type SystemBff, startSystemBff } from '../../../test/support/stack.ts';
 import { digestSlots, formatAverage, formatRate } from '../src/alerts/digest.ts';
+import { startReviewedApi } from './support/alerts.ts';
+import { MANAGER } from './support/fixtures.ts';
 
 // The weekly digest against the real API's demo data, on a clock the test moves through the BFF's
 // dev hook: due Monday 08:00 in each user's time zone, sent once per user and week across
 // restarts, with the figures the Analytics page shows for the same seven days.
 
 const ZONE = 'America/New_York';
-const MANAGER = { email: 'manager@example.com', password: 'manager-password-1234', role: 'manager' };
 
 let smtp: SmtpCatcher;
 let api: SystemApi;
@@ -23,10 +19,10 @@ let bff: SystemBff;
 
 beforeAll(async () => {
   smtp = await startSmtpCatcher();
-  api = await startSystemApi({ SEED_DEMO: '1', RATE_LIMIT_PER_MINUTE: '100000' });
-  const key = await api.createKey();
+  const started = await startReviewedApi({ SEED_DEMO: '1' });
+  api = started.api;
   bff = await startSystemBff(api.url, {
-    UPSTREAM_API_KEY: key,
+    UPSTREAM_API_KEY: started.key,
     BFF_DEV_HOOKS: '1',
     BFF_SMTP_URL: smtp.url,
   });

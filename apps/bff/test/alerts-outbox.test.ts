@@ -1,14 +1,8 @@
 import { ALERT_PATHS } from '@review-desk/shared/alerts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { request } from '../../../test/support/http.ts';
-import { requestReviewLink, submitReviewForm } from '../../../test/support/review-page.ts';
-import {
-  type SystemApi,
-  type SystemBff,
-  startSystemApi,
-  startSystemBff,
-  waitFor,
-} from '../../../test/support/stack.ts';
+import { type SystemApi, type SystemBff, startSystemBff, waitFor } from '../../../test/support/stack.ts';
+import { EMAIL_ALERTS, leaveReview, startReviewedApi } from './support/alerts.ts';
 
 // Development without a mail server: with dev hooks on and no BFF_SMTP_URL, the emails alerts
 // would send are kept on the BFF's own outbox page; without dev hooks there is no such page.
@@ -18,8 +12,7 @@ let bff: SystemBff;
 let key: string;
 
 beforeAll(async () => {
-  api = await startSystemApi({ RATE_LIMIT_PER_MINUTE: '100000' });
-  key = await api.createKey();
+  ({ api, key } = await startReviewedApi());
   bff = await startSystemBff(api.url, { UPSTREAM_API_KEY: key, BFF_DEV_HOOKS: '1', ALERT_POLL_SECONDS: '1' });
 }, 60_000);
 
@@ -33,18 +26,18 @@ const outbox = (base: string) => request(base, '/dev/outbox.json');
 it('keeps an alert email on the dev outbox page, and says so on the Notifications page', async () => {
   const owner = await bff.owner();
   const saved = await owner.request('PUT', ALERT_PATHS.preferences, {
-    json: { enabled: true, threshold: 2, channel: 'email', timeZone: 'UTC', digest: false },
+    json: EMAIL_ALERTS,
   });
   expect(saved.json.data).toMatchObject({ emailConfigured: true, devOutbox: true });
   await new Promise((r) => setTimeout(r, 3_000));
   expect((await outbox(bff.url)).json.data.messages).toEqual([]);
 
-  const { token } = await requestReviewLink(api.url, key, {
-    channel: 'link',
-    customerName: 'Outbox Customer',
-  });
-  const left = await submitReviewForm(api.url, token, { rating: '1', comment: 'Too noisy' });
-  expect(left.status).toBe(303);
+  await leaveReview(
+    api,
+    key,
+    { channel: 'link', customerName: 'Outbox Customer' },
+    { rating: 1, comment: 'Too noisy' },
+  );
 
   await waitFor(
     async () => (await outbox(bff.url)).json.data.messages.length === 1,

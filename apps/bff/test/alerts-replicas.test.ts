@@ -2,15 +2,9 @@ import path from 'node:path';
 import { ALERT_PATHS } from '@review-desk/shared/alerts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type FakeUpstream, faults, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
-import { requestReviewLink, submitReviewForm } from '../../../test/support/review-page.ts';
 import { type SmtpCatcher, startSmtpCatcher } from '../../../test/support/smtp.ts';
-import {
-  type SystemApi,
-  type SystemBff,
-  startSystemApi,
-  startSystemBff,
-  waitFor,
-} from '../../../test/support/stack.ts';
+import { type SystemApi, type SystemBff, startSystemBff, waitFor } from '../../../test/support/stack.ts';
+import { EMAIL_ALERTS, leaveReview, startReviewedApi } from './support/alerts.ts';
 
 // Two BFF processes on one database, both polling every second: the lease on each location's
 // poll job lets one poll at a time, and a new low rating is emailed once, not once per process.
@@ -26,8 +20,7 @@ let reads = 0;
 
 beforeAll(async () => {
   smtp = await startSmtpCatcher();
-  api = await startSystemApi({ RATE_LIMIT_PER_MINUTE: '100000' });
-  key = await api.createKey();
+  ({ api, key } = await startReviewedApi());
   link = await startFakeUpstream();
   const relay = faults.relay(api.url);
   link.behave((req, res, socket) => {
@@ -61,19 +54,18 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-async function leaveOneStarReview() {
-  const { token } = await requestReviewLink(api.url, key, {
-    channel: 'link',
-    customerName: 'Unhappy Customer',
-  });
-  const reply = await submitReviewForm(api.url, token, { rating: '1', comment: 'Never again' });
-  expect(reply.status).toBe(303);
-}
+const leaveOneStarReview = () =>
+  leaveReview(
+    api,
+    key,
+    { channel: 'link', customerName: 'Unhappy Customer' },
+    { rating: 1, comment: 'Never again' },
+  );
 
 it('two processes never poll a location at once, and a new 1★ review is emailed once', async () => {
   const owner = await replicas[0]!.owner();
   const saved = await owner.request('PUT', ALERT_PATHS.preferences, {
-    json: { enabled: true, threshold: 2, channel: 'email', timeZone: 'UTC', digest: false },
+    json: EMAIL_ALERTS,
   });
   expect(saved.status).toBe(200);
   await waitFor(() => reads >= 3, 20_000, 'three polls');

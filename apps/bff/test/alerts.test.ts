@@ -2,21 +2,13 @@ import { ALERT_PATHS } from '@review-desk/shared/alerts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, faults, json, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import type { Session } from '../../../test/support/http.ts';
-import { requestReviewLink, submitReviewForm } from '../../../test/support/review-page.ts';
 import { type SmtpCatcher, startSmtpCatcher } from '../../../test/support/smtp.ts';
-import {
-  type SystemApi,
-  type SystemBff,
-  startSystemApi,
-  startSystemBff,
-  waitFor,
-} from '../../../test/support/stack.ts';
+import { type SystemApi, type SystemBff, startSystemBff, waitFor } from '../../../test/support/stack.ts';
+import { leaveReview as leaveReviewOn, startReviewedApi } from './support/alerts.ts';
+import { MANAGER, STAFF } from './support/fixtures.ts';
 
 // Low-rating alerts end to end: the real API as the upstream (through a relay that can turn
 // into a 429 storm), the real BFF process polling it every second, and a real SMTP listener.
-
-const MANAGER = { email: 'manager@example.com', password: 'manager-password-1234', role: 'manager' };
-const STAFF = { email: 'staff@example.com', password: 'staff-password-1234', role: 'staff' };
 
 let smtp: SmtpCatcher;
 let api: SystemApi;
@@ -40,16 +32,13 @@ async function polls(n: number) {
 /** A customer leaves a review through the API's customer page (a link request, then the form). */
 let customers = 0;
 const contactOf = (n: number) => `customer.private.${n}@example.net`;
-async function leaveReview(rating: number, comment: string, customerName: string): Promise<void> {
-  const { sent, token } = await requestReviewLink(api.url, key, {
-    channel: 'email',
-    customerName,
-    customerEmail: contactOf(++customers),
-  });
-  expect(sent.status).toBe(200);
-  const reply = await submitReviewForm(api.url, token, { rating: String(rating), comment });
-  expect(reply.status).toBe(303);
-}
+const leaveReview = (rating: number, comment: string, customerName: string) =>
+  leaveReviewOn(
+    api,
+    key,
+    { channel: 'email', customerName, customerEmail: contactOf(++customers) },
+    { rating, comment },
+  );
 
 async function signIn(user: { email: string; password: string }): Promise<Session> {
   const session = bff.session();
@@ -66,8 +55,7 @@ const alertsOf = async (session: Session) => {
 
 beforeAll(async () => {
   smtp = await startSmtpCatcher();
-  api = await startSystemApi({ RATE_LIMIT_PER_MINUTE: '100000' });
-  key = await api.createKey();
+  ({ api, key } = await startReviewedApi());
   link = await startFakeUpstream();
   link.behave(faults.relay(api.url));
   bff = await startSystemBff(link.url, {

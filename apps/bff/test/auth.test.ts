@@ -3,16 +3,14 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { runCli } from '../../../test/support/processes.ts';
 import { OWNER, type TestBff, useBffOnFakeUpstream } from './support/bff.ts';
-import { DashboardClient } from './support/client.ts';
+import { DashboardClient, expectFailure } from './support/client.ts';
+import { MANAGER, SMS, STAFF } from './support/fixtures.ts';
 
 // Dashboard login, sessions and roles over real HTTP against the real BFF process.
 
 let upstream: FakeUpstream;
 let bff: TestBff;
 let owner: DashboardClient;
-const MANAGER = { email: 'manager@example.com', password: 'manager-password-1' };
-const STAFF = { email: 'staff@example.com', password: 'staff-password-12' };
-const SMS = { customerName: 'Ann Lee', customerPhone: '+14155552671', channel: 'sms' };
 
 useBffOnFakeUpstream((stack) => ({ upstream, bff, owner } = stack), {
   BUSINESS_NAME: 'Harbour Street Coffee',
@@ -159,12 +157,12 @@ describe('roles, enforced on the server', () => {
 
   it('says which permission a role lacks', async () => {
     const reply = await staff.get('/api/v1/analytics');
-    expect(reply.status).toBe(403);
-    expect(reply.json).toEqual({
-      success: false,
-      error: 'Your role (staff) does not allow this: it needs the analytics:read permission.',
-      code: 'role_forbidden',
-    });
+    expectFailure(
+      reply,
+      403,
+      'role_forbidden',
+      'Your role (staff) does not allow this: it needs the analytics:read permission.',
+    );
     expect(reply.headers.get('x-auth-required')).toBeNull();
   });
 

@@ -2,18 +2,22 @@ import type { BulkJob } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type FakeUpstream,
+  faults,
   healthyAnswer,
   json,
   startFakeUpstream,
 } from '../../../test/support/fault-upstream.ts';
 import { type SystemApi, startSystemApi, waitFor } from '../../../test/support/stack.ts';
-import { startBff, type TestBff } from './support/bff.ts';
+import { addUser, startBff, type TestBff } from './support/bff.ts';
 import type { DashboardClient } from './support/client.ts';
+import { STAFF } from './support/fixtures.ts';
 
 // List sends through the real BFF process: against the real API (its outbox counts what went
 // out), across a SIGKILL and restart, at a 429's pace, and with two BFF processes on one database.
 
 const FAST = { BULK_SEND_RATE_PER_MINUTE: '100000', BULK_LEASE_SECONDS: '1.5' };
+/** The API's answer over its request limit: wait one second. */
+const overTheLimit = faults.rateLimited(1);
 let api: SystemApi;
 let apiKey: string;
 
@@ -183,18 +187,13 @@ describe('the upstream’s pace', () => {
   beforeAll(async () => {
     upstream = await startFakeUpstream();
     let n = 0;
-    upstream.behaveOn('/api/v1/requests/send', (req, res) => {
+    upstream.behaveOn('/api/v1/requests/send', (req, res, socket) => {
       const email = (JSON.parse(req.body.toString()) as { customerEmail: string }).customerEmail;
       n++;
       // Every fourth request is over the limit: wait one second.
       if (n % 4 === 0) {
         seen.push({ at: Date.now(), email, status: 429 });
-        json(
-          res,
-          429,
-          { success: false, error: 'Request limit reached.', code: 'rate_limited' },
-          { 'retry-after': '1' },
-        );
+        overTheLimit(req, res, socket);
         return;
       }
       seen.push({ at: Date.now(), email, status: 201 });
@@ -297,16 +296,11 @@ describe('two lists and a single send on one limited key', () => {
     // The key's limit, as the API counts it (GCRA): ten a second, a burst of three.
     let tat = 0;
     const accepted: string[] = [];
-    upstream.behaveOn('/api/v1/requests/send', (req, res) => {
+    upstream.behaveOn('/api/v1/requests/send', (req, res, socket) => {
       const now = Date.now();
       const next = Math.max(tat, now) + 100;
       if (next - now > 300) {
-        json(
-          res,
-          429,
-          { success: false, error: 'Request limit reached.', code: 'rate_limited' },
-          { 'retry-after': '1' },
-        );
+        overTheLimit(req, res, socket);
         return;
       }
       tat = next;
@@ -317,10 +311,7 @@ describe('two lists and a single send on one limited key', () => {
     const bff = await startBff(upstream.url, FAST);
     try {
       const owner = await bff.owner();
-      const staffUser = { email: 'staff@example.com', password: 'staff-password-1234', role: 'staff' };
-      expect((await owner.post('/bff/users', staffUser)).status).toBe(201);
-      const staff = bff.client();
-      expect((await staff.login(staffUser.email, staffUser.password)).status).toBe(200);
+      const staff = await addUser(bff, owner, STAFF);
 
       const a = await startJob(owner, emails('fair-a', 25));
       const b = await startJob(staff, emails('fair-b', 25));

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { behaviours, type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { startBff, type TestBff } from './support/bff.ts';
 import { raw } from './support/client.ts';
+import { SMS } from './support/fixtures.ts';
 
 // BFF_WORKERS=2: node:cluster workers share one port; sessions, throttling and the journal live
 // in SQLite, so every worker sees the same state, and a logout ends the session in all of them.
 
 let upstream: FakeUpstream;
 let bff: TestBff;
-const SMS = { customerName: 'Ann Lee', customerPhone: '+14155552671', channel: 'sms' };
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();

@@ -8,8 +8,9 @@ import {
   type FakeUpstream,
   json,
 } from '../../../test/support/fault-upstream.ts';
-import { startBff, type TestBff, useBffOnFakeUpstream } from './support/bff.ts';
-import type { DashboardClient } from './support/client.ts';
+import { addUser, startBff, type TestBff, useBffOnFakeUpstream } from './support/bff.ts';
+import { type DashboardClient, expectFailure } from './support/client.ts';
+import { SMS, STAFF } from './support/fixtures.ts';
 
 // At most one send per user intent: the journal claims each (user, Idempotency-Key) before
 // forwarding, replays finished sends, and never lets an unknown outcome be retried blindly.
@@ -18,7 +19,6 @@ let upstream: FakeUpstream;
 let bff: TestBff;
 let owner: DashboardClient;
 const SEND = '/api/v1/requests/send';
-const SMS = { customerName: 'Ann Lee', customerPhone: '+14155552671', channel: 'sms' };
 
 useBffOnFakeUpstream((stack) => ({ upstream, bff, owner } = stack), { UPSTREAM_TIMEOUT_MS: '1000' });
 
@@ -95,12 +95,12 @@ describe('idempotent sends', () => {
     expect(first.json.error).toMatch(/Outcome unknown — a request may have been sent/);
     upstream.behave(null);
     const retry = await owner.send(SMS, key);
-    expect(retry.status).toBe(409);
-    expect(retry.json).toEqual({
-      success: false,
-      error: 'Outcome unknown — a request may have been sent; check recent requests before sending again.',
-      code: 'outcome_unknown',
-    });
+    expectFailure(
+      retry,
+      409,
+      'outcome_unknown',
+      'Outcome unknown — a request may have been sent; check recent requests before sending again.',
+    );
     expect(upstream.count(SEND)).toBe(1);
     const history = await owner.get('/bff/sends?limit=1');
     expect(history.json.data.sends[0]).toMatchObject({ outcome: 'unknown', httpStatus: 504 });
@@ -174,13 +174,7 @@ describe('idempotent sends', () => {
   });
 
   it('keeps keys per user: another user’s identical key is another intent', async () => {
-    await owner.post('/bff/users', {
-      email: 'staff2@example.com',
-      role: 'staff',
-      password: 'staff-password-22',
-    });
-    const staff = bff.client();
-    await staff.login('staff2@example.com', 'staff-password-22');
+    const staff = await addUser(bff, owner, { ...STAFF, email: 'staff2@example.com' });
     const key = crypto.randomUUID();
     expect((await owner.send(SMS, key)).status).toBe(200);
     const theirs = await staff.send(SMS, key);

@@ -9,6 +9,7 @@ import { runCli, tempDir } from '../../../test/support/processes.ts';
 import { newApiKey } from '../../../test/support/stack.ts';
 import { startBff, type TestBff } from './support/bff.ts';
 import type { DashboardClient } from './support/client.ts';
+import { SMS } from './support/fixtures.ts';
 
 // Three locations on two upstreams, each with its own key, auth scheme and Origin: every call
 // goes to its own location's upstream with that location's key and Origin only; a user limited
@@ -16,7 +17,6 @@ import type { DashboardClient } from './support/client.ts';
 // the others working.
 
 const SECRETS = randomBytes(32).toString('hex');
-const SMS = { customerName: 'Ann Lee', customerPhone: '+14155552671', channel: 'sms' };
 const STAFF = { email: 'airport-staff@example.com', password: 'airport-staff-pw-1', role: 'staff' };
 
 let a: FakeUpstream;

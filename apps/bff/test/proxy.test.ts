@@ -8,8 +8,9 @@ import {
   json,
   startFakeUpstream,
 } from '../../../test/support/fault-upstream.ts';
-import { startBff, type TestBff } from './support/bff.ts';
-import { type DashboardClient, raw } from './support/client.ts';
+import { addUser, deadUpstreamUrl, startBff, type TestBff } from './support/bff.ts';
+import { type DashboardClient, expectFailure, raw } from './support/client.ts';
+import { SMS, STAFF } from './support/fixtures.ts';
 
 // The allow-listed proxy against a recording upstream: what reaches the upstream (key, Origin,
 // headers, exact bytes), what never does, and what the browser gets back when the upstream fails.
@@ -20,8 +21,6 @@ let bearer: TestBff; // Bearer scheme, explicit UPSTREAM_ORIGIN, a CORS allow-li
 let owner: DashboardClient;
 let bearerOwner: DashboardClient;
 const APP_ORIGIN = 'http://app.example.test';
-
-const SMS = { customerName: 'Ann Lee', customerPhone: '+14155552671', channel: 'sms' };
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
@@ -174,14 +173,7 @@ describe('the key reaches the upstream, the browser’s credentials never do', (
 
 describe('sessions and roles on the proxy', () => {
   it('still refuses a role the route does not allow, and a signed-out session, once cached', async () => {
-    const created = await owner.post('/bff/users', {
-      email: 'fast-staff@example.com',
-      role: 'staff',
-      password: 'staff-password-99',
-    });
-    expect(created.status).toBe(201);
-    const staff = bff.client();
-    await staff.login('fast-staff@example.com', 'staff-password-99');
+    const staff = await addUser(bff, owner, { ...STAFF, email: 'fast-staff@example.com' });
     for (let i = 0; i < 3; i++) expect((await staff.get('/api/v1/analytics')).status).toBe(403);
     expect((await staff.get('/api/v1/reviews')).status).toBe(200);
     expect((await staff.get('/api/v1/reviews')).status).toBe(200);
@@ -564,19 +556,17 @@ describe('upstream answers and failures', () => {
 
 describe('an unreachable upstream', () => {
   it('answers 502 for reads and sends, and records the send as failed', async () => {
-    const dead = await startFakeUpstream();
-    const deadUrl = dead.url;
-    await dead.close();
+    const deadUrl = await deadUpstreamUrl();
     const down = await startBff(deadUrl);
     try {
       const client = await down.owner();
       const read = await client.get('/api/v1/reviews');
-      expect(read.status).toBe(502);
-      expect(read.json).toEqual({
-        success: false,
-        error: 'The review service could not be reached. Try again in a moment.',
-        code: 'upstream_unreachable',
-      });
+      expectFailure(
+        read,
+        502,
+        'upstream_unreachable',
+        'The review service could not be reached. Try again in a moment.',
+      );
       const send = await client.send(SMS);
       expect(send.status).toBe(502);
       expect(send.json.code).toBe('upstream_unreachable');

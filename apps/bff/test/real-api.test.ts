@@ -1,23 +1,13 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import {
-  analyticsResultSchema,
-  DEMO_BUSINESS,
-  OUTBOX_FAULTS,
-  outboxListSchema,
-  reviewListSchema,
-} from '@review-desk/shared';
+import { analyticsResultSchema, DEMO_BUSINESS, OUTBOX_FAULTS, reviewListSchema } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApp, runCli, startApp, tempDir } from '../../../test/support/processes.ts';
+import { runCli } from '../../../test/support/processes.ts';
 import { startBff, type TestBff } from './support/bff.ts';
 import type { DashboardClient } from './support/client.ts';
+import { type DemoApi, startDemoApi } from './support/demo-api.ts';
 
 // The BFF in front of the real Review Collection API (apps/api), both as real processes.
 
-const dir = tempDir('bff-real-api-');
-const apiDb = path.join(dir.dir, 'api.db');
-const keyFile = path.join(dir.dir, 'demo-api-key');
-let api: RunningApp;
+let api: DemoApi;
 let bff: TestBff; // demo key, X-API-Key
 let bearer: TestBff; // a CLI-made key with every scope, Bearer
 let limited: TestBff; // a key without analytics:read
@@ -25,32 +15,19 @@ let owner: DashboardClient;
 
 async function createKey(scopes: string): Promise<string> {
   const out = await runCli('api', ['key', 'create', '--business', DEMO_BUSINESS.slug, '--scopes', scopes], {
-    env: { DATABASE_PATH: apiDb },
+    env: { DATABASE_PATH: api.databasePath },
   });
   return out.trim().split('\n').at(-1)!.trim();
 }
 
-async function outbox(to: string) {
-  const response = await fetch(`${api.url}/dev/outbox.json?to=${encodeURIComponent(to)}`);
-  return outboxListSchema.parse(((await response.json()) as { data: unknown }).data).messages;
-}
-
 beforeAll(async () => {
-  api = await startApp('api', {
-    env: {
-      DATABASE_PATH: apiDb,
-      SEED_DEMO: '1',
-      DEV_OUTBOX: '1',
-      DEMO_KEY_FILE: keyFile,
-      RATE_LIMIT_PER_MINUTE: '100000',
-    },
-  });
+  api = await startDemoApi('bff-real-api-');
   const [allScopes, noAnalytics] = await Promise.all([
     createKey('review_requests:write,reviews:read,analytics:read'),
     createKey('review_requests:write,reviews:read'),
   ]);
   [bff, bearer, limited] = await Promise.all([
-    startBff(api.url, { UPSTREAM_API_KEY: '', UPSTREAM_API_KEY_FILE: keyFile, UPSTREAM_TIMEOUT_MS: '5000' }),
+    startBff(api.url, { ...api.keyFromFile, UPSTREAM_TIMEOUT_MS: '5000' }),
     startBff(api.url, { UPSTREAM_API_KEY: allScopes, UPSTREAM_AUTH_SCHEME: 'bearer' }),
     startBff(api.url, { UPSTREAM_API_KEY: noAnalytics }),
   ]);
@@ -60,7 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([bff?.stop(), bearer?.stop(), limited?.stop()]);
   await api?.stop();
-  dir.cleanup();
 });
 
 describe('against the real API', () => {
@@ -83,7 +59,7 @@ describe('against the real API', () => {
     expect(viaBff.status).toBe(200);
     expect(viaBff.json.data).toMatchObject({ status: 'sent', channel: 'sms', requestId: expect.any(String) });
 
-    const key = readFileSync(keyFile, 'utf8').trim();
+    const key = api.demoKey();
     const direct = await fetch(`${api.url}/api/v1/requests/send`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': key },
@@ -127,7 +103,7 @@ describe('against the real API', () => {
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotency-replayed')).toBe('true');
     expect(replay.text).toBe((a.status === 200 ? a : b).text);
-    expect(await outbox('+14155552673')).toHaveLength(1);
+    expect(await api.outbox('+14155552673')).toHaveLength(1);
   });
 
   it('records a delivery warning, and a frequency-cap refusal as failed', async () => {

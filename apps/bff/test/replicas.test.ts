@@ -5,13 +5,13 @@ import { type RoundRobin, startRoundRobin } from '../../../test/support/round-ro
 import { newApiKey, untilRefused } from '../../../test/support/stack.ts';
 import { OWNER, startBff, type TestBff } from './support/bff.ts';
 import { DashboardClient } from './support/client.ts';
+import { SMS } from './support/fixtures.ts';
 
 // Two BFF replicas on one PostgreSQL database behind a round-robin: the journal, the sessions and
 // the login throttle are the database's, so "at most once per intent", a logout and the guess
 // limit hold across replicas as they do in one process.
 
 const SEND = '/api/v1/requests/send';
-const SMS = { customerName: 'Ann Lee', customerPhone: '+14155552671', channel: 'sms' };
 
 let upstream: FakeUpstream;
 let database: { url: string; drop(): Promise<void> };

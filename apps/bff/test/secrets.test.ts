@@ -1,15 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { fail } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Behaviour,
-  behaviours,
-  type FakeUpstream,
-  json,
-  startFakeUpstream,
-} from '../../../test/support/fault-upstream.ts';
-import { startBff, type TestBff } from './support/bff.ts';
+import { type Behaviour, behaviours, type FakeUpstream, json } from '../../../test/support/fault-upstream.ts';
+import { addUser, deadUpstreamUrl, startBff, type TestBff, useBffOnFakeUpstream } from './support/bff.ts';
 import { type DashboardClient, raw } from './support/client.ts';
+import { SMS, STAFF } from './support/fixtures.ts';
 
 // The key never reaches a browser: not in a body, not in a header, on any route or error path,
 // and not in the logs. Every reply below is collected and scanned for the key's bytes.
@@ -34,31 +29,17 @@ function record(
   seen.push({ label, status: reply.status, headers, body: reply.text });
 }
 
-const SMS = { customerName: 'Ann Lee', customerPhone: '+14155552671', channel: 'sms' };
+useBffOnFakeUpstream((stack) => ({ upstream, bff, owner } = stack), {
+  LOG_LEVEL: 'trace',
+  UPSTREAM_TIMEOUT_MS: '800',
+});
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  const dead = await startFakeUpstream();
-  const deadUrl = dead.url;
-  await dead.close();
-  [bff, down] = await Promise.all([
-    startBff(upstream.url, { LOG_LEVEL: 'trace', UPSTREAM_TIMEOUT_MS: '800' }),
-    startBff(deadUrl, { LOG_LEVEL: 'trace' }),
-  ]);
-  owner = await bff.owner();
-  await owner.post('/bff/users', {
-    email: 'staff@example.com',
-    role: 'staff',
-    password: 'staff-password-12',
-  });
-  staff = bff.client();
-  await staff.login('staff@example.com', 'staff-password-12');
+  down = await startBff(await deadUpstreamUrl(), { LOG_LEVEL: 'trace' });
+  staff = await addUser(bff, owner, STAFF);
 });
 
-afterAll(async () => {
-  await Promise.all([bff?.stop(), down?.stop()]);
-  await upstream?.close();
-});
+afterAll(() => down?.stop());
 
 describe('the API key never reaches the browser', () => {
   it('is absent from every reply on every route and error path, and from the logs', async () => {

@@ -1,6 +1,4 @@
-import path from 'node:path';
 import {
-  outboxListSchema,
   SAMPLE_CUSTOMER_NAME,
   SMS_OPT_OUT,
   settingsResponseSchema,
@@ -9,17 +7,15 @@ import {
 } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
-import { type RunningApp, startApp, tempDir } from '../../../test/support/processes.ts';
-import { startBff, type TestBff } from './support/bff.ts';
-import { DashboardClient } from './support/client.ts';
+import { addUser, startBff, type TestBff } from './support/bff.ts';
+import type { DashboardClient } from './support/client.ts';
+import { type DemoApi, startDemoApi } from './support/demo-api.ts';
 
 // /bff/settings in front of the real API (both real processes): owners read and change the
 // business's settings, a send then uses the new words; managers and staff are refused before
 // anything goes upstream; an upstream without the extension is named as such.
 
-const dir = tempDir('bff-settings-');
-const keyFile = path.join(dir.dir, 'demo-api-key');
-let api: RunningApp;
+let api: DemoApi;
 let bff: TestBff;
 let owner: DashboardClient;
 let manager: DashboardClient;
@@ -28,46 +24,21 @@ let bare: FakeUpstream;
 let bareBff: TestBff;
 
 beforeAll(async () => {
-  api = await startApp('api', {
-    env: {
-      DATABASE_PATH: path.join(dir.dir, 'api.db'),
-      SEED_DEMO: '1',
-      DEV_OUTBOX: '1',
-      DEMO_KEY_FILE: keyFile,
-      RATE_LIMIT_PER_MINUTE: '100000',
-      FREQUENCY_CAP_DAYS: '0',
-    },
-  });
+  api = await startDemoApi('bff-settings-', { FREQUENCY_CAP_DAYS: '0' });
   bare = await startFakeUpstream();
-  [bff, bareBff] = await Promise.all([
-    startBff(api.url, { UPSTREAM_API_KEY: '', UPSTREAM_API_KEY_FILE: keyFile }),
-    startBff(bare.url),
-  ]);
+  [bff, bareBff] = await Promise.all([startBff(api.url, api.keyFromFile), startBff(bare.url)]);
   owner = await bff.owner();
-  const users = { manager: null as DashboardClient | null, staff: null as DashboardClient | null };
-  for (const role of ['manager', 'staff'] as const) {
-    const user = { email: `${role}@example.com`, password: `${role}-password-long-enough` };
-    const created = await owner.post('/bff/users', { ...user, role });
-    expect(created.status).toBe(201);
-    const client = new DashboardClient(bff.url);
-    expect((await client.login(user.email, user.password)).status).toBe(200);
-    users[role] = client;
-  }
-  manager = users.manager!;
-  staff = users.staff!;
+  const member = (role: string) =>
+    addUser(bff, owner, { email: `${role}@example.com`, password: `${role}-password-long-enough`, role });
+  manager = await member('manager');
+  staff = await member('staff');
 });
 
 afterAll(async () => {
   await Promise.all([bff?.stop(), bareBff?.stop()]);
   await bare?.close();
   await api?.stop();
-  dir.cleanup();
 });
-
-async function outboxTo(to: string) {
-  const response = await fetch(`${api.url}/dev/outbox.json?to=${encodeURIComponent(to)}`);
-  return outboxListSchema.parse(((await response.json()) as { data: unknown }).data).messages;
-}
 
 const put = (client: DashboardClient, body: unknown, options: { csrf?: boolean } = {}) =>
   client.request('PUT', '/bff/settings', { body, ...options });
@@ -87,8 +58,7 @@ describe('/bff/settings', () => {
     const phone = '+14155550123';
     const sent = await owner.send({ customerName: 'Ana', customerPhone: phone });
     expect(sent.status).toBe(200);
-    const outbox = await fetch(`${api.url}/dev/outbox.json?to=${encodeURIComponent(phone)}`);
-    const [message] = outboxListSchema.parse(((await outbox.json()) as { data: unknown }).data).messages;
+    const [message] = await api.outbox(phone);
     expect(message!.body).toBe(
       `Thanks from ${before.preview.businessName}, Ana! Two taps: ${sent.json.data.reviewLink} ${SMS_OPT_OUT}`,
     );
@@ -136,7 +106,7 @@ describe('/bff/settings', () => {
       to: phone,
       status: 'sent',
     });
-    const [sms] = await outboxTo(phone);
+    const [sms] = await api.outbox(phone);
     expect(sms).toMatchObject({ test: true });
     expect(sms!.body).toBe(
       `Trying new words, ${SAMPLE_CUSTOMER_NAME}, at ${before.preview.businessName}: ${before.preview.reviewLink} ${SMS_OPT_OUT}`,
@@ -149,7 +119,7 @@ describe('/bff/settings', () => {
     const email = await owner.post('/bff/settings/test', { channel: 'email' });
     expect(email.status).toBe(200);
     expect(email.json.data.to).toBe(me);
-    expect((await outboxTo(me))[0]).toMatchObject({ test: true, channel: 'email' });
+    expect((await api.outbox(me))[0]).toMatchObject({ test: true, channel: 'email' });
   });
 
   it('managers and staff cannot send a test; the hourly limit comes back with its code and Retry-After', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { startupRefusal } from '../test-support/startup.ts';
 import {
   bool,
   configMarkdown,
@@ -11,7 +12,6 @@ import {
   wholeNumber,
   withGeneratedSection,
 } from './config.ts';
-import { StartupError } from './startup-error.ts';
 
 const TABLE = defineConfig({
   PORT: { type: wholeNumber(0, 65535), default: '8080', description: 'Port.' },
@@ -21,15 +21,7 @@ const TABLE = defineConfig({
   OPTIONAL: { type: text(), description: 'Nothing by default.' },
 });
 
-function refusal(env: Record<string, string>): StartupError {
-  try {
-    parseEnv(TABLE, env);
-  } catch (error) {
-    if (error instanceof StartupError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = (env: Record<string, string>) => startupRefusal(() => parseEnv(TABLE, env));
 
 describe('parseEnv', () => {
   it('reads defaults through the same types, treats empty as unset, and says what was set', () => {

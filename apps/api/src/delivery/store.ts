@@ -116,6 +116,7 @@ export function deliveryStore(db: Database) {
   return {
     db,
 
+    /** A request's record; with its legs, when the carriers already answered (one transaction). */
     async createRequest(r: {
       requestId: string;
       businessId: number;
@@ -123,8 +124,17 @@ export function deliveryStore(db: Database) {
       status: RequestStatus;
       scheduledFor: number | null;
       at: number;
+      legs?: NewLeg[];
     }): Promise<void> {
-      await insertRequest.run(r.requestId, r.businessId, r.channel, r.status, r.scheduledFor, r.at);
+      const row = () =>
+        insertRequest.run(r.requestId, r.businessId, r.channel, r.status, r.scheduledFor, r.at);
+      const legs = r.legs;
+      if (!legs) await row();
+      else
+        await db.transaction(async (tx) => {
+          await row();
+          await writeLegs(tx, r.requestId, r.businessId, legs, 'request', r.at);
+        });
     },
 
     /** Records the legs as the carriers answered and the request's status, in one transaction. */

@@ -26,45 +26,72 @@ export type DeliveryTracker = {
   close(): Promise<void>;
 };
 
+/** The most receipts one transaction records. */
+const RECEIPT_BATCH = 200;
+
 export function openDeliveryTracker(options: {
   db: Database;
   logger: Logger;
   now: () => number;
 }): DeliveryTracker {
   const store = deliveryStore(options.db);
-  const timers = new Set<NodeJS.Timeout>();
+  // The outbox's receipts wait here in the order their messages were accepted (each is due
+  // OUTBOX_RECEIPT_MS after its send), and those due are recorded together in one transaction:
+  // one commit for many receipts, not one each.
+  let pending: { messageId: string; channel: 'sms' | 'email'; to: string; due: number }[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let flushing = false;
   let closed = false;
+
+  const schedule = () => {
+    if (closed || flushing || timer !== null || pending.length === 0) return;
+    timer = setTimeout(flush, Math.max(0, pending[0]!.due - Date.now()));
+    timer.unref();
+  };
+
+  async function flush() {
+    timer = null;
+    flushing = true;
+    const now = Date.now();
+    let count = 0;
+    while (count < pending.length && count < RECEIPT_BATCH && pending[count]!.due <= now) count++;
+    const due = pending.slice(0, count);
+    pending = pending.slice(count);
+    try {
+      await options.db.transaction(async () => {
+        for (const { messageId, channel, to } of due) {
+          const undelivered = channel === 'sms' && to.endsWith(OUTBOX_FAULTS.smsFailsWhenPhoneEndsWith);
+          await store.applyReceipt(
+            messageId,
+            undelivered ? 'undelivered' : 'delivered',
+            undelivered ? '30003' : null,
+            undelivered ? receiptError('30003') : null,
+            options.now(),
+          );
+        }
+      });
+    } catch (error) {
+      if (!closed) options.logger.warn({ err: error }, 'recording the outbox’s receipts failed');
+    } finally {
+      flushing = false;
+      schedule();
+    }
+  }
+
   const tracker: DeliveryTracker = {
     store: async () => store,
     db: async () => options.db,
     outboxMessageId: () => `OB${randomBytes(16).toString('hex')}`,
     outboxReceipt(messageId, channel, to) {
       if (closed) return;
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        const undelivered = channel === 'sms' && to.endsWith(OUTBOX_FAULTS.smsFailsWhenPhoneEndsWith);
-        void tracker
-          .store()
-          .then((store) =>
-            store.applyReceipt(
-              messageId,
-              undelivered ? 'undelivered' : 'delivered',
-              undelivered ? '30003' : null,
-              undelivered ? receiptError('30003') : null,
-              options.now(),
-            ),
-          )
-          .catch((error) => {
-            if (!closed) options.logger.warn({ err: error }, 'recording an outbox receipt failed');
-          });
-      }, OUTBOX_RECEIPT_MS);
-      timer.unref();
-      timers.add(timer);
+      pending.push({ messageId, channel, to, due: Date.now() + OUTBOX_RECEIPT_MS });
+      schedule();
     },
     async close() {
       closed = true;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      pending = [];
     },
   };
   return tracker;

@@ -3,7 +3,8 @@ import type { DeliveryTracker } from '../delivery/tracker.ts';
 import type { Store } from '../store/index.ts';
 import type { RequestRow } from '../store/requests.ts';
 import { afterDelivery, deliverAll, type LegOutcome, legRecords, requestStatusOf } from './legs.ts';
-import { completeSend, type SendContext } from './requests.ts';
+import type { SendContext } from './requests.ts';
+import { completeSend } from './send-outcome.ts';
 
 // Requests whose messages go out later than asked: held for sending hours, and those a stopped
 // process left half-sent.

@@ -2,10 +2,10 @@ import type { Clock } from '@review-desk/server/db/clock';
 import type { Transaction } from '@review-desk/server/db/types';
 import { AppError } from '@review-desk/server/errors';
 import {
-  ERROR_CODES,
   MESSAGES,
   type MessageTemplates,
   nextAllowedSendTime,
+  type RequestStatus,
   SEND_STATUS_SCHEDULED,
   SEND_STATUS_SENT,
   SEND_STATUS_UNKNOWN,
@@ -16,9 +16,10 @@ import {
 import { composeMessages } from '../delivery/messages.ts';
 import type { DeliveryProvider } from '../delivery/provider.ts';
 import { holdRequest } from '../delivery/scheduled.ts';
+import type { NewLeg } from '../delivery/store.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
 import type { Store } from '../store/index.ts';
-import { emailKey, type RequestRow } from '../store/requests.ts';
+import { emailKey, type FinishedAs, type RequestRow } from '../store/requests.ts';
 import { DAY_MS, monthOf } from '../store/time.ts';
 import { randomToken, requestPublicId } from './ids.ts';
 import type { AuthenticatedKey } from './keys.ts';
@@ -30,6 +31,7 @@ import {
   legRecords,
   requestStatusOf,
 } from './legs.ts';
+import { type Completed, completeSend, outcomeOf, recordOutcome } from './send-outcome.ts';
 
 // POST /api/v1/requests/send (docs/api.md). A request is reserved (opt-out, frequency cap and
 // allowance checked in one transaction under a lock per contact, and the allowance taken by one
@@ -54,8 +56,6 @@ export type SendContext = {
 };
 
 export type SendOutcome = { result: SendResult; request: RequestRow; legs: LegOutcome[] };
-
-const LEG_NAMES = { sms: 'SMS', email: 'Email' } as const;
 
 export function reviewLinkFor(publicOrigin: string, token: string): string {
   return `${publicOrigin}/r/${token}`;
@@ -101,8 +101,11 @@ export async function sendReviewRequest(
       })
     : [];
 
-  /** Checks opt-out, cap and allowance and records the request as being sent (in a transaction). */
-  const reserve = async (tx: Transaction) => {
+  /**
+   * Checks opt-out, cap and allowance and records the request (in a transaction): as being sent,
+   * or as finished when the outcome is already known.
+   */
+  const reserve = async (tx: Transaction, finished?: FinishedAs) => {
     // Sends to one contact queue here (sorted keys: no two sends wait on each other in a circle),
     // so the cap's read and the insert it guards see every other replica's send.
     if (ctx.frequencyCapDays > 0)
@@ -121,17 +124,20 @@ export async function sendReviewRequest(
         throw new AppError('allowance_exceeded', MESSAGES.allowanceExceeded(ctx.monthlySendAllowance));
       }
     }
-    return store.requests.insert({
-      publicId: requestPublicId(),
-      token,
-      businessId: business.id,
-      apiKeyId: key.id,
-      channel: body.channel,
-      customerName: body.customerName ?? null,
-      customerPhone: body.customerPhone ?? null,
-      customerEmail: body.customerEmail ?? null,
-      createdAt: now,
-    });
+    return store.requests.insert(
+      {
+        publicId: requestPublicId(),
+        token,
+        businessId: business.id,
+        apiKeyId: key.id,
+        channel: body.channel,
+        customerName: body.customerName ?? null,
+        customerPhone: body.customerPhone ?? null,
+        customerEmail: body.customerEmail ?? null,
+        createdAt: now,
+      },
+      finished,
+    );
   };
 
   if (sendAt > now) {
@@ -153,44 +159,33 @@ export async function sendReviewRequest(
     return { result, request: reserved, legs: [] };
   }
 
-  // Outcomes known without I/O (the outbox): reserve, record and finish in one transaction.
-  const decided = messages.map((message) => ({
-    message,
-    outcome: ctx.delivery.decideNow?.(message) ?? null,
-  }));
-  const record = (row: RequestRow) =>
+  const deliveryRecord = (row: RequestRow, status: RequestStatus, legs?: NewLeg[]) =>
     delivery.createRequest({
       requestId: row.public_id,
       businessId: business.id,
       channel: body.channel,
-      status: 'sending',
+      status,
       scheduledFor: null,
       at: now,
+      ...(legs ? { legs } : {}),
     });
-  const recordLegs = (row: RequestRow) =>
-    delivery.recordLegs(row.public_id, business.id, legRecords(ctx, legs), requestStatusOf(legs), ctx.now());
   let legs: LegOutcome[];
   let done: Completed;
-  if (decided.every((l) => l.outcome !== null)) {
-    // Outcomes known without I/O (the outbox, a link): the whole send is one transaction.
+  if (messages.every((message) => ctx.delivery.decideNow?.(message) != null)) {
+    // Outcomes known without I/O (the outbox, a link): the whole send is one transaction, and the
+    // request is written already finished.
     legs = await deliverAll(ctx, messages);
+    const outcome = outcomeOf(legs);
     done = await store.transaction(async (tx) => {
-      const completed = await completeSend(ctx, await reserve(tx), legs);
-      await record(completed.row);
-      await recordLegs(completed.row);
-      return completed;
+      const row = await reserve(tx, outcome);
+      await recordOutcome(ctx, row, legs, outcome);
+      await deliveryRecord(row, requestStatusOf(legs), legRecords(ctx, legs));
+      return { row, warning: outcome.warning, error: outcome.error, allFailed: outcome.allFailed };
     });
   } else {
     // A network delivery: reserve first, so no transaction is open across it.
     const reserved = await store.transaction(reserve);
-    await delivery.createRequest({
-      requestId: reserved.public_id,
-      businessId: business.id,
-      channel: body.channel,
-      status: 'sending',
-      scheduledFor: null,
-      at: now,
-    });
+    await deliveryRecord(reserved, 'sending');
     legs = await deliverAll(ctx, messages);
     const refusal = contactRefusal(legs);
     if (refusal) {
@@ -205,7 +200,8 @@ export async function sendReviewRequest(
     }
     done = await store.transaction(async () => {
       const completed = await completeSend(ctx, reserved, legs);
-      await recordLegs(completed.row);
+      const records = legRecords(ctx, legs);
+      await delivery.recordLegs(reserved.public_id, business.id, records, requestStatusOf(legs), ctx.now());
       return completed;
     });
   }
@@ -226,45 +222,4 @@ function sendAnswer(done: Completed, legs: LegOutcome[], reviewLink: string): Se
   };
   if (warning) result.warning = warning;
   return { result, request: finished, legs };
-}
-
-type Completed = { row: RequestRow; warning: string | null; error: string | null; allFailed: boolean };
-
-/** Records each leg's outcome and the request's (call in a transaction). */
-export async function completeSend(
-  ctx: SendContext,
-  reserved: RequestRow,
-  legs: LegOutcome[],
-): Promise<Completed> {
-  const { store } = ctx;
-  const failed = legs.filter((l) => l.outcome.status === 'failed');
-  const unknown = legs.filter((l) => l.outcome.status === 'unknown');
-  const allFailed = legs.length > 0 && failed.length === legs.length;
-  const describe = (l: LegOutcome) =>
-    `${LEG_NAMES[l.message.channel]}: ${l.outcome.status === 'accepted' ? 'accepted' : l.outcome.error}`;
-  // docs/api.md: with channel both, one delivery may fail while the other succeeds; the caller must
-  // check warning. It names the failed leg so the caller knows which contact to fix. A leg whose
-  // outcome is unknown is named too: it may or may not have gone out.
-  const troubled = [...failed, ...unknown];
-  const warning =
-    !allFailed && troubled.length > 0 && troubled.length < legs.length
-      ? `${troubled.map(describe).join(' ')} The other delivery was accepted.`
-      : !allFailed && unknown.length > 0
-        ? troubled.map(describe).join(' ')
-        : null;
-  const error = allFailed ? `${ERROR_CODES.delivery_failed.message} ${failed.map(describe).join(' ')}` : null;
-  const at = ctx.now();
-  await store.outbox.insertLegs(reserved.id, legs, at);
-  const month = monthOf(reserved.created_at);
-  // Nothing reached the customer: give back the allowance; the failed status keeps the attempt
-  // out of the frequency cap.
-  if (allFailed && ctx.monthlySendAllowance > 0)
-    await store.requests.addUsage(reserved.business_id, month, -1);
-  const failedLeg = !allFailed && failed.length === 1 ? failed[0]!.message.channel : null;
-  const row = await store.requests.finish(reserved.id, allFailed ? 'failed' : 'sent', {
-    failedLeg,
-    warning,
-    error,
-  });
-  return { row, warning, error, allFailed };
 }

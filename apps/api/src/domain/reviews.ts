@@ -20,10 +20,26 @@ export function toReview(row: ReviewListRow): Review {
   };
 }
 
+/**
+ * Up to this offset a page is read from the newest end without waiting for the total (it is
+ * cheap whatever the total), so on PostgreSQL the two queries run at once on two connections.
+ * Deeper pages wait for the total, which tells from which end the page is nearer.
+ */
+const READ_FROM_FRONT = 10_000;
+
 export async function listReviews(store: Store, businessId: number, query: ReviewsQuery) {
   const filter = { status: query.status, minRating: query.minRating };
-  const total = await store.reviews.total(businessId, filter);
   const offset = (query.page - 1) * query.limit;
-  const rows = await store.reviews.page(businessId, filter, offset, query.limit, total);
+  const [total, rows] =
+    offset <= READ_FROM_FRONT
+      ? await Promise.all([
+          store.reviews.total(businessId, filter),
+          store.reviews.page(businessId, filter, offset, query.limit),
+        ])
+      : await store.reviews
+          .total(businessId, filter)
+          .then(
+            async (n) => [n, await store.reviews.page(businessId, filter, offset, query.limit, n)] as const,
+          );
   return { page: query.page, limit: query.limit, total, reviews: rows.map(toReview) };
 }

@@ -1,7 +1,7 @@
 import type { Queryable } from '@review-desk/server/db/types';
-import type { RequestRollupDelta } from './requests.ts';
+import { REQUEST_DAILY_SUMS, type RequestRollupDelta } from './request-rollup.ts';
 
-/** A window's request figures: the roll-up's columns summed (store/requests.ts). */
+/** A window's request figures: the roll-up's columns summed (store/request-rollup.ts). */
 export type RequestTotals = RequestRollupDelta;
 
 export type ReviewTotals = {
@@ -29,12 +29,9 @@ export type ReviewDay = [number, number, number, number];
  * (one row back); the per-day series come back as arrays of the few columns they need.
  */
 export function analyticsStore(db: Queryable) {
-  const requestTotals = db.prepare(`SELECT coalesce(sum(total), 0) AS total, coalesce(sum(sent), 0) AS sent,
-    coalesce(sum(failed), 0) AS failed, coalesce(sum(clicked), 0) AS clicked,
-    coalesce(sum(completed), 0) AS completed, coalesce(sum(feedback), 0) AS feedback,
-    coalesce(sum(handoffs), 0) AS handoffs, coalesce(sum(sms), 0) AS sms, coalesce(sum(email), 0) AS email,
-    coalesce(sum("both"), 0) AS "both", coalesce(sum(link), 0) AS link
-    FROM request_daily WHERE business_id = $1 AND day BETWEEN $2 AND $3`);
+  const requestTotals = db.prepare(
+    `SELECT ${REQUEST_DAILY_SUMS} FROM request_daily WHERE business_id = $1 AND day BETWEEN $2 AND $3`,
+  );
   const reviewTotals =
     db.prepare(`SELECT coalesce(sum(n), 0) AS n, coalesce(sum(rating_sum), 0) AS rating_sum,
     coalesce(sum(pending), 0) AS pending, coalesce(sum(responded), 0) AS responded,
@@ -42,9 +39,9 @@ export function analyticsStore(db: Queryable) {
     coalesce(sum(r3), 0) AS r3, coalesce(sum(r4), 0) AS r4, coalesce(sum(r5), 0) AS r5,
     coalesce(sum(synced_n), 0) AS synced_n, coalesce(sum(synced_rating_sum), 0) AS synced_rating_sum
     FROM review_daily WHERE business_id = $1 AND day BETWEEN $2 AND $3`);
-  const requestDays = db.prepare(
-    'SELECT day, sent, completed FROM request_daily WHERE business_id = $1 AND day BETWEEN $2 AND $3',
-  );
+  // A day's slots summed (store/request-rollup.ts).
+  const requestDays = db.prepare(`SELECT day, sum(sent) AS sent, sum(completed) AS completed
+    FROM request_daily WHERE business_id = $1 AND day BETWEEN $2 AND $3 GROUP BY day`);
   const reviewDays = db.prepare(
     'SELECT day, n, rating_sum, synced_n FROM review_daily WHERE business_id = $1 AND day BETWEEN $2 AND $3',
   );

@@ -2,14 +2,8 @@ import { batchSize, insertMany, insertSql, quoteIdentifier } from '@review-desk/
 import type { Queryable } from '@review-desk/server/db/types';
 import { isSyncedPlatform } from '@review-desk/shared';
 import type { ReviewTotals } from './analytics.ts';
-import {
-  emailKey,
-  emptyRequestDelta,
-  type RequestRollupDelta,
-  type RequestRow,
-  requestContribution,
-  requestStore,
-} from './requests.ts';
+import { emptyRequestDelta, type RequestRollupDelta, requestContribution } from './request-rollup.ts';
+import { emailKey, type RequestRow, requestStore } from './requests.ts';
 import { type NewReview, REVIEW_COLUMNS, REVIEW_WRITES, reviewDailyValues, reviewValues } from './reviews.ts';
 import { dayOf } from './time.ts';
 

@@ -1,6 +1,12 @@
 import type { Queryable } from '@review-desk/server/db/types';
 import type { Channel } from '@review-desk/shared';
 import { emailContactKey } from '@review-desk/shared/contact';
+import {
+  emptyRequestDelta,
+  type RequestRollupDelta,
+  requestContribution,
+  requestRollup,
+} from './request-rollup.ts';
 import { dayOf } from './time.ts';
 
 export type RequestStatus = 'sending' | 'sent' | 'failed';
@@ -27,6 +33,14 @@ export type RequestRow = {
   opted_out_at: number | null;
 };
 
+/** A request's outcome once its deliveries answered. */
+export type FinishedAs = {
+  status: 'sent' | 'failed';
+  failedLeg: 'sms' | 'email' | null;
+  warning: string | null;
+  error: string | null;
+};
+
 export type NewRequest = {
   publicId: string;
   token: string;
@@ -40,73 +54,6 @@ export type NewRequest = {
 };
 
 /**
- * The request_daily roll-up counts finished requests (sent or failed) in the row of the UTC day
- * they were created. Clicks and completions count only for sent requests, so a rate never
- * exceeds 1. Every change below keeps that invariant in the same transaction as the write.
- */
-const ROLLUP_UPSERT = `INSERT INTO request_daily
-  (business_id, day, total, sent, failed, clicked, completed, feedback, handoffs, sms, email, "both", link)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-  ON CONFLICT (business_id, day) DO UPDATE SET
-    total = request_daily.total + excluded.total, sent = request_daily.sent + excluded.sent,
-    failed = request_daily.failed + excluded.failed, clicked = request_daily.clicked + excluded.clicked,
-    completed = request_daily.completed + excluded.completed,
-    feedback = request_daily.feedback + excluded.feedback,
-    handoffs = request_daily.handoffs + excluded.handoffs, sms = request_daily.sms + excluded.sms,
-    email = request_daily.email + excluded.email, "both" = request_daily."both" + excluded."both",
-    link = request_daily.link + excluded.link`;
-
-export type RequestRollupDelta = {
-  total: number;
-  sent: number;
-  failed: number;
-  clicked: number;
-  completed: number;
-  feedback: number;
-  handoffs: number;
-  sms: number;
-  email: number;
-  both: number;
-  link: number;
-};
-
-export function emptyRequestDelta(): RequestRollupDelta {
-  return {
-    total: 0,
-    sent: 0,
-    failed: 0,
-    clicked: 0,
-    completed: 0,
-    feedback: 0,
-    handoffs: 0,
-    sms: 0,
-    email: 0,
-    both: 0,
-    link: 0,
-  };
-}
-
-/** What a finished request contributes to its day's roll-up row. */
-export function requestContribution(
-  r: Pick<RequestRow, 'status' | 'channel' | 'clicked_at' | 'feedback_at' | 'handoff_at' | 'completed_at'>,
-  into: RequestRollupDelta = emptyRequestDelta(),
-): RequestRollupDelta {
-  if (r.status === 'sending') return into;
-  into.total++;
-  into[r.channel]++;
-  if (r.status === 'failed') {
-    into.failed++;
-    return into;
-  }
-  into.sent++;
-  if (r.clicked_at !== null) into.clicked++;
-  if (r.completed_at !== null) into.completed++;
-  if (r.feedback_at !== null) into.feedback++;
-  if (r.handoff_at !== null) into.handoffs++;
-  return into;
-}
-
-/**
  * What the frequency cap counts an email address under (the `email_key` column): its contact key,
  * so `ana+1@gmail.com` is the same customer as `ana@gmail.com`. The message still goes to
  * `customer_email`, the address as given.
@@ -118,14 +65,14 @@ export function emailKey(email: string | null): string | null {
 export function requestStore(db: Queryable) {
   const insert = db.prepare(`INSERT INTO requests
     (public_id, token, business_id, api_key_id, channel, customer_name, customer_phone, customer_email, email_key,
-     status, created_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'sending', $10) RETURNING *`);
+     status, failed_leg, warning, error, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`);
   const byId = db.prepare('SELECT * FROM requests WHERE id = $1');
   const byToken = db.prepare('SELECT * FROM requests WHERE token = $1');
   const byPublicId = db.prepare('SELECT * FROM requests WHERE public_id = $1');
   const finish = db.prepare(`UPDATE requests SET status = $1, failed_leg = $2, warning = $3, error = $4
     WHERE id = $5 AND status = 'sending' RETURNING *`);
-  const rollup = db.prepare(ROLLUP_UPSERT);
+  const applyRollup = requestRollup(db);
   // Frequency cap (docs/api.md): a request that messaged this contact, still in flight or accepted.
   // Failed requests and failed legs reached nobody, links message nobody: none of them counts.
   // An email is found under its contact key (`emailKey`): plus tags and Gmail's dots are one
@@ -167,24 +114,6 @@ export function requestStore(db: Queryable) {
   const discardOutbox = db.prepare('DELETE FROM outbox_messages WHERE request_id = $1');
   const discard = db.prepare("DELETE FROM requests WHERE id = $1 AND status = 'sending'");
 
-  async function applyRollup(businessId: number, day: number, d: RequestRollupDelta): Promise<void> {
-    await rollup.run(
-      businessId,
-      day,
-      d.total,
-      d.sent,
-      d.failed,
-      d.clicked,
-      d.completed,
-      d.feedback,
-      d.handoffs,
-      d.sms,
-      d.email,
-      d.both,
-      d.link,
-    );
-  }
-
   /** Marks a step of the customer journey once; returns whether it was new. */
   async function mark(
     row: RequestRow,
@@ -200,8 +129,12 @@ export function requestStore(db: Queryable) {
   }
 
   return {
-    async insert(r: NewRequest): Promise<RequestRow> {
-      return (await insert.get<RequestRow>(
+    /**
+     * A request being sent; or, when its outcome is already known (`finished`), the request as
+     * finished, counted in its day's roll-up.
+     */
+    async insert(r: NewRequest, finished?: FinishedAs): Promise<RequestRow> {
+      const row = (await insert.get<RequestRow>(
         r.publicId,
         r.token,
         r.businessId,
@@ -211,8 +144,14 @@ export function requestStore(db: Queryable) {
         r.customerPhone,
         r.customerEmail,
         emailKey(r.customerEmail),
+        finished?.status ?? 'sending',
+        finished?.failedLeg ?? null,
+        finished?.warning ?? null,
+        finished?.error ?? null,
         r.createdAt,
       ))!;
+      if (finished) await applyRollup(row.business_id, dayOf(row.created_at), requestContribution(row));
+      return row;
     },
     byId: (id: number) => byId.get<RequestRow>(id),
     byToken: (token: string) => byToken.get<RequestRow>(token),
@@ -221,7 +160,7 @@ export function requestStore(db: Queryable) {
     async finish(
       id: number,
       status: 'sent' | 'failed',
-      outcome: { failedLeg?: 'sms' | 'email' | null; warning?: string | null; error?: string | null } = {},
+      outcome: Partial<Omit<FinishedAs, 'status'>> = {},
     ): Promise<RequestRow> {
       const row = await finish.get<RequestRow>(
         status,

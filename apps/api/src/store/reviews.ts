@@ -235,20 +235,21 @@ export function reviewStore(db: Queryable) {
       return Number((await totalStatement(filter).get<{ total: number }>(...args))!.total);
     },
     /**
-     * One page (0-based offset) of the list order, given the filter's total. Past the middle the
-     * page is read from the other end with the mirrored offset, so the last page costs what the
-     * first does.
+     * One page (0-based offset) of the list order. Given the filter's total, a page past the
+     * middle is read from the other end with the mirrored offset, so the last page costs what
+     * the first does; without it, from the newest end.
      */
     async page(
       businessId: number,
       filter: ReviewFilter,
       offset: number,
       limit: number,
-      total: number,
+      total?: number,
     ): Promise<ReviewListRow[]> {
-      if (offset >= total || limit <= 0) return [];
+      if ((total !== undefined && offset >= total) || limit <= 0) return [];
       const { desc, asc, args } = pageStatements(filter);
-      if (offset <= total / 2) return desc.all<ReviewListRow>(businessId, ...args, limit, offset);
+      if (total === undefined || offset <= total / 2)
+        return desc.all<ReviewListRow>(businessId, ...args, limit, offset);
       const end = Math.min(total, offset + limit); // exclusive, in newest-first positions
       const mirroredOffset = total - end;
       return asc.all<ReviewListRow>(businessId, ...args, end - offset, mirroredOffset);

@@ -1,29 +1,17 @@
-import { StartupError } from '@review-desk/server/startup-error';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../env.ts';
+import { BASE_ENV, configWith, refusalOf } from '../../test/support/config.ts';
 
-const base = { UPSTREAM_URL: 'http://127.0.0.1:4000', UPSTREAM_API_KEY: 'rd_live_abc' };
-
-function refusal(env: Record<string, string>): string {
-  try {
-    loadConfig({ ...base, ...env });
-  } catch (e) {
-    if (e instanceof StartupError) return e.message;
-    throw e;
-  }
-  throw new Error('expected a configuration error');
-}
+const refusal = (env: Record<string, string>) => refusalOf({ ...BASE_ENV, ...env });
 
 describe('the alerts’ configuration', () => {
   it('polls every 120 s, sends no email and keeps the real clock by default', () => {
-    const config = loadConfig(base);
+    const config = configWith();
     expect(config.alerts).toEqual({ pollMs: 120_000, smtp: null });
     expect(config.devHooks).toBe(false);
   });
 
   it('takes an SMTP server and its sender', () => {
-    const config = loadConfig({
-      ...base,
+    const config = configWith({
       ALERT_POLL_SECONDS: '30',
       BFF_SMTP_URL: 'smtp://user:pass@127.0.0.1:2525',
       BFF_SMTP_FROM: 'Desk <desk@example.com>',
@@ -38,6 +26,6 @@ describe('the alerts’ configuration', () => {
     expect(refusal({ ALERT_POLL_SECONDS: '0' })).toContain('ALERT_POLL_SECONDS');
     expect(refusal({ BFF_SMTP_URL: 'http://mail.example' })).toContain('BFF_SMTP_URL');
     expect(refusal({ BFF_DEV_HOOKS: '1', NODE_ENV: 'production' })).toContain('BFF_DEV_HOOKS');
-    expect(loadConfig({ ...base, BFF_DEV_HOOKS: '1' }).devHooks).toBe(true);
+    expect(configWith({ BFF_DEV_HOOKS: '1' }).devHooks).toBe(true);
   });
 });

@@ -56,25 +56,16 @@ describeEngines('alert store', (dialect) => {
     const subscribers = await alerts.subscribers();
     const decide = (r: SeenReview, previous: number) => recipients(r, previous, subscribers, () => true);
     const email = () => 'none' as const;
+    /** One poll of the main location, a second after the last. */
+    const poll = (reviews: SeenReview[]) => {
+      clock.advance(1_000);
+      return alerts.recordPoll('main', clock.now(), reviews, decide, email);
+    };
 
-    clock.advance(1_000);
-    const first = await alerts.recordPoll(
-      'main',
-      clock.now(),
-      [review('a', 1), review('b', 5)],
-      decide,
-      email,
-    );
+    const first = await poll([review('a', 1), review('b', 5)]);
     expect(first).toEqual({ baseline: true, fresh: 2, raised: [] });
 
-    clock.advance(1_000);
-    const second = await alerts.recordPoll(
-      'main',
-      clock.now(),
-      [review('c', 1), review('d', 4), review('a', 1)],
-      decide,
-      email,
-    );
+    const second = await poll([review('c', 1), review('d', 4), review('a', 1)]);
     expect(second.baseline).toBe(false);
     expect(second.fresh).toBe(2);
     expect(second.raised.map((r) => [r.userId, r.id])).toEqual([
@@ -82,14 +73,7 @@ describeEngines('alert store', (dialect) => {
       ['u2', 'c'],
     ]);
     // The same page again (a retried poll, another process): nothing new.
-    clock.advance(1_000);
-    const again = await alerts.recordPoll(
-      'main',
-      clock.now(),
-      [review('c', 1), review('a', 1)],
-      decide,
-      email,
-    );
+    const again = await poll([review('c', 1), review('a', 1)]);
     expect(again.raised).toEqual([]);
     // Another location's baseline is its own.
     const other = await alerts.recordPoll('airport', clock.now(), [review('c', 1)], decide, email);

@@ -6,6 +6,10 @@ import { createLocationStore, LOCATION_MIGRATIONS } from './store.ts';
 
 const KEY = 'rk_live_downtown_secret_0123456789';
 
+/** A location on the default upstream, with the X-API-Key scheme and no Origin of its own. */
+const onDefaultUpstream = (slug: string, name: string, key = KEY) =>
+  ({ slug, name, upstreamUrl: null, authScheme: 'x-api-key', origin: null, key }) as const;
+
 describeEngines('location store', (dialect) => {
   const database = useTestDatabase(dialect, { migrations: [LOCATION_MIGRATIONS] });
   const box = createSecretBox(randomBytes(32));
@@ -17,14 +21,7 @@ describeEngines('location store', (dialect) => {
 
   it('adds locations in order, seals the key at rest and opens it only through credentials', async () => {
     const locations = store();
-    await locations.add({
-      slug: 'downtown',
-      name: 'Downtown',
-      upstreamUrl: null,
-      authScheme: 'x-api-key',
-      origin: null,
-      key: KEY,
-    });
+    await locations.add(onDefaultUpstream('downtown', 'Downtown'));
     await locations.add({
       slug: 'airport',
       name: 'Airport',
@@ -51,14 +48,7 @@ describeEngines('location store', (dialect) => {
 
   it('refuses a second location with the same slug, and rotating or removing an unknown one', async () => {
     const locations = store();
-    const input = {
-      slug: 'dup',
-      name: 'Dup',
-      upstreamUrl: null,
-      authScheme: 'x-api-key',
-      origin: null,
-      key: KEY,
-    } as const;
+    const input = onDefaultUpstream('dup', 'Dup');
     await locations.add(input);
     await expect(locations.add(input)).rejects.toMatchObject({ code: 'location_exists' });
     await expect(locations.rotateKey('nope', KEY)).rejects.toMatchObject({ code: 'location_not_found' });
@@ -67,36 +57,15 @@ describeEngines('location store', (dialect) => {
 
   it('rotates a key: the new one opens, the old one is gone', async () => {
     const locations = store();
-    await locations.add({
-      slug: 'r',
-      name: 'R',
-      upstreamUrl: null,
-      authScheme: 'x-api-key',
-      origin: null,
-      key: KEY,
-    });
+    await locations.add(onDefaultUpstream('r', 'R'));
     await locations.rotateKey('r', 'rk_live_new');
     expect((await locations.credentials())[0]?.key).toBe('rk_live_new');
   });
 
   it('a sealed key copied onto another location, or read with another secrets key, does not open', async () => {
     const locations = store();
-    await locations.add({
-      slug: 'a',
-      name: 'A',
-      upstreamUrl: null,
-      authScheme: 'x-api-key',
-      origin: null,
-      key: 'ka',
-    });
-    await locations.add({
-      slug: 'b',
-      name: 'B',
-      upstreamUrl: null,
-      authScheme: 'x-api-key',
-      origin: null,
-      key: 'kb',
-    });
+    await locations.add(onDefaultUpstream('a', 'A', 'ka'));
+    await locations.add(onDefaultUpstream('b', 'B', 'kb'));
     const other = createLocationStore(database().db, createSecretBox(randomBytes(32)));
     await expect(other.credentials()).rejects.toThrow(/does not open/);
     await database().db.run(
@@ -109,15 +78,7 @@ describeEngines('location store', (dialect) => {
 
   it("keeps each user's reach: all by default, chosen locations, and loses a removed location", async () => {
     const locations = store();
-    for (const slug of ['one', 'two', 'three'])
-      await locations.add({
-        slug,
-        name: slug,
-        upstreamUrl: null,
-        authScheme: 'x-api-key',
-        origin: null,
-        key: KEY,
-      });
+    for (const slug of ['one', 'two', 'three']) await locations.add(onDefaultUpstream(slug, slug));
     expect(await locations.accessOf('u1')).toEqual({ all: true });
     await locations.setAccess('u1', { all: false, slugs: ['three', 'one'] });
     expect(await locations.accessOf('u1')).toEqual({ all: false, slugs: ['one', 'three'] });

@@ -38,47 +38,56 @@ describe('interpretReply', () => {
     }
   });
 
-  it('words 401 and 403 for the operator, deciding on the upstream’s code', () => {
-    const refused = interpretReply(
-      reply(401, '{"success":false,"error":"x","code":"key_invalid"}'),
-      'analytics:read',
-      key,
-    );
-    expect(message(refused)).toMatch(/refused the server’s API key/);
-    expect(code(refused)).toBe('upstream_key_refused');
-    const scope = interpretReply(
-      reply(
+  // 401 and 403 are worded for the operator, deciding on the upstream’s code: a business rule the
+  // user can act on keeps its code and the upstream's words are quoted; without a code, the words
+  // are not read for meaning (a refusal, quoted).
+  it.each([
+    {
+      case: 'a refused key',
+      answer: reply(401, '{"success":false,"error":"x","code":"key_invalid"}'),
+      scope: 'analytics:read',
+      code: 'upstream_key_refused',
+      words: /refused the server’s API key/,
+    },
+    {
+      case: 'a missing scope',
+      answer: reply(
         403,
         '{"success":false,"error":"This API key lacks the analytics:read scope.","code":"scope_missing"}',
       ),
-      'analytics:read',
-      key,
-    );
-    expect(message(scope)).toBe(
-      'The server’s API key lacks analytics:read. An administrator must give the dashboard server’s API key the analytics:read scope.',
-    );
-    expect(code(scope)).toBe('upstream_scope_missing');
-    // A business rule the user can act on keeps its code; the upstream's words are quoted.
-    const allowance = interpretReply(
-      reply(403, '{"success":false,"error":"Sending allowance exceeded.","code":"allowance_exceeded"}'),
-      'review_requests:write',
-      key,
-    );
-    expect(message(allowance)).toBe('The review service refused this call: Sending allowance exceeded.');
-    expect(code(allowance)).toBe('allowance_exceeded');
-    // Without a code, the words are not read for meaning: a refusal, quoted.
-    const uncoded = interpretReply(
-      reply(403, '{"success":false,"error":"This API key lacks the analytics:read scope."}'),
-      'analytics:read',
-      key,
-    );
-    expect(code(uncoded)).toBe('upstream_refused');
-    expect(message(uncoded)).toBe(
-      'The review service refused this call: This API key lacks the analytics:read scope.',
-    );
-    const html = interpretReply(reply(403, '<h1>Forbidden</h1>', 'text/html'), 'reviews:read', key);
-    expect(message(html)).toMatch(/needs the reviews:read scope/);
-    expect(code(html)).toBe('upstream_refused');
+      scope: 'analytics:read',
+      code: 'upstream_scope_missing',
+      words:
+        'The server’s API key lacks analytics:read. An administrator must give the dashboard server’s API key the analytics:read scope.',
+    },
+    {
+      case: 'a business rule',
+      answer: reply(
+        403,
+        '{"success":false,"error":"Sending allowance exceeded.","code":"allowance_exceeded"}',
+      ),
+      scope: 'review_requests:write',
+      code: 'allowance_exceeded',
+      words: 'The review service refused this call: Sending allowance exceeded.',
+    },
+    {
+      case: 'a 403 without a code',
+      answer: reply(403, '{"success":false,"error":"This API key lacks the analytics:read scope."}'),
+      scope: 'analytics:read',
+      code: 'upstream_refused',
+      words: 'The review service refused this call: This API key lacks the analytics:read scope.',
+    },
+    {
+      case: 'an HTML 403',
+      answer: reply(403, '<h1>Forbidden</h1>', 'text/html'),
+      scope: 'reviews:read',
+      code: 'upstream_refused',
+      words: /needs the reviews:read scope/,
+    },
+  ])('words $case for the operator', ({ answer, scope, code: expected, words }) => {
+    const interpreted = interpretReply(answer, scope, key);
+    expect(code(interpreted)).toBe(expected);
+    expect(message(interpreted)).toEqual(typeof words === 'string' ? words : expect.stringMatching(words));
   });
 
   it('passes error envelopes, keeps 429/503 statuses when their bodies are unreadable, else 502', () => {

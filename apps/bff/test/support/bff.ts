@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from '../../../../test/support/fault-upstream.ts';
 import { startApp, tempDir } from '../../../../test/support/processes.ts';
 import { type BffProcess, bffTestEnv, newApiKey, OWNER } from '../../../../test/support/stack.ts';
@@ -65,4 +65,24 @@ export function useBffOnFakeUpstream(ready: (stack: BffStack) => void, env: Reco
     await bff?.stop();
     await upstream?.close();
   });
+}
+
+/** The address of an upstream that has gone away: a port that was just listening, now closed. */
+export async function deadUpstreamUrl(): Promise<string> {
+  const dead = await startFakeUpstream();
+  await dead.close();
+  return dead.url;
+}
+
+/** The owner adds `user` (201); a client signed in as them. */
+export async function addUser(
+  bff: TestBff,
+  owner: DashboardClient,
+  user: { email: string; password: string; role: string },
+): Promise<DashboardClient> {
+  const created = await owner.post('/bff/users', user);
+  expect(created.status).toBe(201);
+  const client = bff.client();
+  expect((await client.login(user.email, user.password)).status).toBe(200);
+  return client;
 }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@review-desk/shared';
+import { expect } from 'vitest';
 
 // A browser-shaped client for the BFF: it keeps the session cookie and, like the dashboard,
 // sends X-CSRF: 1 and the same-origin Origin on state-changing requests. `raw` sends a request
@@ -72,6 +73,12 @@ export class DashboardClient {
       ...headers,
     });
   }
+}
+
+/** Asserts a refusal: the status, and exactly the envelope {success: false, error, code}. */
+export function expectFailure(reply: Reply, status: number, code: string, error: string): void {
+  expect(reply.status).toBe(status);
+  expect(reply.json).toEqual({ success: false, error, code });
 }
 
 export type RawReply = { status: number; headers: http.IncomingHttpHeaders; text: string };

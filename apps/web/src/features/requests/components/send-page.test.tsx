@@ -50,6 +50,37 @@ async function fillPhone(u: ReturnType<typeof user>, number: string) {
   await u.type(screen.getByLabelText(/Phone number/), number);
 }
 
+/** Fills the number in and presses Send request. */
+async function sendTo(u: ReturnType<typeof user>, number: string) {
+  await fillPhone(u, number);
+  await u.click(screen.getByRole('button', { name: 'Send request' }));
+}
+
+/** Renders the page on a BFF whose sends answer in turn with `answers`, and sends to a valid number. */
+async function sendAnswered(u: ReturnType<typeof user>, ...answers: (() => Response | Promise<Response>)[]) {
+  const stub = bff({ answers });
+  renderSend();
+  await sendTo(u, '415 555 2671');
+  return stub;
+}
+
+/** The refusal shown for a send that was not made, never the outcome-unknown state. */
+async function refusal() {
+  const refused = await screen.findByTestId('send-refused');
+  expect(screen.queryByTestId('send-unknown')).not.toBeInTheDocument();
+  return refused;
+}
+
+/** Corrects the number and sends again until accepted: a new intent, so a new Idempotency-Key. */
+async function sendAgainToCorrectedNumber(u: ReturnType<typeof user>, sends: SendCall[]) {
+  const before = sends.length;
+  await u.clear(screen.getByLabelText(/Phone number/));
+  await sendTo(u, '415 555 2672');
+  await screen.findByTestId('send-result');
+  expect(sends).toHaveLength(before + 1);
+  expect(sends.at(-1)!.key).not.toBe(sends[0]!.key);
+}
+
 describe('Send page: the form per channel', () => {
   it('shows only the fields each channel needs', async () => {
     const u = user();
@@ -96,8 +127,7 @@ describe('Send page: sending', () => {
     const { sends, lookups } = bff();
     renderSend();
     await u.type(screen.getByLabelText(/Customer name/), 'Ana');
-    await fillPhone(u, '(415) 555-2671');
-    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    await sendTo(u, '(415) 555-2671');
 
     const result = await screen.findByTestId('send-result');
     expect(lookups).toEqual(['+14155552671']);
@@ -153,8 +183,7 @@ describe('Send page: sending', () => {
     };
     const { sends } = bff({ history: [earlier] });
     renderSend();
-    await fillPhone(u, '415 555 2671');
-    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    await sendTo(u, '415 555 2671');
     const dialog = await screen.findByRole('dialog', { name: 'This customer got a request recently' });
     expect(dialog).toHaveTextContent('3 days ago');
     expect(dialog).toHaveTextContent('every 30 days');
@@ -192,19 +221,15 @@ describe('Send page: sending', () => {
 
   it('shows a distinct outcome-unknown state on a timeout; trying again reuses the key, a new request gets a new one', async () => {
     const u = user();
-    const { sends } = bff({
-      answers: [
-        () => fail('upstream_timeout'),
-        () =>
-          fail(
-            'outcome_unknown',
-            'Outcome unknown — a request may have been sent; check recent requests before sending again.',
-          ),
-      ],
-    });
-    renderSend();
-    await fillPhone(u, '415 555 2671');
-    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    const { sends } = await sendAnswered(
+      u,
+      () => fail('upstream_timeout'),
+      () =>
+        fail(
+          'outcome_unknown',
+          'Outcome unknown — a request may have been sent; check recent requests before sending again.',
+        ),
+    );
     const unknown = await screen.findByTestId('send-unknown');
     expect(unknown).toHaveTextContent('Outcome unknown: a request may have gone out');
     expect(within(unknown).getByRole('link', { name: 'Check recent requests' })).toHaveAttribute(
@@ -221,76 +246,55 @@ describe('Send page: sending', () => {
     );
 
     await u.click(screen.getByRole('button', { name: 'Edit the request' }));
-    await u.clear(screen.getByLabelText(/Phone number/));
-    await fillPhone(u, '415 555 2672');
-    await u.click(screen.getByRole('button', { name: 'Send request' }));
-    await screen.findByTestId('send-result');
-    expect(sends).toHaveLength(3);
-    expect(sends[2]!.key).not.toBe(sends[0]!.key);
+    await sendAgainToCorrectedNumber(u, sends); // the third send
   });
 
   it('puts the server’s 400 field messages on the fields', async () => {
     const u = user();
-    bff({
-      answers: [
-        () =>
-          fail('validation_failed', 'customerPhone is not reachable by SMS.', {
-            fields: { customerPhone: 'customerPhone is not reachable by SMS.' },
-          }),
-      ],
-    });
-    renderSend();
-    await fillPhone(u, '415 555 2671');
-    await u.click(screen.getByRole('button', { name: 'Send request' }));
+    await sendAnswered(u, () =>
+      fail('validation_failed', 'customerPhone is not reachable by SMS.', {
+        fields: { customerPhone: 'customerPhone is not reachable by SMS.' },
+      }),
+    );
     const phone = await screen.findByLabelText(/Phone number/);
     await waitFor(() => expect(phone).toHaveAccessibleDescription(/customerPhone is not reachable by SMS\./));
   });
 
-  it('says a 502 where every delivery failed was not sent, and lets the user fix and send again with a new key', async () => {
-    const u = user();
-    const { sends } = bff({
-      answers: [
-        () =>
-          fail(
-            'delivery_failed',
-            'Every delivery failed; no message reached the customer. SMS: carrier refused the number.',
-          ),
-      ],
-    });
-    renderSend();
-    await fillPhone(u, '415 555 2671');
-    await u.click(screen.getByRole('button', { name: 'Send request' }));
-    const refused = await screen.findByTestId('send-refused');
-    expect(refused).toHaveTextContent('Not sent: every delivery failed');
-    expect(refused).toHaveTextContent('carrier refused the number');
-    expect(refused).toHaveTextContent('Nothing was sent');
-    expect(screen.queryByTestId('send-unknown')).not.toBeInTheDocument();
-    // Fixed and sent again: a new intent, so a new Idempotency-Key.
-    await u.clear(screen.getByLabelText(/Phone number/));
-    await fillPhone(u, '415 555 2672');
-    await u.click(screen.getByRole('button', { name: 'Send request' }));
-    await screen.findByTestId('send-result');
-    expect(sends).toHaveLength(2);
-    expect(sends[1]!.key).not.toBe(sends[0]!.key);
-  });
+  const EVERY_DELIVERY_FAILED = () =>
+    fail(
+      'delivery_failed',
+      'Every delivery failed; no message reached the customer. SMS: carrier refused the number.',
+    );
 
-  it('explains a 403 (allowance) with what to do, and does not call it unknown', async () => {
+  it.each([
+    {
+      refusal: 'a 502 where every delivery failed',
+      answer: EVERY_DELIVERY_FAILED,
+      words: ['Not sent: every delivery failed', 'carrier refused the number', 'Nothing was sent'],
+    },
+    {
+      refusal: 'a 403 (allowance)',
+      answer: () =>
+        fail(
+          'allowance_exceeded',
+          'Sending allowance exceeded: this business may send 500 review requests per calendar month.',
+        ),
+      words: ['Not allowed', 'Sending allowance exceeded'],
+    },
+  ])(
+    'explains $refusal as not sent, with what to do, and does not call it unknown',
+    async ({ answer, words }) => {
+      await sendAnswered(user(), answer);
+      const refused = await refusal();
+      for (const text of words) expect(refused).toHaveTextContent(text);
+    },
+  );
+
+  it('lets the user fix a send where every delivery failed and send again with a new key', async () => {
     const u = user();
-    bff({
-      answers: [
-        () =>
-          fail(
-            'allowance_exceeded',
-            'Sending allowance exceeded: this business may send 500 review requests per calendar month.',
-          ),
-      ],
-    });
-    renderSend();
-    await fillPhone(u, '415 555 2671');
-    await u.click(screen.getByRole('button', { name: 'Send request' }));
-    const refused = await screen.findByTestId('send-refused');
-    expect(refused).toHaveTextContent('Not allowed');
-    expect(refused).toHaveTextContent('Sending allowance exceeded');
-    expect(screen.queryByTestId('send-unknown')).not.toBeInTheDocument();
+    const { sends } = await sendAnswered(u, EVERY_DELIVERY_FAILED);
+    await refusal();
+    // Fixed and sent again: a new intent, so a new Idempotency-Key.
+    await sendAgainToCorrectedNumber(u, sends);
   });
 });

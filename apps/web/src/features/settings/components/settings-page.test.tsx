@@ -18,6 +18,15 @@ function bff(options: { put?: (body: Record<string, unknown>) => Response } = {}
 }
 
 const open = openSettings;
+
+/** The page opened on the stubbed BFF, once the stored settings have loaded. */
+async function openLoaded(options: Parameters<typeof bff>[0] = {}) {
+  const { puts } = bff(options);
+  const u = userEvent.setup();
+  open();
+  await screen.findByTestId('sms-text');
+  return { puts, u };
+}
 /** Sets a field's whole value in one change (typing braces with user-event needs escapes). */
 const setValue = (label: string | RegExp, value: string) =>
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
@@ -44,9 +53,7 @@ describe('Settings page (owners)', () => {
   });
 
   it('updates the preview, the segment count and the encoding as the owner types', async () => {
-    bff();
-    open();
-    await screen.findByTestId('sms-text');
+    await openLoaded();
     setValue('SMS message', 'We’d love a word, {customer_name|friend}: {review_link}');
     expect(screen.getByTestId('sms-text')).toHaveTextContent(
       `We’d love a word, Alexandra Whitfield: ${LINK}`,
@@ -67,10 +74,7 @@ describe('Settings page (owners)', () => {
   });
 
   it('refuses, before sending, a template without the link or with an unknown placeholder, naming the field', async () => {
-    const { puts } = bff();
-    const u = userEvent.setup();
-    open();
-    await screen.findByTestId('sms-text');
+    const { puts, u } = await openLoaded();
     setValue('SMS message', 'Thanks from {business_name}!');
     setValue('Email message', 'Hi {first_name} {review_link}');
     await u.click(screen.getByRole('button', { name: 'Save settings' }));
@@ -80,10 +84,7 @@ describe('Settings page (owners)', () => {
   });
 
   it('saves what the owner changed (the rest keeps following the defaults): new words, a reminder, any hour', async () => {
-    const { puts } = bff();
-    const u = userEvent.setup();
-    open();
-    await screen.findByTestId('sms-text');
+    const { puts, u } = await openLoaded();
     setValue('SMS message', 'Thanks {customer_name}! Rate us: {review_link}');
     await u.selectOptions(screen.getByLabelText(/^Reminder/), '3');
     await u.click(screen.getByLabelText(/Send only during sending hours/));
@@ -97,15 +98,13 @@ describe('Settings page (owners)', () => {
   });
 
   it('shows the service’s field messages next to the field', async () => {
-    bff({
+    const { u } = await openLoaded({
       put: () =>
         fail('validation_failed', 'smsTemplate makes an SMS of 4 segments', {
           fields: { smsTemplate: 'smsTemplate makes an SMS of 4 segments (GSM-7, 470 of 459 characters)' },
         }),
     });
-    open();
-    await screen.findByTestId('sms-text');
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Save settings' }));
+    await u.click(screen.getByRole('button', { name: 'Save settings' }));
     const field = screen.getByLabelText('SMS message').closest('.mantine-InputWrapper-root') as HTMLElement;
     expect(await within(field).findByText(/4 segments \(GSM-7, 470 of 459/)).toBeInTheDocument();
   });
