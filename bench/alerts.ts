@@ -3,6 +3,7 @@ import { ALERT_PATHS } from '@review-desk/shared/alerts';
 import { faults, startFakeUpstream } from '../test/support/fault-upstream.ts';
 import { Session } from '../test/support/http.ts';
 import { OWNER, startSystemApi } from '../test/support/stack.ts';
+import { generateHistory } from './lib/generate.ts';
 import { storeLocations } from './lib/locations.ts';
 import { ENTRIES, startServer, tempDir } from './lib/processes.ts';
 import type { Section } from './lib/report.ts';
@@ -20,17 +21,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function alertsSection(quick: boolean): Promise<Section> {
   const temp = tempDir('rd-bench-alerts-');
   const api = await startSystemApi({ RATE_LIMIT_PER_MINUTE: '1000000' });
-  await api.cli([
-    'generate',
-    '--business',
-    'harbour',
-    '--reviews',
-    '500',
-    '--requests',
-    '200',
-    '--seed',
-    '7',
-  ]);
+  await generateHistory(api.cli, 'harbour', { reviews: 500, requests: 200, seed: 7 });
   const key = await api.createKey(undefined, ['--rate-limit', '1000000']);
   const relay = await startFakeUpstream();
   relay.behave(faults.relay(api.url));

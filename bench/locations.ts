@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Browser } from '@playwright/test';
 import { ALL_SCOPES, OWNER, startSystemApi } from '../test/support/stack.ts';
+import { generateHistory } from './lib/generate.ts';
 import { storeLocations } from './lib/locations.ts';
 import { ENTRIES, startServer, tempDir } from './lib/processes.ts';
 import { median, percentile, type Section } from './lib/report.ts';
@@ -25,19 +26,12 @@ export async function locationsSection(browser: Browser, distDir: string, quick:
   const keys = new Map<string, string>();
   await inBatches(slugs, 4, async (slug) => {
     await api.cli(['business', 'create', slug, `Location ${slug}`]);
-    await api.cli([
-      'generate',
-      '--business',
-      slug,
-      '--reviews',
-      '40',
-      '--requests',
-      '60',
-      '--days',
-      '60',
-      '--seed',
-      String(slug.length + keys.size),
-    ]);
+    await generateHistory(api.cli, slug, {
+      reviews: 40,
+      requests: 60,
+      days: 60,
+      seed: slug.length + keys.size,
+    });
     const out = await api.cli([
       'key',
       'create',

@@ -1,7 +1,7 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, signIn, test } from './fixtures.ts';
 import { chooseChannel } from './support/channel.ts';
+import { seriousViolations } from './support/pages.ts';
 
 // axe-core on every page and its open states, in light and dark: no serious or critical
 // violations. Then the main pages at 360 px: nothing wider than the screen. Then a strict CSP.
@@ -13,20 +13,6 @@ const PAGES = [
   { path: '/analytics', ready: 'kpi-completed' },
   { path: '/users', ready: 'user-row' },
 ] as const;
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5),
-    }));
-}
 
 async function open(page: Page, path: string, ready: string | null) {
   await page.goto(path);

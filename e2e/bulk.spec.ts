@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { seriousViolations } from './support/pages.ts';
 import { API_URL } from './support/stack.ts';
 
 // Send to a list, the whole way: a 20-row CSV with two bad rows and a duplicate, checked in the
@@ -76,15 +75,6 @@ test('a list with bad rows and a duplicate sends each valid row once; a reload k
   expect(csv.trim().split('\r\n')).toHaveLength(18);
   expect(csv.match(/,sent,/g)).toHaveLength(17);
 });
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
-}
 
 test('axe: the list page with its preflight, light and dark', async ({ signedIn }) => {
   const page = await signedIn('owner');

@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@review-desk/shared/bff';
 import { expect, test, uniquePhone } from './fixtures.ts';
 import { fillPhone } from './support/pages.ts';
@@ -7,15 +8,20 @@ import { BASE_URL } from './support/stack.ts';
 // next send carries those words; an owner sends a test of unsaved words to their own phone;
 // managers and staff cannot open the page.
 
-test('an owner edits the SMS template, the preview follows, and a send uses the new words', async ({
-  signedIn,
-  outbox,
-}) => {
+/** The owner on the Settings page: the page, the SMS words' field and the words as saved. */
+async function ownerOnSettings(signedIn: (role: 'owner') => Promise<Page>) {
   const owner = await signedIn('owner');
   await owner.goto('/settings');
   await expect(owner.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   const sms = owner.getByLabel('SMS message');
-  const original = await sms.inputValue();
+  return { owner, sms, saved: await sms.inputValue() };
+}
+
+test('an owner edits the SMS template, the preview follows, and a send uses the new words', async ({
+  signedIn,
+  outbox,
+}) => {
+  const { owner, sms, saved: original } = await ownerOnSettings(signedIn);
   const words = `Thanks for the visit, {customer_name|friend}! E2E ${Date.now()} {review_link}`;
   try {
     await sms.fill(words);
@@ -54,10 +60,7 @@ test('an owner sends a test of the unsaved words to their phone; it reaches the 
   signedIn,
   outbox,
 }) => {
-  const owner = await signedIn('owner');
-  await owner.goto('/settings');
-  const sms = owner.getByLabel('SMS message');
-  const saved = await sms.inputValue();
+  const { owner, sms, saved } = await ownerOnSettings(signedIn);
   const stamp = `T${Date.now()}`;
   await sms.fill(`Trying words ${stamp} for {customer_name} at {business_name}: {review_link}`);
   await expect(owner.getByTestId('sms-text')).toContainText(`Trying words ${stamp} for Alexandra Whitfield`);

@@ -1,43 +1,21 @@
 import type { BulkJob } from '@review-desk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { moveDevClock } from './support/dev-clock.ts';
 import type { Session } from './support/http.ts';
-import { type SystemApi, type SystemBff, startSystemApi, startSystemBff, waitFor } from './support/stack.ts';
+import { useListStack } from './support/list-stack.ts';
+import { outboxCount, type SystemBff, waitFor } from './support/stack.ts';
 
 // "At most 2 a day" against the real API, on the BFF's movable clock (BFF_DEV_HOOKS=1): a day's
 // share goes, the list waits for the next midnight of its time zone through a SIGKILL and restart,
 // and then two BFF processes on one database take the next days' shares — every row once.
 
 const ZONE = 'America/New_York';
-let api: SystemApi;
-let first: SystemBff;
-let second: SystemBff | undefined;
-
-beforeAll(async () => {
-  api = await startSystemApi({ RATE_LIMIT_PER_MINUTE: '0', MONTHLY_SEND_ALLOWANCE: '0' });
-  first = await startSystemBff(api.url, {
-    UPSTREAM_API_KEY: await api.createKey(),
-    BFF_DEV_HOOKS: '1',
-    BULK_TIME_ZONE: ZONE,
-    BULK_SEND_RATE_PER_MINUTE: '100000',
-    BULK_LEASE_SECONDS: '1.5',
-    ALERT_POLL_SECONDS: '86400',
-  });
-}, 120_000);
-
-afterAll(async () => {
-  await second?.cleanup();
-  await first?.cleanup();
-  await api?.cleanup();
+const stack = useListStack({
+  api: { RATE_LIMIT_PER_MINUTE: '0', MONTHLY_SEND_ALLOWANCE: '0' },
+  bff: { BULK_TIME_ZONE: ZONE, BULK_SEND_RATE_PER_MINUTE: '100000', BULK_LEASE_SECONDS: '1.5' },
 });
 
-async function setClock(bff: SystemBff, iso: string): Promise<void> {
-  const reply = await fetch(`${bff.url}/dev/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ set: iso }),
-  });
-  expect(reply.status).toBe(200);
-}
+const setClock = (bff: SystemBff, iso: string) => moveDevClock(bff.url, { set: iso });
 
 async function view(owner: Session, id: string): Promise<BulkJob> {
   const reply = await owner.get(`/bff/bulk-sends/${id}`);
@@ -45,16 +23,11 @@ async function view(owner: Session, id: string): Promise<BulkJob> {
   return reply.json.data as BulkJob;
 }
 
-async function outboxFor(email: string): Promise<number> {
-  const reply = await fetch(`${api.url}/dev/outbox.json?to=${encodeURIComponent(email)}&limit=10`);
-  return ((await reply.json()) as { data: { messages: unknown[] } }).data.messages.length;
-}
-
 describe('a list sent at most 2 a day', () => {
   it('sends a day’s share, waits for the next midnight across a restart, and never sends a row twice', async () => {
     // Tue 1 Dec 2026, 10:00 in New York.
-    await setClock(first, '2026-12-01T15:00:00Z');
-    let owner = await first.owner();
+    await setClock(stack.bff, '2026-12-01T15:00:00Z');
+    let owner = await stack.bff.owner();
     const rows = Array.from({ length: 5 }, (_, i) => ({ customerEmail: `daily-${i}@example.com` }));
     const started = await owner.post('/bff/bulk-sends', { channel: 'email', rows, dailyCap: 2 });
     expect(started.status, started.text).toBe(202);
@@ -77,26 +50,27 @@ describe('a list sent at most 2 a day', () => {
     expect(job.waitingUntil).toBe('2026-12-02T05:00:00.000Z');
 
     // Killed and started again (its clock starts again from the real time): the list still waits.
-    await first.stop('SIGKILL');
-    await first.restart();
-    await setClock(first, '2026-12-01T23:00:00Z');
-    owner = await first.owner();
+    await stack.bff.stop('SIGKILL');
+    await stack.bff.restart();
+    await setClock(stack.bff, '2026-12-01T23:00:00Z');
+    owner = await stack.bff.owner();
     await new Promise((r) => setTimeout(r, 1_500));
     expect((await view(owner, id)).counts).toMatchObject({ sent: 2, pending: 3 });
 
     // A second process on the same database; both reach Wednesday.
-    second = await startSystemBff(api.url, { ...first.env, BFF_DATABASE_PATH: first.databasePath });
-    for (const bff of [first, second]) await setClock(bff, '2026-12-02T05:00:00Z');
+    const second = await stack.anotherBff();
+    for (const bff of [stack.bff, second]) await setClock(bff, '2026-12-02T05:00:00Z');
     await until((j) => j.counts.sent === 4, 'the second day sent');
     expect(job.waitingUntil).toBe('2026-12-03T05:00:00.000Z');
     await new Promise((r) => setTimeout(r, 1_000));
     expect((await view(owner, id)).counts.sent).toBe(4);
 
-    for (const bff of [second, first]) await setClock(bff, '2026-12-03T05:00:01Z');
+    for (const bff of [second, stack.bff]) await setClock(bff, '2026-12-03T05:00:01Z');
     await until((j) => j.status === 'done', 'the list done');
     expect(job.counts).toMatchObject({ total: 5, sent: 5, pending: 0, unknown: 0 });
     expect(job.waitingUntil).toBeNull();
-    for (const row of rows) expect(await outboxFor(row.customerEmail), row.customerEmail).toBe(1);
+    for (const row of rows)
+      expect(await outboxCount(stack.api.url, row.customerEmail), row.customerEmail).toBe(1);
 
     // The days in the rows' times: two on Tuesday, two on Wednesday, one on Thursday (New York).
     const page = await owner.get(`/bff/bulk-sends/${id}/rows`);
@@ -107,7 +81,7 @@ describe('a list sent at most 2 a day', () => {
   }, 120_000);
 
   it('refuses a daily cap that is not a whole number from 1 to 10,000, naming the field', async () => {
-    const owner = await first.owner();
+    const owner = await stack.bff.owner();
     const reply = await owner.post('/bff/bulk-sends', {
       channel: 'email',
       rows: [{ customerEmail: 'cap-bad@example.com' }],

@@ -1,7 +1,8 @@
 import type { BulkJob } from '@review-desk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Lockstep, startLockstep } from './support/bulk-lockstep.ts';
-import { type SystemApi, type SystemBff, startSystemApi, startSystemBff } from './support/stack.ts';
+import { describe, expect, it } from 'vitest';
+import { startLockstep } from './support/bulk-lockstep.ts';
+import { useListStack } from './support/list-stack.ts';
+import { outboxCount } from './support/stack.ts';
 
 // A 2,000-row list against the real API with a key limited to 120 requests a minute: about 16
 // minutes of the API's time, run in about a minute and a half by moving both services' clocks
@@ -17,47 +18,25 @@ const STEP_MS = 750;
 const IDLE_MS = 30;
 const TICK_MS = 15;
 
-let api: SystemApi;
-let bff: SystemBff;
-let relay: Lockstep;
-
-beforeAll(async () => {
-  api = await startSystemApi({
+const stack = useListStack({
+  api: {
     DEV_CLOCK: '1',
     RATE_LIMIT_PER_MINUTE: String(LIMIT_PER_MINUTE),
     MONTHLY_SEND_ALLOWANCE: '0',
     FREQUENCY_CAP_DAYS: '0',
-  });
-  const key = await api.createKey();
-  relay = await startLockstep(api.url, () => bff.url);
-  bff = await startSystemBff(relay.url, {
-    UPSTREAM_API_KEY: key,
-    BFF_DEV_HOOKS: '1',
+  },
+  bff: {
     // Faster than the key's limit, so the API's 429s set the pace.
     BULK_SEND_RATE_PER_MINUTE: '6000',
-    // Alerts read the same key: keep their polls out of the way.
-    ALERT_POLL_SECONDS: '86400',
     // The test is about pace, not timeouts: a loaded machine must not turn a slow send unknown.
     UPSTREAM_TIMEOUT_MS: '60000',
-  });
-}, 120_000);
-
-afterAll(async () => {
-  await bff?.cleanup();
-  await relay?.close();
-  await api?.cleanup();
+  },
+  relay: startLockstep,
 });
-
-/** Messages in the API's outbox to one recipient. */
-async function outboxFor(email: string): Promise<number> {
-  const reply = await fetch(`${api.url}/dev/outbox.json?to=${encodeURIComponent(email)}&limit=10`);
-  const body = (await reply.json()) as { data: { messages: unknown[] } };
-  return body.data.messages.length;
-}
 
 describe('a 2,000-row list at 120 a minute, on moved clocks', () => {
   it('sends every row exactly once and never before a 429’s Retry-After', async () => {
-    const owner = await bff.owner();
+    const owner = await stack.bff.owner();
     const rows = Array.from({ length: ROWS }, (_, i) => ({
       customerName: `Guest ${i + 1}`,
       customerEmail: `pace-${i}@example.com`,
@@ -75,10 +54,10 @@ describe('a 2,000-row list at 120 a minute, on moved clocks', () => {
         if (job.status !== 'running') break;
       }
       // A bound on the moved time, so a list that stops making progress fails rather than hangs.
-      expect(relay.movedMs, 'the list finished within three times what its limit needs').toBeLessThan(
+      expect(stack.relay.movedMs, 'the list finished within three times what its limit needs').toBeLessThan(
         (3 * ROWS * 60_000) / LIMIT_PER_MINUTE,
       );
-      if (Date.now() - relay.lastRequestAt >= IDLE_MS) await relay.advance(STEP_MS);
+      if (Date.now() - stack.relay.lastRequestAt >= IDLE_MS) await stack.relay.advance(STEP_MS);
       await new Promise((r) => setTimeout(r, TICK_MS));
     }
     const realMs = Date.now() - realStart;
@@ -98,28 +77,28 @@ describe('a 2,000-row list at 120 a minute, on moved clocks', () => {
     expect(settled).toBe(ROWS);
 
     // The API was asked to send each row once, and its outbox holds one message for each.
-    const accepted = relay.sends.filter((s) => s.status === 200).map((s) => s.email);
+    const accepted = stack.relay.sends.filter((s) => s.status === 200).map((s) => s.email);
     expect(accepted.length).toBe(ROWS);
     expect(new Set(accepted).size).toBe(ROWS);
     const inOutbox: number[] = [];
     for (let i = 0; i < ROWS; i += 20) {
-      const batch = rows.slice(i, i + 20).map((r) => outboxFor(r.customerEmail));
+      const batch = rows.slice(i, i + 20).map((r) => outboxCount(stack.api.url, r.customerEmail));
       inOutbox.push(...(await Promise.all(batch)));
     }
     expect(inOutbox.filter((n) => n !== 1).length, 'rows without exactly one message').toBe(0);
 
     // The key's limit was met: beyond the first minute's burst, it took the API's time to send.
-    const limited = relay.sends.filter((s) => s.status === 429);
+    const limited = stack.relay.sends.filter((s) => s.status === 429);
     expect(limited.length, 'the limit was reached').toBeGreaterThan(100);
-    const span = relay.sends.at(-1)!.at - relay.sends[0]!.at;
+    const span = stack.relay.sends.at(-1)!.at - stack.relay.sends[0]!.at;
     expect(span).toBeGreaterThanOrEqual(((ROWS - LIMIT_PER_MINUTE) * 60_000) / LIMIT_PER_MINUTE - 1_000);
 
     // Every 429 honoured: the next send came no earlier than its Retry-After, for the same row.
     const early: string[] = [];
-    for (let i = 0; i < relay.sends.length - 1; i++) {
-      const hit = relay.sends[i]!;
+    for (let i = 0; i < stack.relay.sends.length - 1; i++) {
+      const hit = stack.relay.sends[i]!;
       if (hit.status !== 429) continue;
-      const next = relay.sends[i + 1]!;
+      const next = stack.relay.sends[i + 1]!;
       expect(hit.retryAfter, 'a 429 says when to come back').toBeGreaterThanOrEqual(1);
       if (next.at - hit.at < hit.retryAfter! * 1_000)
         early.push(`${hit.email}: ${next.at - hit.at} ms after a 429 asking for ${hit.retryAfter} s`);

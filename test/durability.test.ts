@@ -6,7 +6,7 @@ import { recordFigure } from './support/figures.ts';
 import { type Reply, request, Session } from './support/http.ts';
 import { submitReviewForm } from './support/review-page.ts';
 import { scaled } from './support/soak.ts';
-import { type SystemApi, type SystemBff, startSystemApi, startSystemBff } from './support/stack.ts';
+import { addUser, type SystemApi, type SystemBff, startSystemApi, startSystemBff } from './support/stack.ts';
 
 // Nothing acknowledged is lost. The API is SIGKILLed while sends and customer reviews (the
 // /r/<token> page's form) are being written; the BFF while sends and sign-ins are. Each process
@@ -187,10 +187,7 @@ describe('the BFF killed mid-write', () => {
     // X-Forwarded-For gives each stream of sign-ins its own address, so throttling stays out of it.
     bff = await startSystemBff(upstream.url, { TRUST_PROXY: 'loopback', UPSTREAM_TIMEOUT_MS: '2000' });
     const owner = await bff.owner();
-    for (const user of USERS) {
-      const created = await owner.post('/bff/users', { ...user, role: 'staff' });
-      expect(created.status).toBe(201);
-    }
+    for (const user of USERS) await addUser(owner, { ...user, role: 'staff' });
   });
 
   afterAll(async () => {

@@ -1,16 +1,7 @@
-import http from 'node:http';
-
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFigure } from './support/figures.ts';
-import {
-  applyMutations,
-  FUZZ_SEED,
-  type FuzzRequest,
-  fixedExamples,
-  mutations,
-  sendCase,
-} from './support/fuzz.ts';
+import { applyMutations, type FuzzRequest, fuzzRun, mutations } from './support/fuzz.ts';
 import { isEnvelope, type Reply, request } from './support/http.ts';
 import { requestReviewLink } from './support/review-page.ts';
 import { scaled } from './support/soak.ts';
@@ -30,7 +21,7 @@ let token: string;
 let pageCookie: string;
 let formToken: string;
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const fuzz = fuzzRun();
 
 beforeAll(async () => {
   api = await startSystemApi({ RATE_LIMIT_PER_MINUTE: '0', MONTHLY_SEND_ALLOWANCE: '0' });
@@ -42,7 +33,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  agent.destroy();
+  fuzz.close();
   await api?.cleanup();
 });
 
@@ -158,14 +149,11 @@ function isDocumentRoute(target: string, reply: Reply): boolean {
   return path === '/api/v1/openapi.json' && reply.status === 200;
 }
 
-const stats = { cases: 0, statuses: new Map<number, number>(), sent: 0 };
+let sendsAccepted = 0;
 
 async function check(req: FuzzRequest): Promise<void> {
-  const reply = await sendCase(api.url, req, agent, req.target.replaceAll('TOKEN', token));
-  stats.cases++;
-  stats.statuses.set(reply.status, (stats.statuses.get(reply.status) ?? 0) + 1);
-  if (reply.status === 200 && req.target.startsWith('/api/v1/requests/send')) stats.sent++;
-  const label = `${req.method} ${req.target.slice(0, 120)} → ${reply.status} ${reply.text.slice(0, 160)}`;
+  const { reply, label } = await fuzz.send(api.url, req, req.target.replaceAll('TOKEN', token));
+  if (reply.status === 200 && req.target.startsWith('/api/v1/requests/send')) sendsAccepted++;
 
   if (reply.status >= 500) {
     // 500/503 are failures of the service; ours never has one. The 502 of a send whose every
@@ -183,13 +171,14 @@ async function check(req: FuzzRequest): Promise<void> {
 
 describe('fuzzing the API', () => {
   it(`${CASES.toLocaleString('en-US')} random and adversarial requests: no 5xx, no crash, only envelopes`, async () => {
-    for (const example of fixedExamples({ cookie: pageCookie, routes: ROUTES })) await check(example);
-    await fc.assert(
-      fc.asyncProperty(caseArb, async (c) => {
-        await check(applyMutations(TEMPLATES[c.template]!(), c.changes));
-      }),
-      { numRuns: CASES, seed: FUZZ_SEED, endOnFailure: true },
-    );
+    await fuzz.run({
+      cookie: pageCookie,
+      routes: ROUTES,
+      check,
+      cases: caseArb,
+      checkCase: (c) => check(applyMutations(TEMPLATES[c.template]!(), c.changes)),
+      numRuns: CASES,
+    });
 
     expect(api.app.child.exitCode).toBeNull();
     expect((await request(api.url, '/healthz')).status).toBe(200);
@@ -197,12 +186,7 @@ describe('fuzzing the API', () => {
     expect(reviews.status).toBe(200);
     expect(api.app.logs.join('\n')).not.toMatch(/unhandled|uncaught/i);
 
-    recordFigure({ area: 'fuzz', what: 'API cases run', value: stats.cases, summary: 'counted' });
-    recordFigure({ area: 'fuzz', what: 'API sends accepted during the fuzz', value: stats.sent });
-    recordFigure({
-      area: 'fuzz',
-      what: 'API statuses seen',
-      value: [...stats.statuses.keys()].sort((a, b) => a - b).join(' '),
-    });
+    fuzz.recordFigures('API');
+    recordFigure({ area: 'fuzz', what: 'API sends accepted during the fuzz', value: sendsAccepted });
   });
 });

@@ -1,4 +1,3 @@
-import http from 'node:http';
 import { sendRequestSchema } from '@review-desk/shared';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,17 +11,10 @@ import {
   startFakeUpstream,
 } from './support/fault-upstream.ts';
 import { recordFigure } from './support/figures.ts';
-import {
-  applyMutations,
-  FUZZ_SEED,
-  type FuzzRequest,
-  fixedExamples,
-  mutations,
-  sendCase,
-} from './support/fuzz.ts';
+import { applyMutations, type FuzzRequest, fuzzRun, mutations } from './support/fuzz.ts';
 import { isEnvelope, type Reply, type Session } from './support/http.ts';
 import { scaled } from './support/soak.ts';
-import { OWNER, type SystemBff, startSystemBff } from './support/stack.ts';
+import { addUser, OWNER, type SystemBff, startSystemBff, type TestUser } from './support/stack.ts';
 
 // Fuzzing the running BFF. For every request, however hostile: never a 5xx unless the upstream
 // was told to fail, never a crash, never a body that is not the envelope (the dashboard's own
@@ -30,7 +22,7 @@ import { OWNER, type SystemBff, startSystemBff } from './support/stack.ts';
 // queries and the BFF's own headers.
 
 const CASES = scaled(3_000, 60_000, 'FUZZ_BFF_CASES');
-const STAFF = { email: 'fuzz-staff@example.com', password: 'fuzz-staff-password', role: 'staff' };
+const STAFF: TestUser = { email: 'fuzz-staff@example.com', password: 'fuzz-staff-password', role: 'staff' };
 
 let upstream: FakeUpstream;
 let bff: SystemBff;
@@ -39,7 +31,7 @@ let staff: Session;
 let staffId: string;
 let reloginCount = 0;
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const fuzz = fuzzRun();
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
@@ -47,14 +39,13 @@ beforeAll(async () => {
   // random ones.
   bff = await startSystemBff(upstream.url, { UPSTREAM_TIMEOUT_MS: '3000', TRUST_PROXY: 'loopback' });
   owner = await bff.owner();
-  const created = await owner.post('/bff/users', STAFF);
-  staffId = created.json.data.user.id;
+  staffId = (await addUser(owner, STAFF)).id;
   staff = bff.session();
   await staff.login(STAFF.email, STAFF.password);
 });
 
 afterAll(async () => {
-  agent.destroy();
+  fuzz.close();
   await bff?.cleanup();
   await upstream?.close();
 });
@@ -255,7 +246,7 @@ function isStaticRoute(target: string): boolean {
   return !/^\/(api|auth|bff)(\/|$)/.test(path) && path !== '/healthz' && path !== '/readyz';
 }
 
-const stats = { cases: 0, faults: 0, forwarded: 0, statuses: new Map<number, number>() };
+const stats = { faults: 0, forwarded: 0 };
 
 async function check(req: FuzzRequest, faultName: string | null): Promise<void> {
   const who = sessionOf(req);
@@ -264,18 +255,16 @@ async function check(req: FuzzRequest, faultName: string | null): Promise<void> 
   // from /readyz would be the BFF's own failure.
   const fault = faultName ? FUZZ_FAULTS[faultName]!() : null;
   for (const route of FORWARDED) upstream.behaveOn(route, fault);
-  let reply: Reply;
+  let sent: { reply: Reply; label: string };
   try {
-    reply = await sendCase(bff.url, req, agent);
+    sent = await fuzz.send(bff.url, req);
   } finally {
     for (const route of FORWARDED) upstream.behaveOn(route, null);
   }
-  stats.cases++;
-  stats.statuses.set(reply.status, (stats.statuses.get(reply.status) ?? 0) + 1);
+  const { reply, label } = sent;
   const calls = upstream.calls.slice(before);
   stats.forwarded += calls.length;
   if (faultName && calls.length > 0) stats.faults++;
-  const label = `${req.method} ${req.target.slice(0, 120)} → ${reply.status} ${reply.text.slice(0, 160)}`;
 
   // Never a 5xx, unless the upstream was told to fail and was called.
   if (reply.status >= 500) {
@@ -319,22 +308,21 @@ async function keepSessions() {
     const reset = await owner.request('PATCH', `/bff/users/${staffId}`, {
       json: { role: 'staff', password: STAFF.password },
     });
-    if (reset.status === 404) staffId = (await owner.post('/bff/users', STAFF)).json.data.user.id;
+    if (reset.status === 404) staffId = (await addUser(owner, STAFF)).id;
     await session.request('POST', '/auth/login', { json: credentials, headers: from });
   }
 }
 
 describe('fuzzing the BFF', () => {
   it(`${CASES.toLocaleString('en-US')} random and adversarial requests: no 5xx, no crash, only envelopes, only the allow-list forwarded`, async () => {
-    const examples = fixedExamples({ cookie: owner.cookie!, routes: ROUTES });
-    for (const example of examples) await check(example, null);
-
-    await fc.assert(
-      fc.asyncProperty(caseArb, async (c) => {
-        await check(build(c), c.fault);
-      }),
-      { numRuns: CASES, seed: FUZZ_SEED, endOnFailure: true },
-    );
+    await fuzz.run({
+      cookie: owner.cookie!,
+      routes: ROUTES,
+      check: (example) => check(example, null),
+      cases: caseArb,
+      checkCase: (c) => check(build(c), c.fault),
+      numRuns: CASES,
+    });
 
     // Still alive and well.
     expect(bff.app.child.exitCode).toBeNull();
@@ -342,7 +330,7 @@ describe('fuzzing the BFF', () => {
     expect((await owner.get('/api/v1/reviews')).status).toBe(200);
     expect(bff.app.logs.join('\n')).not.toMatch(/uncaught exception|unhandled error/);
 
-    recordFigure({ area: 'fuzz', what: 'BFF cases run', value: stats.cases, summary: 'counted' });
+    fuzz.recordFigures('BFF');
     recordFigure({
       area: 'fuzz',
       what: 'BFF cases with an upstream fault',
@@ -354,11 +342,6 @@ describe('fuzzing the BFF', () => {
       what: 'BFF calls forwarded (all allow-listed)',
       value: stats.forwarded,
       summary: 'counted',
-    });
-    recordFigure({
-      area: 'fuzz',
-      what: 'BFF statuses seen',
-      value: [...stats.statuses.keys()].sort((a, b) => a - b).join(' '),
     });
   });
 });

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { moveDevClock } from './support/dev-clock.ts';
-import type { FakeTwilio } from './support/fake-twilio.ts';
-import { type RunningApp, startApp } from './support/processes.ts';
 import { requestReviewLink } from './support/review-page.ts';
-import { type SystemApi, waitFor } from './support/stack.ts';
+import { waitFor } from './support/stack.ts';
 import { useApiOnFakeTwilio } from './support/twilio-stack.ts';
 
 // Held requests as real API processes on one database, with the stand-in Twilio counting every
@@ -15,15 +13,10 @@ const NIGHT = '2030-01-15T23:00:00Z';
 const OPENING = '2030-01-16T08:00:00Z';
 const FROM = '+15005550006';
 
-let fake: FakeTwilio;
-let api: SystemApi;
-let key: string;
-const others: RunningApp[] = [];
-
 const setClock = (url: string, iso: string) => moveDevClock(url, { set: iso });
 
 async function send(url: string, phone: string) {
-  const { sent } = await requestReviewLink(url, key, { customerName: 'Ada', customerPhone: phone });
+  const { sent } = await requestReviewLink(url, stack.key, { customerName: 'Ada', customerPhone: phone });
   return {
     status: sent.status,
     body: sent.json as { data: { requestId: string; status: string; scheduledFor?: string } },
@@ -31,63 +24,57 @@ async function send(url: string, phone: string) {
 }
 
 async function record(url: string, id: string) {
-  const response = await fetch(`${url}/api/v1/requests/${id}`, { headers: { 'x-api-key': key } });
+  const response = await fetch(`${url}/api/v1/requests/${id}`, { headers: { 'x-api-key': stack.key } });
   return ((await response.json()) as { data: { status: string; legs: { state: string }[] } }).data;
 }
 
-useApiOnFakeTwilio(
-  FROM,
-  { QUIET_HOURS: '08:00-21:00', BUSINESS_TIME_ZONE: 'UTC' },
-  (stack) => ({ fake, api, key } = stack),
-  others,
-);
+const stack = useApiOnFakeTwilio(FROM, { QUIET_HOURS: '08:00-21:00', BUSINESS_TIME_ZONE: 'UTC' });
 
 describe('held requests across processes', () => {
   it('a 23:00 text survives SIGKILL of the API and is sent once at 08:00', async () => {
-    await setClock(api.url, NIGHT);
+    await setClock(stack.api.url, NIGHT);
     const phone = '+14155552301';
-    const held = await send(api.url, phone);
+    const held = await send(stack.api.url, phone);
     expect(held.status).toBe(200);
     expect(held.body.data).toMatchObject({ status: 'scheduled', scheduledFor: '2030-01-16T08:00:00.000Z' });
-    await api.stop('SIGKILL');
-    expect(fake.count(phone)).toBe(0);
+    await stack.api.stop('SIGKILL');
+    expect(stack.fake.count(phone)).toBe(0);
 
-    api.app = await startApp('api', { env: api.env });
+    await stack.api.restart();
     // A fresh process's clock starts at the real time; the held text is not due then.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(fake.count(phone)).toBe(0);
-    expect((await record(api.url, held.body.data.requestId)).status).toBe('scheduled');
+    expect(stack.fake.count(phone)).toBe(0);
+    expect((await record(stack.api.url, held.body.data.requestId)).status).toBe('scheduled');
 
-    await setClock(api.url, OPENING);
-    await waitFor(() => fake.count(phone) === 1, 15_000, 'the held text sent');
+    await setClock(stack.api.url, OPENING);
+    await waitFor(() => stack.fake.count(phone) === 1, 15_000, 'the held text sent');
     await waitFor(
-      async () => (await record(api.url, held.body.data.requestId)).legs[0]?.state === 'delivered',
+      async () => (await record(stack.api.url, held.body.data.requestId)).legs[0]?.state === 'delivered',
       15_000,
       'delivered',
     );
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(fake.count(phone)).toBe(1);
+    expect(stack.fake.count(phone)).toBe(1);
   });
 
   it('two processes on one database send each held text exactly once', async () => {
-    const second = await startApp('api', { env: api.env });
-    others.push(second);
-    await setClock(api.url, NIGHT.replace('15', '16'));
+    const second = await stack.another();
+    await setClock(stack.api.url, NIGHT.replace('15', '16'));
     await setClock(second.url, NIGHT.replace('15', '16'));
     const phones = Array.from({ length: 8 }, (_, i) => `+141555524${String(10 + i)}`);
     const ids: string[] = [];
     for (const [i, phone] of phones.entries()) {
       // Half through each process: either may take any of them later.
-      const held = await send(i % 2 === 0 ? api.url : second.url, phone);
+      const held = await send(i % 2 === 0 ? stack.api.url : second.url, phone);
       expect(held.body.data.status).toBe('scheduled');
       ids.push(held.body.data.requestId);
     }
     const opening = OPENING.replace('16', '17');
-    await Promise.all([setClock(api.url, opening), setClock(second.url, opening)]);
-    await waitFor(() => phones.every((p) => fake.count(p) >= 1), 20_000, 'every held text sent');
+    await Promise.all([setClock(stack.api.url, opening), setClock(second.url, opening)]);
+    await waitFor(() => phones.every((p) => stack.fake.count(p) >= 1), 20_000, 'every held text sent');
     // Both runners poll every second: give the loser of each claim time to (wrongly) send.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
-    expect(phones.map((p) => fake.count(p))).toEqual(phones.map(() => 1));
+    expect(phones.map((p) => stack.fake.count(p))).toEqual(phones.map(() => 1));
     for (const id of ids) expect((await record(second.url, id)).status).toBe('sent');
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from './support/fault-upstream.ts';
 import { recordFigure } from './support/figures.ts';
 import { request, type Session } from './support/http.ts';
-import { OWNER, type SystemBff, startSystemBff } from './support/stack.ts';
+import { type AddedUser, addUser, OWNER, type SystemBff, startSystemBff } from './support/stack.ts';
 
 // Security checks the BFF's own suite leaves open (docs/reliability.md maps every check to its
 // test): a planted session id, logout on every route, the complete role matrix with anonymous
@@ -12,18 +12,24 @@ import { OWNER, type SystemBff, startSystemBff } from './support/stack.ts';
 let upstream: FakeUpstream;
 let bff: SystemBff;
 let owner: Session;
-let staffId: string;
-let managerId: string;
-const STAFF = { email: 'sec-staff@example.com', password: 'sec-staff-password' };
-const MANAGER = { email: 'sec-manager@example.com', password: 'sec-manager-password' };
+let staff: AddedUser;
+let manager: AddedUser;
 const SMS = { channel: 'sms', customerName: 'Ann Lee', customerPhone: '+14155552671' };
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
   bff = await startSystemBff(upstream.url);
   owner = await bff.owner();
-  staffId = (await owner.post('/bff/users', { ...STAFF, role: 'staff' })).json.data.user.id;
-  managerId = (await owner.post('/bff/users', { ...MANAGER, role: 'manager' })).json.data.user.id;
+  staff = await addUser(owner, {
+    email: 'sec-staff@example.com',
+    password: 'sec-staff-password',
+    role: 'staff',
+  });
+  manager = await addUser(owner, {
+    email: 'sec-manager@example.com',
+    password: 'sec-manager-password',
+    role: 'manager',
+  });
 });
 
 afterAll(async () => {
@@ -56,7 +62,7 @@ describe('session fixation', () => {
   });
 
   it('an attacker’s own valid session planted in a victim’s browser ends when the victim signs in', async () => {
-    const attacker = await signedIn(STAFF);
+    const attacker = await signedIn(staff);
     const victim = bff.session();
     victim.cookie = attacker.cookie;
     expect((await victim.login(OWNER.email, OWNER.password)).status).toBe(200);
@@ -70,7 +76,7 @@ describe('session fixation', () => {
 
 describe('logout', () => {
   it('ends the session on every route, a send included, and nothing is forwarded with the old id', async () => {
-    const session = await signedIn(MANAGER);
+    const session = await signedIn(manager);
     const token = session.cookie;
     expect((await session.post('/auth/logout', {})).status).toBe(200);
     const replayed = bff.session();
@@ -89,7 +95,7 @@ describe('logout', () => {
   });
 
   it('a cross-site logout is refused and the session lives on', async () => {
-    const session = await signedIn(MANAGER);
+    const session = await signedIn(manager);
     const attempts: Record<string, string>[] = [
       { 'x-csrf': '1', origin: 'https://evil.example' },
       { origin: session.base }, // no X-CSRF
@@ -123,7 +129,7 @@ describe('roles', () => {
     for (const [method, path, body] of ROUTES) {
       const reply = await bff
         .session()
-        .request(method, path.replace('STAFF', staffId).replace('MANAGER', managerId), {
+        .request(method, path.replace('STAFF', staff.id).replace('MANAGER', manager.id), {
           ...(body ? { json: body } : {}),
           headers: { 'idempotency-key': crypto.randomUUID() },
         });
@@ -146,16 +152,16 @@ describe('roles', () => {
       );
     const before = await users();
     for (const [user, selfId] of [
-      [STAFF, staffId],
-      [MANAGER, managerId],
+      [staff, staff.id],
+      [manager, manager.id],
     ] as const) {
       const session = await signedIn(user);
       const attempts = [
         session.request('PATCH', `/bff/users/${selfId}`, { json: { role: 'owner' } }),
-        session.request('PATCH', `/bff/users/${selfId === staffId ? managerId : staffId}`, {
+        session.request('PATCH', `/bff/users/${selfId === staff.id ? manager.id : staff.id}`, {
           json: { password: 'taken-over-password' },
         }),
-        session.request('DELETE', `/bff/users/${selfId === staffId ? managerId : staffId}`),
+        session.request('DELETE', `/bff/users/${selfId === staff.id ? manager.id : staff.id}`),
         session.post('/bff/users', {
           email: 'eve@example.com',
           role: 'owner',
@@ -164,12 +170,12 @@ describe('roles', () => {
         session.get('/bff/users'),
       ];
       for (const reply of await Promise.all(attempts)) expect(reply.status).toBe(403);
-      expect((await session.get('/auth/me')).json.data.user.role).toBe(user === STAFF ? 'staff' : 'manager');
+      expect((await session.get('/auth/me')).json.data.user.role).toBe(user === staff ? 'staff' : 'manager');
     }
     expect(await users()).toEqual(before);
     // Passwords unchanged: both still sign in with their own.
-    await signedIn(STAFF);
-    await signedIn(MANAGER);
+    await signedIn(staff);
+    await signedIn(manager);
   });
 });
 
@@ -237,12 +243,12 @@ describe('CSRF', () => {
           headers: h,
           body: JSON.stringify({ email: 'csrf@example.com', role: 'owner', password: 'a-long-password-3' }),
         }),
-        request(bff.url, `/bff/users/${staffId}`, {
+        request(bff.url, `/bff/users/${staff.id}`, {
           method: 'PATCH',
           headers: h,
           body: JSON.stringify({ role: 'owner' }),
         }),
-        request(bff.url, `/bff/users/${managerId}`, { method: 'DELETE', headers: h }),
+        request(bff.url, `/bff/users/${manager.id}`, { method: 'DELETE', headers: h }),
       ];
       for (const reply of await Promise.all(calls))
         expect({ label, status: reply.status }).toEqual({ label, status: 403 });
@@ -263,7 +269,7 @@ describe('CSRF', () => {
       const reply = await request(bff.url, '/auth/login', {
         method: 'POST',
         headers: h,
-        body: JSON.stringify({ email: STAFF.email, password: STAFF.password }),
+        body: JSON.stringify({ email: staff.email, password: staff.password }),
       });
       expect({ label, status: reply.status }).toEqual({ label, status: 403 });
       expect(reply.headers['set-cookie']).toBeUndefined();

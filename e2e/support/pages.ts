@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
 // Small helpers in the user's terms: what a person reads and clicks.
@@ -22,4 +23,19 @@ export async function totalShown(page: Page): Promise<number> {
   const match = /of (\d[\d,]*)/.exec(text);
   if (!match) throw new Error(`no total in “${text}”`);
   return Number(match[1]!.replace(/,/g, ''));
+}
+
+/** The serious and critical accessibility violations (axe: WCAG 2.1 A/AA and best practice) on the page. */
+export async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5),
+    }));
 }

@@ -1,5 +1,6 @@
-import type http from 'node:http';
+import http from 'node:http';
 import fc from 'fast-check';
+import { recordFigure } from './figures.ts';
 import { type Reply, request } from './http.ts';
 
 // Adversarial HTTP requests for fuzzing the running apps: paths with encodings, traversal and
@@ -440,4 +441,62 @@ export function fixedExamples(base: { cookie: string; routes: readonly string[] 
       body: undefined,
     },
   ];
+}
+
+/** One fuzz run against one app: its connection, the cases it sent and the statuses they got. */
+export type FuzzRun = {
+  cases: number;
+  statuses: Map<number, number>;
+  /**
+   * Sends one case to the app at baseUrl (to `target` when the case's own needs filling in) and
+   * counts it: the reply, and the label a failure names it by (request, status, start of body).
+   */
+  send(baseUrl: string, req: FuzzRequest, target?: string): Promise<{ reply: Reply; label: string }>;
+  /**
+   * The fixed examples (signed in with `cookie`, over `routes`) through `check`, then `numRuns`
+   * generated cases from FUZZ_SEED through `checkCase`, stopping at the first failure.
+   */
+  run<C>(options: {
+    cookie: string;
+    routes: readonly string[];
+    check: (req: FuzzRequest) => Promise<void>;
+    cases: fc.Arbitrary<C>;
+    checkCase: (c: C) => Promise<void>;
+    numRuns: number;
+  }): Promise<void>;
+  /** Records the cases run and the statuses seen as figures of `app`. */
+  recordFigures(app: string): void;
+  close(): void;
+};
+
+/** A fuzz run on one keep-alive connection, so cases reach the app one after another. */
+export function fuzzRun(): FuzzRun {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const run: FuzzRun = {
+    cases: 0,
+    statuses: new Map(),
+    async send(baseUrl, req, target = req.target) {
+      const reply = await sendCase(baseUrl, req, agent, target);
+      run.cases++;
+      run.statuses.set(reply.status, (run.statuses.get(reply.status) ?? 0) + 1);
+      return {
+        reply,
+        label: `${req.method} ${req.target.slice(0, 120)} → ${reply.status} ${reply.text.slice(0, 160)}`,
+      };
+    },
+    async run({ cookie, routes, check, cases, checkCase, numRuns }) {
+      for (const example of fixedExamples({ cookie, routes })) await check(example);
+      await fc.assert(fc.asyncProperty(cases, checkCase), { numRuns, seed: FUZZ_SEED, endOnFailure: true });
+    },
+    recordFigures(app) {
+      recordFigure({ area: 'fuzz', what: `${app} cases run`, value: run.cases, summary: 'counted' });
+      recordFigure({
+        area: 'fuzz',
+        what: `${app} statuses seen`,
+        value: [...run.statuses.keys()].sort((a, b) => a - b).join(' '),
+      });
+    },
+    close: () => agent.destroy(),
+  };
+  return run;
 }

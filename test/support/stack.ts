@@ -119,6 +119,18 @@ export async function startSystemBff(
   return bff;
 }
 
+/** A dashboard user as an owner adds one (POST /bff/users) and as it signs in. */
+export type TestUser = { email: string; password: string; role: 'owner' | 'manager' | 'staff' };
+
+export type AddedUser = TestUser & { id: string };
+
+/** Adds `user` as `owner` does; throws unless it is created. The user with its id. */
+export async function addUser(owner: Session, user: TestUser): Promise<AddedUser> {
+  const reply = await owner.post('/bff/users', user);
+  if (reply.status !== 201) throw new Error(`adding ${user.email}: ${reply.status} ${reply.text}`);
+  return { ...user, id: reply.json.data.user.id };
+}
+
 export const BUSINESS = { slug: 'harbour', name: 'Harbour Street Coffee' };
 export const ALL_SCOPES = 'review_requests:write,reviews:read,analytics:read';
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FakeClock } from '@review-desk/server/db/clock';
 import type { Dialect } from '@review-desk/server/db/types';
 import { createPostgresDatabase, ENGINES } from '@review-desk/server/test-support/databases';
+import { jsonOr } from '@review-desk/server/test-support/json';
 import {
   codedErrorEnvelopeSchema,
   ERROR_CODES,
@@ -238,12 +239,7 @@ export async function getJson(
     headers: { ...(key ? { 'x-api-key': key } : {}), ...headers },
   });
   const text = await response.text();
-  let body: Body;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = text;
-  }
+  const body: Body = jsonOr(text, text);
   return { status: response.status, headers: response.headers, body };
 }
 

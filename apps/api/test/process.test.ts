@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { expectNodeRefusals } from '@review-desk/server/test-support/node-refusals';
 import {
   API_KEY_PATTERN,
   analyticsOutputSchema,
@@ -142,13 +143,10 @@ describe('a key anywhere in the URL', () => {
 
 describe('requests Node would answer by itself', () => {
   it('get the envelope (400 without Host, 417 for an unknown Expect) and a log line like any refusal', async () => {
-    const send = (bytes: string) => rawExchange(app.url, bytes);
-    const noHost = await send('GET /healthz HTTP/1.1\r\n\r\n');
-    expect(noHost).toMatch(/^HTTP\/1.1 400 /);
-    expect(noHost).toContain('"code":"host_missing"');
-    const expectation = await send('GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n');
-    expect(expectation).toMatch(/^HTTP\/1.1 417 /);
-    expect(expectation).toContain('"code":"expectation_failed"');
+    await expectNodeRefusals((bytes) => rawExchange(app.url, bytes), {
+      withoutHost: 'GET /healthz HTTP/1.1\r\n\r\n',
+      withExpect: 'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n',
+    });
     await new Promise((resolve) => setTimeout(resolve, 200));
     const lines = app.logs.filter((line) => line.includes('"msg":"request"'));
     expect(lines.some((l) => l.includes('"status":400') && l.includes('"code":"host_missing"'))).toBe(true);

@@ -1,11 +1,13 @@
 import { openDatabase } from '@review-desk/server/db/open';
 import type { Database } from '@review-desk/server/db/types';
 import { createPostgresDatabase } from '@review-desk/server/test-support/databases';
+import { jsonOr } from '@review-desk/server/test-support/json';
 import { OUTBOX_FAULTS } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeTwilio, startFakeTwilio, twilioSettings } from '../../../test/support/fake-twilio.ts';
+import { type FakeTwilio, startFakeTwilio } from '../../../test/support/fake-twilio.ts';
 import { type RunningApp, runCli, startApp } from '../../../test/support/processes.ts';
 import { type RoundRobin, startRoundRobin } from '../../../test/support/round-robin.ts';
+import { textingApiEnv } from '../../../test/support/twilio-stack.ts';
 import { rollupDrift } from '../src/store/recount.ts';
 
 // Two API processes on one PostgreSQL database (DATABASE_URL) behind a round-robin balancer: the
@@ -71,13 +73,11 @@ async function send(base: string, key: string, body: Record<string, string>) {
   } catch {
     return { status: 0, code: undefined, requestId: undefined, state: undefined };
   }
-  const text = await response.text();
-  let json: { code?: string; data?: { requestId: string; status: string } } = {};
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // the balancer's own answer for a replica it cannot reach
-  }
+  // {} for the balancer's own answer for a replica it cannot reach.
+  const json = jsonOr(await response.text(), {}) as {
+    code?: string;
+    data?: { requestId: string; status: string };
+  };
   return {
     status: response.status,
     code: json.code,
@@ -226,14 +226,9 @@ describe('two API replicas on one PostgreSQL, held requests', () => {
   let pair: Pair;
   beforeAll(async () => {
     fake = await startFakeTwilio({ receiptDelayMs: 5 });
-    pair = await startPair({
-      DEV_OUTBOX: '0',
-      DEV_CLOCK: '1',
-      QUIET_HOURS: '08:00-21:00',
-      BUSINESS_TIME_ZONE: 'UTC',
-      FREQUENCY_CAP_DAYS: '0',
-      ...twilioSettings(fake, FROM),
-    });
+    pair = await startPair(
+      textingApiEnv(fake, FROM, { QUIET_HOURS: '08:00-21:00', BUSINESS_TIME_ZONE: 'UTC' }),
+    );
   }, 90_000);
   afterAll(async () => {
     await pair?.stop();

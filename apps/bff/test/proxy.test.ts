@@ -526,9 +526,7 @@ describe('upstream answers and failures', () => {
       behaviours.status(403, fail('scope_missing', 'This API key lacks the analytics:read scope.')),
     );
     const reply = await owner.get('/api/v1/analytics');
-    expect(reply.status).toBe(403);
-    expect(reply.json.code).toBe('upstream_scope_missing');
-    expect(reply.json.error).toMatch(/^The server’s API key lacks analytics:read/);
+    expectFailure(reply, 403, 'upstream_scope_missing', /^The server’s API key lacks analytics:read/);
     upstream.behave(
       behaviours.status(
         403,
@@ -539,9 +537,7 @@ describe('upstream answers and failures', () => {
       ),
     );
     const send = await owner.send(SMS);
-    expect(send.status).toBe(403);
-    expect(send.json.code).toBe('allowance_exceeded');
-    expect(send.json.error).toMatch(/Sending allowance exceeded/);
+    expectFailure(send, 403, 'allowance_exceeded', /Sending allowance exceeded/);
   });
 
   it('never relays an upstream body that contains the key', async () => {
@@ -568,9 +564,7 @@ describe('an unreachable upstream', () => {
         'The review service could not be reached. Try again in a moment.',
       );
       const send = await client.send(SMS);
-      expect(send.status).toBe(502);
-      expect(send.json.code).toBe('upstream_unreachable');
-      expect(send.json.error).toMatch(/nothing was sent/);
+      expectFailure(send, 502, 'upstream_unreachable', /nothing was sent/);
       const history = await client.get('/bff/sends');
       expect(history.json.data.sends[0]).toMatchObject({ outcome: 'failed', httpStatus: 502 });
       const ready = await client.get('/readyz');

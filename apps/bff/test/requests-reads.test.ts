@@ -1,6 +1,7 @@
 import { fail } from '@review-desk/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeUpstream, json } from '../../../test/support/fault-upstream.ts';
+import { sentRequest } from '../../../test/support/request-record.ts';
 import { type TestBff, useBffOnFakeUpstream } from './support/bff.ts';
 import type { DashboardClient } from './support/client.ts';
 
@@ -12,25 +13,15 @@ let upstream: FakeUpstream;
 let bff: TestBff;
 let owner: DashboardClient;
 
-const RECORD = {
-  id: 'req_1',
-  channel: 'sms',
-  status: 'sent',
-  createdAt: '2026-06-10T12:00:00.000Z',
-  scheduledFor: null,
-  clicked: false,
-  completed: false,
-  optedOut: false,
-  legs: [
-    {
-      channel: 'sms',
-      provider: 'twilio',
-      state: 'delivered',
-      error: null,
-      updatedAt: '2026-06-10T12:00:03.000Z',
-    },
-  ],
-};
+const RECORD = sentRequest('req_1', 'sms', [
+  {
+    channel: 'sms',
+    provider: 'twilio',
+    state: 'delivered',
+    error: null,
+    updatedAt: '2026-06-10T12:00:03.000Z',
+  },
+]);
 
 useBffOnFakeUpstream((stack) => ({ upstream, bff, owner } = stack));
 afterEach(() => upstream.reset());

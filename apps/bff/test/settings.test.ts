@@ -8,7 +8,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { addUser, startBff, type TestBff } from './support/bff.ts';
-import type { DashboardClient } from './support/client.ts';
+import { type DashboardClient, expectFailure } from './support/client.ts';
 import { type DemoApi, startDemoApi } from './support/demo-api.ts';
 
 // /bff/settings in front of the real API (both real processes): owners read and change the
@@ -142,9 +142,7 @@ describe('/bff/settings', () => {
   it('says an upstream without the extension manages its own settings', async () => {
     const bareOwner = await bareBff.owner();
     const read = await bareOwner.get('/bff/settings');
-    expect(read.status).toBe(404);
-    expect(read.json.code).toBe('settings_not_offered');
-    expect(read.json.error).toMatch(/managed by that service/);
+    expectFailure(read, 404, 'settings_not_offered', /managed by that service/);
     expect(bare.calls.some((c) => c.url === '/api/v1/settings')).toBe(true);
     const test = await bareOwner.post('/bff/settings/test', { channel: 'email' });
     expect(test.json.code).toBe('settings_not_offered');

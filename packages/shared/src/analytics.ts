@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHANNELS } from './channels.ts';
 import { DAYS_DEFAULT, DAYS_MAX, DAYS_MIN } from './limits.ts';
-import { intParam, toSearchParams } from './query.ts';
+import { intParam, searchParamsOf } from './query.ts';
 
 // GET /api/v1/analytics (docs/api.md, "Analytics"). A deployment is only known to send `completed`
 // and `reviewLeft`; the rest is the real service's shape, extended. Definitions below are the ones
@@ -12,9 +12,7 @@ export const analyticsQuerySchema = z.strictObject({
 });
 export type AnalyticsQuery = z.output<typeof analyticsQuerySchema>;
 
-export function analyticsSearchParams(query: Partial<AnalyticsQuery>): URLSearchParams {
-  return toSearchParams({ days: query.days });
-}
+export const analyticsSearchParams = searchParamsOf(analyticsQuerySchema);
 
 const count = z.number().int().nonnegative();
 /** A share from 0 to 1, or null when its denominator is 0. */

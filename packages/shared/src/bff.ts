@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageFields, pagingParams } from './paging.ts';
+import { pageOf, pagingParams } from './paging.ts';
 import { REQUEST_ENDPOINTS } from './requests.ts';
 import { ENDPOINTS } from './scopes.ts';
 
@@ -170,10 +170,7 @@ export const sendHistoryEntrySchema = z.object({
 });
 export type SendHistoryEntry = z.infer<typeof sendHistoryEntrySchema>;
 
-export const sendHistorySchema = z.object({
-  ...pageFields,
-  sends: z.array(sendHistoryEntrySchema),
-});
+export const sendHistorySchema = pageOf('sends', sendHistoryEntrySchema);
 export type SendHistory = z.infer<typeof sendHistorySchema>;
 
 /** Honest words for each outcome, for badges and the result panel. */

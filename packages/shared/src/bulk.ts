@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BULK_DAILY_CAP_MAX } from './bulk-days.ts';
 import { channelSchema, DEFAULT_CHANNEL } from './channels.ts';
 import { fieldErrors } from './envelope.ts';
-import { pageFields, pagingParams } from './paging.ts';
+import { pageOf, pagingParams } from './paging.ts';
 import { type SendRequest, sendRequestSchema } from './send.ts';
 
 // Sending to a list (docs/bulk.md): the dashboard checks every row with the same schema a single
@@ -149,10 +149,7 @@ export const bulkRowSchema = z.object({
 });
 export type BulkRow = z.infer<typeof bulkRowSchema>;
 
-export const bulkRowPageSchema = z.object({
-  ...pageFields,
-  rows: z.array(bulkRowSchema),
-});
+export const bulkRowPageSchema = pageOf('rows', bulkRowSchema);
 export type BulkRowPage = z.infer<typeof bulkRowPageSchema>;
 
 /** GET /bff/bulk-sends/{id}/rows: pages of up to 500 rows. */

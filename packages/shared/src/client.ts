@@ -119,6 +119,21 @@ export function createApiClient(options: ApiClientOptions) {
     return { ...headers, ...extra };
   }
 
+  /** A GET of `path` with the query's search string (none when empty), its `data` checked by `schema`. */
+  async function read<S extends z.ZodType>(
+    path: string,
+    query: URLSearchParams,
+    schema: S,
+    call: CallOptions,
+  ) {
+    const qs = query.toString();
+    const response = await doFetch(`${base}${path}${qs ? `?${qs}` : ''}`, {
+      headers: headersFor(call.headers),
+      signal: call.signal,
+    });
+    return readEnvelope(response, schema);
+  }
+
   return {
     async send(body: SendRequestInput, call: CallOptions = {}) {
       const headers = headersFor({ 'content-type': 'application/json', ...call.headers });
@@ -132,23 +147,11 @@ export function createApiClient(options: ApiClientOptions) {
       return readEnvelope(response, sendResultSchema);
     },
 
-    async reviews(query: Partial<ReviewsQuery> = {}, call: CallOptions = {}) {
-      const qs = reviewsSearchParams(query).toString();
-      const response = await doFetch(`${base}${ENDPOINTS.reviews.path}${qs ? `?${qs}` : ''}`, {
-        headers: headersFor(call.headers),
-        signal: call.signal,
-      });
-      return readEnvelope(response, reviewListSchema);
-    },
+    reviews: (query: Partial<ReviewsQuery> = {}, call: CallOptions = {}) =>
+      read(ENDPOINTS.reviews.path, reviewsSearchParams(query), reviewListSchema, call),
 
-    async analytics(query: Partial<AnalyticsQuery> = {}, call: CallOptions = {}) {
-      const qs = analyticsSearchParams(query).toString();
-      const response = await doFetch(`${base}${ENDPOINTS.analytics.path}${qs ? `?${qs}` : ''}`, {
-        headers: headersFor(call.headers),
-        signal: call.signal,
-      });
-      return readEnvelope(response, analyticsResultSchema);
-    },
+    analytics: (query: Partial<AnalyticsQuery> = {}, call: CallOptions = {}) =>
+      read(ENDPOINTS.analytics.path, analyticsSearchParams(query), analyticsResultSchema, call),
 
     /**
      * Every page matching the filters, by the API's stop rule (docs/api.md). Yields each page; a

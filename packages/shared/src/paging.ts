@@ -19,3 +19,8 @@ export const pageFields = {
   limit: z.number().int(),
   total: z.number().int().nonnegative(),
 };
+
+/** An answer holding a page of `items` under `key`. */
+export function pageOf<K extends string, T extends z.ZodType>(key: K, items: T) {
+  return z.object({ ...pageFields, ...({ [key]: z.array(items) } as Record<K, z.ZodArray<T>>) });
+}

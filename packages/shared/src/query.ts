@@ -47,6 +47,15 @@ export function oneOfParam<T extends z.ZodType<unknown, string>>(
     .optional();
 }
 
+/** A query's canonical search string maker: the schema's parameters that are given, in its order. */
+export function searchParamsOf<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>) {
+  const names = Object.keys(schema.shape);
+  return (query: Partial<z.output<z.ZodObject<Shape>>>): URLSearchParams => {
+    const given = query as Record<string, string | number | undefined>;
+    return toSearchParams(Object.fromEntries(names.map((name) => [name, given[name]])));
+  };
+}
+
 /** Builds a canonical query string from defined values, in the order given. */
 export function toSearchParams(values: Record<string, string | number | undefined | null>): URLSearchParams {
   const params = new URLSearchParams();

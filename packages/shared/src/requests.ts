@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHANNELS, channelSchema } from './channels.ts';
-import { pageFields, pagingParams } from './paging.ts';
-import { oneOfParam, toSearchParams } from './query.ts';
+import { pageOf, pagingParams } from './paging.ts';
+import { oneOfParam, searchParamsOf } from './query.ts';
 
 // Reading review requests back: GET /api/v1/requests and GET /api/v1/requests/{id}, an extension
 // of the API (docs/api.md, "Reading requests back"). Clients must not require it: another
@@ -125,19 +125,9 @@ export const requestsQuerySchema = z.strictObject({
 });
 export type RequestsQuery = z.output<typeof requestsQuerySchema>;
 
-export function requestsSearchParams(query: Partial<RequestsQuery>): URLSearchParams {
-  return toSearchParams({
-    page: query.page,
-    limit: query.limit,
-    status: query.status,
-    channel: query.channel,
-  });
-}
+export const requestsSearchParams = searchParamsOf(requestsQuerySchema);
 
-export const requestListSchema = z.object({
-  ...pageFields,
-  requests: z.array(requestRecordSchema),
-});
+export const requestListSchema = pageOf('requests', requestRecordSchema);
 export type RequestList = z.infer<typeof requestListSchema>;
 
 /**

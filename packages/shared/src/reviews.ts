@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RATING_MAX, RATING_MIN } from './limits.ts';
-import { pageFields, pagingParams } from './paging.ts';
-import { intParam, oneOfParam, toSearchParams } from './query.ts';
+import { pageFields, pageOf, pagingParams } from './paging.ts';
+import { intParam, oneOfParam, searchParamsOf } from './query.ts';
 
 // GET /api/v1/reviews: review items, paging and limits (docs/api.md).
 
@@ -36,14 +36,7 @@ export const reviewsQuerySchema = z.strictObject({
 });
 export type ReviewsQuery = z.output<typeof reviewsQuerySchema>;
 
-export function reviewsSearchParams(query: Partial<ReviewsQuery>): URLSearchParams {
-  return toSearchParams({
-    page: query.page,
-    limit: query.limit,
-    status: query.status,
-    minRating: query.minRating,
-  });
-}
+export const reviewsSearchParams = searchParamsOf(reviewsQuerySchema);
 
 /**
  * A review as our service writes it, in the real service's field names. Dates are ISO 8601.
@@ -96,10 +89,7 @@ export const reviewListSchema = z.looseObject({
 export type ReviewList = z.infer<typeof reviewListSchema>;
 
 /** The list our service writes (strict review items). */
-export const reviewListOutputSchema = z.object({
-  ...pageFields,
-  reviews: z.array(reviewSchema),
-});
+export const reviewListOutputSchema = pageOf('reviews', reviewSchema);
 
 /** The API's paging rule: stop when reviews is empty or when page × limit reaches total. */
 export function isLastPage(list: {

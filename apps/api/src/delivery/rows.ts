@@ -1,3 +1,4 @@
+import { withNumbers } from '@review-desk/server/db/rows';
 import {
   type Channel,
   FINAL_LEG_STATES,
@@ -58,21 +59,7 @@ export const RANK_SQL = `CASE state ${Object.entries(LEG_STATE_RANK)
 export const LEG_ORDER = "CASE kind WHEN 'request' THEN 0 ELSE 1 END, channel DESC";
 export const FINAL_SQL = FINAL_LEG_STATES.map((s) => `'${s}'`).join(', ');
 
-export function toRequest(row: DeliveryRequestRow): DeliveryRequestRow {
-  return {
-    ...row,
-    business_id: Number(row.business_id),
-    scheduled_for: row.scheduled_for === null ? null : Number(row.scheduled_for),
-    created_at: Number(row.created_at),
-    updated_at: Number(row.updated_at),
-  };
-}
+export const toRequest = (row: DeliveryRequestRow): DeliveryRequestRow =>
+  withNumbers(row, ['business_id', 'scheduled_for', 'created_at', 'updated_at']);
 
-export function toLeg(row: LegRow): LegRow {
-  return {
-    ...row,
-    business_id: Number(row.business_id),
-    segments: row.segments === null ? null : Number(row.segments),
-    updated_at: Number(row.updated_at),
-  };
-}
+export const toLeg = (row: LegRow): LegRow => withNumbers(row, ['business_id', 'segments', 'updated_at']);

@@ -94,12 +94,25 @@ const REQUEST_COLUMNS = [
   'completed_at',
 ] as const;
 
+type DayEntry<D> = { businessId: number; day: number; d: D };
+
+/** A business's roll-up delta for a day, started empty on the day's first row. */
+function dayEntry<D>(entries: Map<string, DayEntry<D>>, businessId: number, day: number, empty: () => D) {
+  const key = `${businessId}:${day}`;
+  let entry = entries.get(key);
+  if (!entry) {
+    entry = { businessId, day, d: empty() };
+    entries.set(key, entry);
+  }
+  return entry;
+}
+
 /** Inserts requests in finished states; returns their row ids in input order. */
 export function bulkInsertRequests(db: Queryable, rows: Iterable<BulkRequest>): Promise<number[]> {
   const store = requestStore(db);
   return db.transaction(async (tx) => {
     const ids: number[] = [];
-    const deltas = new Map<string, { businessId: number; day: number; d: RequestRollupDelta }>();
+    const deltas = new Map<string, DayEntry<RequestRollupDelta>>();
     // SQLite: one row per statement (in process, and its binding slows with many placeholders).
     const perBatch = tx.dialect === 'sqlite' ? 1 : batchSize(tx, REQUEST_COLUMNS.length, 500);
     for (const batch of batches(rows, perBatch)) {
@@ -131,12 +144,7 @@ export function bulkInsertRequests(db: Queryable, rows: Iterable<BulkRequest>): 
       for (const r of batch) {
         ids.push(idOf.get(r.public_id)!);
         const day = dayOf(r.created_at);
-        const key = `${r.business_id}:${day}`;
-        let entry = deltas.get(key);
-        if (!entry) {
-          entry = { businessId: r.business_id, day, d: emptyRequestDelta() };
-          deltas.set(key, entry);
-        }
+        const entry = dayEntry(deltas, r.business_id, day, emptyRequestDelta);
         requestContribution(r, entry.d);
       }
     }
@@ -150,7 +158,7 @@ export function bulkInsertReviews(db: Queryable, rows: Iterable<NewReview>): Pro
   return db.transaction(async (tx) => {
     let inserted = 0;
     const counts = new Map<string, { businessId: number; status: string; rating: number; n: number }>();
-    const days = new Map<string, { businessId: number; day: number; d: ReviewTotals }>();
+    const days = new Map<string, DayEntry<ReviewTotals>>();
     const platforms = new Map<string, { businessId: number; day: number; platform: string; n: number }>();
     for (const batch of batches(rows, batchSize(tx, REVIEW_COLUMNS.length, 1_000))) {
       inserted += await insertMany(tx, 'reviews', REVIEW_COLUMNS, batch.map(reviewValues));
@@ -161,13 +169,7 @@ export function bulkInsertReviews(db: Queryable, rows: Iterable<NewReview>): Pro
         else counts.set(countKey, { businessId: r.businessId, status: r.status, rating: r.rating, n: 1 });
 
         const day = dayOf(r.reviewAt);
-        const dayKey = `${r.businessId}:${day}`;
-        let entry = days.get(dayKey);
-        if (!entry) {
-          entry = { businessId: r.businessId, day, d: emptyReviewDelta() };
-          days.set(dayKey, entry);
-        }
-        const d = entry.d;
+        const d = dayEntry(days, r.businessId, day, emptyReviewDelta).d;
         d.n++;
         d.rating_sum += r.rating;
         d[r.status]++;
@@ -176,7 +178,7 @@ export function bulkInsertReviews(db: Queryable, rows: Iterable<NewReview>): Pro
           d.synced_n++;
           d.synced_rating_sum += r.rating;
         }
-        const platformKey = `${dayKey}:${r.platform}`;
+        const platformKey = `${r.businessId}:${day}:${r.platform}`;
         const p = platforms.get(platformKey);
         if (p) p.n++;
         else platforms.set(platformKey, { businessId: r.businessId, day, platform: r.platform, n: 1 });

@@ -76,17 +76,11 @@ function toJob(row: JobRow): BulkJobRecord {
   };
 }
 
-export type NewBulkJob = {
-  id: string;
-  location: string;
-  channel: Channel;
-  skipRecent: boolean;
-  dailyCap: number | null;
-  timeZone: string;
-  createdBy: string;
-  createdByEmail: string;
-  rows: { send: SendRequest; contactMasked: string }[];
-};
+/** A list to store: what the job records from the start, and its rows. */
+export type NewBulkJob = Pick<
+  BulkJobRecord,
+  'id' | 'location' | 'channel' | 'skipRecent' | 'dailyCap' | 'timeZone' | 'createdBy' | 'createdByEmail'
+> & { rows: { send: SendRequest; contactMasked: string }[] };
 
 export type BulkStore = ReturnType<typeof createBulkStore>;
 

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { jsonOr } from '@review-desk/server/test-support/json';
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@review-desk/shared';
 import { expect } from 'vitest';
 
@@ -46,13 +47,7 @@ export class DashboardClient {
       if (name?.endsWith('rd_session')) this.cookie = value ? `${name}=${value}` : null;
     }
     const text = await response.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, json };
+    return { status: response.status, headers: response.headers, text, json: jsonOr(text, undefined) };
   }
 
   get(path: string, headers?: Record<string, string>) {
@@ -75,10 +70,14 @@ export class DashboardClient {
   }
 }
 
-/** Asserts a refusal: the status, and exactly the envelope {success: false, error, code}. */
-export function expectFailure(reply: Reply, status: number, code: string, error: string): void {
+/** Asserts a refusal: the status, and exactly the envelope {success: false, error, code} (the error's words, or a pattern they match). */
+export function expectFailure(reply: Reply, status: number, code: string, error: string | RegExp): void {
   expect(reply.status).toBe(status);
-  expect(reply.json).toEqual({ success: false, error, code });
+  expect(reply.json).toEqual({
+    success: false,
+    error: typeof error === 'string' ? error : expect.stringMatching(error),
+    code,
+  });
 }
 
 export type RawReply = { status: number; headers: http.IncomingHttpHeaders; text: string };

@@ -1,6 +1,7 @@
-import { NativeSelect, Text, TextInput } from '@mantine/core';
+import { NativeSelect, Text } from '@mantine/core';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { useMemo } from 'react';
+import { PhoneInput } from '../../../components/phone-input.tsx';
 import { countryOptions, phonePreview } from '../send-form-model.ts';
 
 /**
@@ -38,11 +39,8 @@ export function PhoneField({
           className="phone-field__country"
           description={ownCode ? 'Taken from the number' : undefined}
         />
-        <TextInput
+        <PhoneInput
           label="Phone number"
-          type="tel"
-          inputMode="tel"
-          autoComplete="tel"
           name="customerPhone"
           value={number}
           onChange={(event) => onNumber(event.currentTarget.value)}

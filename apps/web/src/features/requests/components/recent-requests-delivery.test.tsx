@@ -1,5 +1,7 @@
+import type { RequestLeg } from '@review-desk/shared';
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sentRequest } from '../../../../../../test/support/request-record.ts';
 import { fail, ok, stubFetch } from '../../../test/fetch-stub.ts';
 import { renderPage, session } from '../../../test/render.tsx';
 import RecentRequestsPage from './recent-requests-page.tsx';
@@ -28,20 +30,13 @@ const entry = (id: string, requestId: string) => ({
 });
 
 const SENDS = { page: 1, limit: 20, total: 2, sends: [entry('s1', 'req_1'), entry('s2', 'req_2')] };
-const record = (
-  id: string,
-  legs: { channel: string; kind?: string; state: string; error: string | null }[],
-) => ({
-  id,
-  channel: 'both',
-  status: 'sent',
-  createdAt: '2026-06-10T12:00:00.000Z',
-  scheduledFor: null,
-  clicked: false,
-  completed: false,
-  optedOut: false,
-  legs: legs.map((l) => ({ ...l, provider: 'twilio', updatedAt: '2026-06-10T12:00:05.000Z' })),
-});
+/** A `both` request whose legs Twilio carried, last changed five seconds after the send. */
+const record = (id: string, legs: Omit<RequestLeg, 'provider' | 'updatedAt'>[]) =>
+  sentRequest(
+    id,
+    'both',
+    legs.map((l) => ({ ...l, provider: 'twilio', updatedAt: '2026-06-10T12:00:05.000Z' })),
+  );
 
 function render(requests: (path: string) => Response) {
   stubFetch((request) => {

@@ -1,7 +1,7 @@
 import { Button, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { CHANNEL_REQUIRES, type Channel } from '@review-desk/shared/send';
 import type { CountryCode } from 'libphonenumber-js/max';
-import type { FormEvent } from 'react';
+import type { ChangeEvent, FormEvent } from 'react';
 import { CHANNEL_LABELS } from '../channel-labels.ts';
 import type { SendField, SendFieldErrors, SendFormValues } from '../send-form-model.ts';
 import { PhoneField } from './phone-field.tsx';
@@ -35,6 +35,16 @@ export function SendForm({
     event.preventDefault();
     onSubmit();
   };
+  /** A text input of the customer's, bound to its value, its check on leaving and its error. */
+  const contactInput = (field: 'customerName' | 'customerEmail') => ({
+    name: field,
+    autoComplete: 'off',
+    value: values[field],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => onChange({ [field]: event.currentTarget.value }),
+    onBlur: () => onBlur(field),
+    error: errors[field],
+    disabled: pending,
+  });
   return (
     <form onSubmit={submit} noValidate aria-label="Send a review request" className="send-form">
       <Stack gap="md">
@@ -65,13 +75,7 @@ export function SendForm({
         <TextInput
           label="Customer name"
           description="Optional; used to greet the customer."
-          name="customerName"
-          autoComplete="off"
-          value={values.customerName}
-          onChange={(event) => onChange({ customerName: event.currentTarget.value })}
-          onBlur={() => onBlur('customerName')}
-          error={errors.customerName}
-          disabled={pending}
+          {...contactInput('customerName')}
         />
         {needs.phone && (
           <PhoneField
@@ -83,19 +87,7 @@ export function SendForm({
             onBlur={() => onBlur('customerPhone')}
           />
         )}
-        {needs.email && (
-          <TextInput
-            label="Customer email"
-            type="email"
-            name="customerEmail"
-            autoComplete="off"
-            value={values.customerEmail}
-            onChange={(event) => onChange({ customerEmail: event.currentTarget.value })}
-            onBlur={() => onBlur('customerEmail')}
-            error={errors.customerEmail}
-            disabled={pending}
-          />
-        )}
+        {needs.email && <TextInput label="Customer email" type="email" {...contactInput('customerEmail')} />}
         <div>
           <Button
             type="submit"

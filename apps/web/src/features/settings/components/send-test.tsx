@@ -1,10 +1,11 @@
 import '@mantine/core/styles/Radio.layer.css';
-import { Alert, Button, Group, Paper, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Radio, Stack, Text, Title } from '@mantine/core';
 import { fieldErrors } from '@review-desk/shared/envelope';
 import { type MessageTemplates, SAMPLE_CUSTOMER_NAME } from '@review-desk/shared/settings';
 import { bffSettingsTestBodySchema, TEST_SENDS_PER_HOUR } from '@review-desk/shared/settings-test';
 import { useState } from 'react';
 import { ErrorState } from '../../../components/error-state.tsx';
+import { PhoneInput } from '../../../components/phone-input.tsx';
 import { ApiError } from '../../../lib/api-error.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useSendTest } from '../api/send-test.ts';
@@ -75,11 +76,9 @@ export function SendTest({ words }: { words: MessageTemplates }) {
           </Group>
         </Radio.Group>
         {channel === 'sms' && (
-          <TextInput
+          <PhoneInput
             label="Your phone"
             description="With the country code, e.g. +1 415 555 2671."
-            type="tel"
-            autoComplete="tel"
             value={phone}
             onChange={(e) => setPhone(e.currentTarget.value)}
             error={phoneError}

@@ -22,7 +22,7 @@ import {
   type SettingsResponse,
   settingsSchemaFor,
 } from '@review-desk/shared/settings';
-import { type FormEvent, useMemo, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useMemo, useState } from 'react';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ApiError } from '../../../lib/api-error.ts';
@@ -50,29 +50,24 @@ type Form = {
 
 type Errors = Partial<Record<string, string>>;
 
-function toForm(settings: Settings): Form {
+// The words and the time zone are edited as they are; the other fields as the form's inputs hold them.
+function toForm({ reminderAfterDays, quietHours, reviewSiteUrl, ...asIs }: Settings): Form {
   return {
-    smsTemplate: settings.smsTemplate,
-    emailSubject: settings.emailSubject,
-    emailTemplate: settings.emailTemplate,
-    reminderAfterDays: String(settings.reminderAfterDays),
-    quietHoursOn: settings.quietHours !== null,
-    start: settings.quietHours?.start ?? '08:00',
-    end: settings.quietHours?.end ?? '21:00',
-    timeZone: settings.timeZone,
-    reviewSiteUrl: settings.reviewSiteUrl ?? '',
+    ...asIs,
+    reminderAfterDays: String(reminderAfterDays),
+    quietHoursOn: quietHours !== null,
+    start: quietHours?.start ?? '08:00',
+    end: quietHours?.end ?? '21:00',
+    reviewSiteUrl: reviewSiteUrl ?? '',
   };
 }
 
-function fromForm(form: Form): Settings {
+function fromForm({ reminderAfterDays, quietHoursOn, start, end, reviewSiteUrl, ...asIs }: Form): Settings {
   return {
-    smsTemplate: form.smsTemplate,
-    emailSubject: form.emailSubject,
-    emailTemplate: form.emailTemplate,
-    reminderAfterDays: Number(form.reminderAfterDays),
-    quietHours: form.quietHoursOn ? { start: form.start, end: form.end } : null,
-    timeZone: form.timeZone,
-    reviewSiteUrl: form.reviewSiteUrl.trim() === '' ? null : form.reviewSiteUrl.trim(),
+    ...asIs,
+    reminderAfterDays: Number(reminderAfterDays),
+    quietHours: quietHoursOn ? { start, end } : null,
+    reviewSiteUrl: reviewSiteUrl.trim() === '' ? null : reviewSiteUrl.trim(),
   };
 }
 
@@ -107,6 +102,13 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
     <K extends keyof Form>(key: K) =>
     (value: Form[K]) =>
       setForm((f) => ({ ...f, [key]: value }));
+  /** An input's value, change and error, bound to the form's `key` (its error named `errorKey`). */
+  const input = (key: Exclude<keyof Form, 'quietHoursOn'>, errorKey: string = key) => ({
+    value: form[key],
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
+      set(key)(e.currentTarget.value),
+    error: errors[errorKey],
+  });
 
   const values = {
     customerName: withoutName ? null : SAMPLE_CUSTOMER_NAME,
@@ -153,26 +155,9 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
             </Text>
             <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
               <Stack gap="sm">
-                <Textarea
-                  label="SMS message"
-                  rows={3}
-                  value={form.smsTemplate}
-                  onChange={(e) => set('smsTemplate')(e.currentTarget.value)}
-                  error={errors.smsTemplate}
-                />
-                <TextInput
-                  label="Email subject"
-                  value={form.emailSubject}
-                  onChange={(e) => set('emailSubject')(e.currentTarget.value)}
-                  error={errors.emailSubject}
-                />
-                <Textarea
-                  label="Email message"
-                  rows={7}
-                  value={form.emailTemplate}
-                  onChange={(e) => set('emailTemplate')(e.currentTarget.value)}
-                  error={errors.emailTemplate}
-                />
+                <Textarea label="SMS message" rows={3} {...input('smsTemplate')} />
+                <TextInput label="Email subject" {...input('emailSubject')} />
+                <Textarea label="Email message" rows={7} {...input('emailTemplate')} />
               </Stack>
               <Stack gap="md">
                 <Checkbox
@@ -198,9 +183,7 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
               label="Reminder"
               description="One reminder, with the same words, to a customer who has neither opened the link nor opted out nor been sent another request since; within the sending hours."
               data={REMINDER_OPTIONS}
-              value={form.reminderAfterDays}
-              onChange={(e) => set('reminderAfterDays')(e.currentTarget.value)}
-              error={errors.reminderAfterDays}
+              {...input('reminderAfterDays')}
             />
             <Checkbox
               label="Send only during sending hours"
@@ -210,20 +193,8 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
             />
             {form.quietHoursOn && (
               <Group align="flex-start">
-                <TextInput
-                  label="From"
-                  type="time"
-                  value={form.start}
-                  onChange={(e) => set('start')(e.currentTarget.value)}
-                  error={errors['quietHours.start']}
-                />
-                <TextInput
-                  label="Until"
-                  type="time"
-                  value={form.end}
-                  onChange={(e) => set('end')(e.currentTarget.value)}
-                  error={errors['quietHours.end']}
-                />
+                <TextInput label="From" type="time" {...input('start', 'quietHours.start')} />
+                <TextInput label="Until" type="time" {...input('end', 'quietHours.end')} />
               </Group>
             )}
             {quietError && !errors['quietHours.start'] && !errors['quietHours.end'] && (
@@ -231,20 +202,12 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
                 {quietError}
               </Text>
             )}
-            <NativeSelect
-              label="Time zone"
-              data={zones}
-              value={form.timeZone}
-              onChange={(e) => set('timeZone')(e.currentTarget.value)}
-              error={errors.timeZone}
-            />
+            <NativeSelect label="Time zone" data={zones} {...input('timeZone')} />
             <TextInput
               label="Review site address"
               description="Where a happy customer is offered to post a public review (optional)."
               placeholder="https://…"
-              value={form.reviewSiteUrl}
-              onChange={(e) => set('reviewSiteUrl')(e.currentTarget.value)}
-              error={errors.reviewSiteUrl}
+              {...input('reviewSiteUrl')}
             />
           </Stack>
         </Paper>

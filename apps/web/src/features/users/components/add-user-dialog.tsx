@@ -1,13 +1,13 @@
 import '../../../components/overlays.css';
-import { Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
+import { NativeSelect, TextInput } from '@mantine/core';
 import { createUserSchema, type Role } from '@review-desk/shared/bff';
 import { formErrors } from '@review-desk/shared/envelope';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { ApiError } from '../../../lib/api-error.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useCreateUser } from '../api/create-user.ts';
 import { roleOptions } from '../model.ts';
-import { FailureAlert } from './failure-alert.tsx';
+import { FormDialog } from './form-dialog.tsx';
 import { NewPasswordFields } from './new-password-fields.tsx';
 
 /** Adds a user: email, role and a first password, checked with the shared schema before sending. */
@@ -26,8 +26,7 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
     create.reset();
     onClose();
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const parsed = createUserSchema.safeParse({ email: email.trim(), role, password });
     if (!parsed.success) {
       setErrors(formErrors(parsed.error, ['email', 'role', 'password']));
@@ -50,37 +49,38 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
   };
 
   return (
-    <Modal opened={opened} onClose={close} title="Add a user">
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <FailureAlert title="Could not add the user" error={create.error} />
-          <TextInput
-            label="Email"
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            error={errors.email}
-            required
-            data-autofocus
-          />
-          <NativeSelect
-            label="Role"
-            value={role}
-            onChange={(e) => setRole(e.currentTarget.value as Role)}
-            data={roleOptions()}
-            error={errors.role}
-          />
-          <NewPasswordFields
-            label="Password"
-            description="At least 12 characters. Share it safely; the user can be given a new one later."
-            value={password}
-            onChange={setPassword}
-            error={errors.password}
-            submitLabel="Add user"
-            pending={create.isPending}
-          />
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      title="Add a user"
+      failure={{ title: 'Could not add the user', error: create.error }}
+      onClose={close}
+      onSubmit={submit}
+    >
+      <TextInput
+        label="Email"
+        type="email"
+        value={email}
+        onChange={(e) => setEmail(e.currentTarget.value)}
+        error={errors.email}
+        required
+        data-autofocus
+      />
+      <NativeSelect
+        label="Role"
+        value={role}
+        onChange={(e) => setRole(e.currentTarget.value as Role)}
+        data={roleOptions()}
+        error={errors.role}
+      />
+      <NewPasswordFields
+        label="Password"
+        description="At least 12 characters. Share it safely; the user can be given a new one later."
+        value={password}
+        onChange={setPassword}
+        error={errors.password}
+        submitLabel="Add user"
+        pending={create.isPending}
+      />
+    </FormDialog>
   );
 }

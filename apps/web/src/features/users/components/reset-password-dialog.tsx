@@ -1,10 +1,9 @@
 import '../../../components/overlays.css';
-import { Modal, Stack } from '@mantine/core';
 import { passwordSchema, type User } from '@review-desk/shared/bff';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { toast } from '../../../lib/toast.ts';
 import { useUpdateUser } from '../api/update-user.ts';
-import { FailureAlert } from './failure-alert.tsx';
+import { FormDialog } from './form-dialog.tsx';
 import { NewPasswordFields } from './new-password-fields.tsx';
 
 /** Sets a new password for a user (the shared password rule, checked before sending). */
@@ -18,8 +17,7 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
     update.reset();
     onClose();
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     if (!user) return;
     const parsed = passwordSchema.safeParse(password);
     if (!parsed.success) {
@@ -38,22 +36,23 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
     );
   };
   return (
-    <Modal opened={user !== null} onClose={close} title={user ? `New password for ${user.email}` : ''}>
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <FailureAlert title="Could not change the password" error={update.error} />
-          <NewPasswordFields
-            label="New password"
-            description="At least 12 characters."
-            value={password}
-            onChange={setPassword}
-            error={error}
-            submitLabel="Set password"
-            pending={update.isPending}
-            autoFocus
-          />
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={user !== null}
+      title={user ? `New password for ${user.email}` : ''}
+      failure={{ title: 'Could not change the password', error: update.error }}
+      onClose={close}
+      onSubmit={submit}
+    >
+      <NewPasswordFields
+        label="New password"
+        description="At least 12 characters."
+        value={password}
+        onChange={setPassword}
+        error={error}
+        submitLabel="Set password"
+        pending={update.isPending}
+        autoFocus
+      />
+    </FormDialog>
   );
 }
