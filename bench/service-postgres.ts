@@ -6,6 +6,7 @@ import {
   startPostgresCluster,
 } from '../packages/server/test-support/postgres-cluster.ts';
 import { startRoundRobin } from '../test/support/round-robin.ts';
+import { generateHistory } from './lib/generate.ts';
 import { runLoad } from './lib/load.ts';
 import { ENTRIES, runCli, type Server, startServer, tempDir } from './lib/processes.ts';
 import type { Table } from './lib/report.ts';
@@ -135,17 +136,7 @@ async function createDatabase(adminUrl: string, name: string): Promise<string> {
 async function generateSlice(env: Record<string, string>): Promise<void> {
   const cli = (args: string[]) => runCli('api', args, { env });
   await cli(['business', 'create', 'slice', 'Slice Co', '--review-url', 'https://example.com/review']);
-  await cli([
-    'generate',
-    '--business',
-    'slice',
-    '--reviews',
-    String(SLICE.reviews),
-    '--requests',
-    String(SLICE.requests),
-    '--days',
-    '400',
-  ]);
+  await generateHistory(cli, 'slice', { ...SLICE, days: 400 });
 }
 
 /**

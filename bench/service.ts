@@ -10,6 +10,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { generateHistory } from './lib/generate.ts';
 import { ENTRIES, repoRoot, runCli, type Server, startServer, tempDir } from './lib/processes.ts';
 import { percentile, type Section, type Table, type Target } from './lib/report.ts';
 import { BENCH_API_ENV, type Measured, measureApi, round, sendSeconds } from './lib/service-calls.ts';
@@ -80,34 +81,20 @@ async function dataset(sizes: (typeof SIZES)['full'], log: (line: string) => voi
     `generating ${sizes.reviews.toLocaleString('en-US')} reviews + ${sizes.requests.toLocaleString('en-US')} requests (cached under ${dir})…`,
   );
   await cli(['business', 'create', 'big', 'Big Co', '--review-url', 'https://example.com/review']);
-  await cli([
-    'generate',
-    '--business',
-    'big',
-    '--reviews',
-    String(sizes.reviews),
-    '--requests',
-    String(sizes.requests),
-    '--days',
-    String(DAYS),
-    '--seed',
-    String(SEED),
-  ]);
+  await generateHistory(cli, 'big', {
+    reviews: sizes.reviews,
+    requests: sizes.requests,
+    days: DAYS,
+    seed: SEED,
+  });
   for (let i = 1; i <= sizes.others; i++) {
     await cli(['business', 'create', `other-${i}`, `Other ${i}`, '--review-url', 'https://example.com/o']);
-    await cli([
-      'generate',
-      '--business',
-      `other-${i}`,
-      '--reviews',
-      String(sizes.otherReviews),
-      '--requests',
-      String(sizes.otherRequests),
-      '--days',
-      String(DAYS),
-      '--seed',
-      String(SEED + i),
-    ]);
+    await generateHistory(cli, `other-${i}`, {
+      reviews: sizes.otherReviews,
+      requests: sizes.otherRequests,
+      days: DAYS,
+      seed: SEED + i,
+    });
   }
   const created = await cli([
     'key',
