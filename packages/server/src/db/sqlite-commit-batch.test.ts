@@ -41,6 +41,26 @@ describe('SQLite transactions queued together', () => {
     await db.close();
   });
 
+  it('one that starts just after another ended, in the same turn of the event loop, joins its commit', async () => {
+    const { db, other } = await open();
+    const ended = Promise.withResolvers<void>();
+    const first = db.transaction(async (tx) => {
+      await tx.run('INSERT INTO t VALUES (1)');
+      ended.resolve();
+    });
+    await ended.promise;
+    let seenByOther: unknown;
+    const second = db.transaction(async (tx) => {
+      await tx.run('INSERT INTO t VALUES (2)');
+      seenByOther = await other.get('SELECT count(*) AS n FROM t');
+    });
+    await Promise.all([first, second]);
+    expect(seenByOther).toEqual({ n: 0 });
+    expect(await other.get('SELECT count(*) AS n FROM t')).toEqual({ n: 2 });
+    await other.close();
+    await db.close();
+  });
+
   it('a failing transaction is undone alone; the others of its batch commit', async () => {
     const { db, other } = await open();
     const results = await Promise.allSettled([

@@ -1,11 +1,14 @@
 import type { DatabaseSync } from 'node:sqlite';
+import type { Gate } from './gate.ts';
 import { closeScope, type TxScope } from './tx-context.ts';
 
-// Transactions queued for SQLite's one connection share a commit. SQLite runs one transaction at
-// a time; when others are already waiting as one ends, it does not COMMIT yet: the next one runs
-// inside the same BEGIN IMMEDIATE, in a savepoint of its own, and so on until none waits (or the
-// batch is full). Then one COMMIT writes them all, and only then is each one's promise settled:
-// nobody is answered before their writes are durable. A transaction that fails is rolled back to
+// Transactions close together in time share SQLite's commit. SQLite runs one transaction at a
+// time on the one connection; when one ends it does not COMMIT at once: a transaction already
+// waiting, or one that starts before this turn of the event loop is over (the other requests that
+// arrived together), runs inside the same BEGIN IMMEDIATE, in a savepoint of its own. When none is
+// left (or the batch is full), one COMMIT writes them all, and only then is each one's promise
+// settled: nobody is answered before their writes are durable. A plain statement waits for that
+// commit, so it never reads what might yet be undone. A transaction that fails is rolled back to
 // its savepoint, alone; an error that ends SQLite's transaction (disk full, I/O) or a failed
 // COMMIT fails every transaction of the batch, none of which was answered yet. Busy moments thus
 // pay for one commit (and one write of each hot page) per batch instead of one per transaction.
@@ -101,6 +104,59 @@ export class CommitBatch {
       else if (failure !== undefined) member.reject(failure);
       else member.resolve(member.value);
     }
+  }
+}
+
+/** The connection's batches: which one is open, and whether it waits for more to join. */
+export class SharedCommits {
+  readonly #raw: DatabaseSync;
+  readonly #gate: Gate;
+  #batch: CommitBatch | undefined;
+  /** The open batch holds the gate with no transaction running: the next one joins it at once. */
+  #idle = false;
+  #commitSoon: NodeJS.Immediate | undefined;
+
+  constructor(raw: DatabaseSync, gate: Gate) {
+    this.#raw = raw;
+    this.#gate = gate;
+  }
+
+  /** Takes the connection for a transaction, in the open batch or a new one. */
+  async enter(): Promise<CommitBatch> {
+    if (this.#idle) this.#idle = false;
+    else {
+      const turn = this.#gate.acquire(true);
+      if (turn !== undefined) await turn;
+    }
+    try {
+      this.#batch ??= new CommitBatch(this.#raw);
+      return this.#batch;
+    } catch (error) {
+      // BEGIN failed (another process held the write lock too long).
+      this.#gate.release();
+      throw error;
+    }
+  }
+
+  /** After a transaction's work: the next one continues the batch, or it is committed. */
+  leave(batch: CommitBatch): void {
+    if (!batch.full && this.#gate.nextIsTransaction) this.#gate.release();
+    else if (!batch.full && this.#gate.waiting === 0) {
+      // Keep the gate: a transaction starting in this turn of the event loop joins; then commit.
+      this.#idle = true;
+      this.#commitSoon ??= setImmediate(() => {
+        this.#commitSoon = undefined;
+        if (this.#idle) this.#commit();
+      });
+    } else this.#commit();
+  }
+
+  #commit(): void {
+    const batch = this.#batch;
+    this.#batch = undefined;
+    this.#idle = false;
+    batch?.commit();
+    this.#gate.release();
   }
 }
 

@@ -5,7 +5,7 @@ import { StartupError } from '../startup-error.ts';
 import { Gate } from './gate.ts';
 import { busFor, type LocalBus } from './local-bus.ts';
 import { toSqlitePlaceholders } from './placeholders.ts';
-import { CommitBatch, rolledBack } from './sqlite-commit-batch.ts';
+import { rolledBack, SharedCommits } from './sqlite-commit-batch.ts';
 import { currentScope, openScope, runInScope, type TxScope } from './tx-context.ts';
 import {
   type Database,
@@ -45,8 +45,8 @@ export class SqliteDatabase implements Database {
   readonly description: string;
   readonly #raw: DatabaseSync;
   readonly #gate = new Gate();
-  /** The transactions sharing the open BEGIN … COMMIT, while others queue for it. */
-  #batch: CommitBatch | undefined;
+  /** Transactions close together share one BEGIN … COMMIT. */
+  readonly #commits: SharedCommits;
   readonly #statements = new Map<string, StatementSync>();
   readonly #bus: LocalBus;
   readonly #logger: DbLogger;
@@ -79,6 +79,7 @@ export class SqliteDatabase implements Database {
         cause: error,
       });
     }
+    this.#commits = new SharedCommits(this.#raw, this.#gate);
     // The WAL and shared-memory files exist now; SQLite gives them the main file's mode, but an
     // older version may have left them readable by others.
     if (!memory) for (const file of sqliteFiles(this.#file)) makePrivate(file);
@@ -139,23 +140,11 @@ export class SqliteDatabase implements Database {
   async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const outer = currentScope<Transaction>(this);
     if (outer !== undefined) return fn(outer.handle);
-    const turn = this.#gate.acquire(true);
-    if (turn !== undefined) await turn;
-    let batch: CommitBatch;
-    try {
-      // Joins the batch still open (sqlite-commit-batch.ts), else begins one.
-      batch = this.#batch ??= new CommitBatch(this.#raw);
-    } catch (error) {
-      this.#gate.release();
-      throw error;
-    }
+    // Joins the batch still open, else begins one (sqlite-commit-batch.ts).
+    const batch = await this.#commits.enter();
     const scope = openScope<Transaction>(this, (own) => new SqliteTransaction(this, this.#connection, own));
     const { settled } = await batch.run(scope, () => runInScope(scope, () => fn(scope.handle)));
-    if (batch.full || !this.#gate.nextIsTransaction) {
-      this.#batch = undefined;
-      batch.commit();
-    }
-    this.#gate.release();
+    this.#commits.leave(batch);
     return settled;
   }
 
