@@ -1,4 +1,12 @@
-// What the command line reads from its user: passwords and API keys, never echoed.
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+
+// What the command line reads from its user: its words and flags, and passwords and API keys,
+// never echoed.
+
+/** A command's flags (`options`) and the words among them; an unknown flag is a usage error. */
+export function commandArgs<O extends ParseArgsOptionsConfig>(argv: string[], options: O) {
+  return parseArgs({ args: argv, allowPositionals: true as const, options });
+}
 
 /** A mistake in how the command was called: the usage follows the message. */
 export class UsageError extends Error {}

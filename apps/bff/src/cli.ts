@@ -4,7 +4,7 @@ import { StartupError } from '@review-desk/server/startup-error';
 import { createUserSchema, passwordSchema, ROLES, roleSchema } from '@review-desk/shared';
 import { endSessionsOf } from './auth/sessions.ts';
 import { createUserStore } from './auth/users.ts';
-import { readSecretLine as readPassword, required, UsageError } from './cli-input.ts';
+import { commandArgs, readSecretLine as readPassword, required, UsageError } from './cli-input.ts';
 import { loadCliConfig } from './env.ts';
 import { LOCATION_USAGE, runLocationCommand } from './locations/cli.ts';
 import { openBffDatabase } from './store/database.ts';
@@ -53,15 +53,11 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'location' && !argv.includes('--help') && !argv.includes('-h'))
     return runLocationCommand(argv.slice(1));
   if (argv[0] === 'migrate-to-postgres') return migrateToPostgres(argv.slice(1));
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      email: { type: 'string' },
-      role: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
+  const { values, positionals } = commandArgs(argv, {
+    email: { type: 'string' },
+    role: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
   });
   if (values.help || positionals.length === 0) {
     process.stdout.write(`${USAGE}\n`);

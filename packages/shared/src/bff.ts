@@ -151,15 +151,20 @@ export const sendHistoryQuerySchema = z.strictObject({
 });
 export type SendHistoryQuery = z.output<typeof sendHistoryQuerySchema>;
 
+/** Who a send went to, as the dashboard lists it: the customer's name and the masked contact. */
+export const recipientFields = {
+  customerName: z.string().nullable(),
+  /** Masked phone and/or email, e.g. "+1 ••• ••• 2671", "a•••@example.com". */
+  contact: z.string(),
+};
+
 export const sendHistoryEntrySchema = z.object({
   id: z.string(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
   sentBy: z.string(),
   channel: z.string(),
-  customerName: z.string().nullable(),
-  /** Masked phone and/or email, e.g. "+1 ••• ••• 2671", "a•••@example.com". */
-  contact: z.string(),
+  ...recipientFields,
   outcome: z.enum(SEND_OUTCOMES),
   httpStatus: z.number().int().nullable(),
   requestId: z.string().nullable(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recipientFields } from './bff.ts';
 import { BULK_DAILY_CAP_MAX } from './bulk-days.ts';
 import { channelSchema, DEFAULT_CHANNEL } from './channels.ts';
 import { fieldErrors } from './envelope.ts';
@@ -137,8 +138,7 @@ export type BulkJobList = z.infer<typeof bulkJobListSchema>;
 
 export const bulkRowSchema = z.object({
   index: z.number().int(),
-  customerName: z.string().nullable(),
-  contact: z.string(),
+  ...recipientFields,
   outcome: z.enum(BULK_ROW_OUTCOMES),
   /** The upstream's error code for a refusal, or why a row was skipped or is unknown. */
   code: z.string().nullable(),

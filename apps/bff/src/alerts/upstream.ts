@@ -4,12 +4,11 @@ import {
   analyticsResultSchema,
   isLastPage,
   reviewListSchema,
-  reviewsSearchParams,
 } from '@review-desk/shared';
 import { alertExcerpt } from '@review-desk/shared/alerts';
 import type { z } from 'zod';
 import type { RoutedLocation } from '../locations/directory.ts';
-import { getFromLocation } from '../locations/upstream-get.ts';
+import { getFromLocation, type LocationRead, pendingReviewsQuery } from '../locations/upstream-get.ts';
 import { retryAfterMs } from './decide.ts';
 import type { SeenReview } from './store.ts';
 
@@ -32,13 +31,8 @@ export class UpstreamFailure extends Error {
   }
 }
 
-async function upstreamGet<S extends z.ZodType>(
-  location: RoutedLocation,
-  endpoint: 'reviews' | 'analytics',
-  query: URLSearchParams,
-  schema: S,
-): Promise<z.output<S>> {
-  const reply = await getFromLocation(location, endpoint, query, randomUUID());
+async function upstreamGet<S extends z.ZodType>(read: LocationRead, schema: S): Promise<z.output<S>> {
+  const reply = await getFromLocation(read, randomUUID());
   if (reply.kind === 'error') {
     const timeout = reply.reason === 'timeout';
     throw new UpstreamFailure(timeout ? 'The API did not answer in time' : 'The API is unreachable', null);
@@ -74,7 +68,7 @@ export async function newestReviews(
   const found: SeenReview[] = [];
   for (let page = 1; page <= maxPages; page++) {
     const query = new URLSearchParams({ page: String(page), limit: String(POLL_PAGE_SIZE) });
-    const list = await upstreamGet(location, 'reviews', query, reviewListSchema);
+    const list = await upstreamGet({ location, endpoint: 'reviews', query }, reviewListSchema);
     const reviews = list.reviews.map((r) => ({
       id: String(r.id),
       rating: r.rating,
@@ -92,21 +86,12 @@ export async function newestReviews(
 
 /** How many reviews wait for a response (at or above `minRating`): a one-row page's total. */
 export async function pendingCount(location: RoutedLocation, minRating?: number): Promise<number> {
-  const query = reviewsSearchParams({
-    page: 1,
-    limit: 1,
-    status: 'pending',
-    ...(minRating ? { minRating } : {}),
-  });
-  return (await upstreamGet(location, 'reviews', query, reviewListSchema)).total;
+  const query = pendingReviewsQuery(minRating);
+  return (await upstreamGet({ location, endpoint: 'reviews', query }, reviewListSchema)).total;
 }
 
 /** GET /api/v1/analytics?days=N, read as the Analytics page reads it. */
 export function analyticsFor(location: RoutedLocation, days: number): Promise<AnalyticsResult> {
-  return upstreamGet(
-    location,
-    'analytics',
-    new URLSearchParams({ days: String(days) }),
-    analyticsResultSchema,
-  );
+  const query = new URLSearchParams({ days: String(days) });
+  return upstreamGet({ location, endpoint: 'analytics', query }, analyticsResultSchema);
 }

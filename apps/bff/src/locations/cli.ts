@@ -1,10 +1,9 @@
-import { parseArgs } from 'node:util';
 import * as setting from '@review-desk/server/config';
 import { StartupError } from '@review-desk/server/startup-error';
 import { AUTH_SCHEMES, type AuthScheme, locationNameSchema, locationSlugSchema } from '@review-desk/shared';
 import type { z } from 'zod';
 import { unfinishedBulkJobs } from '../bulk/active.ts';
-import { readSecretLine, required, UsageError } from '../cli-input.ts';
+import { commandArgs, readSecretLine, required, UsageError } from '../cli-input.ts';
 import { keyFromText, loadCliConfig, readKeyFile } from '../env.ts';
 import { openBffDatabase } from '../store/database.ts';
 import { createSecretBox, loadSecretsKey, refusingBox } from './secrets.ts';
@@ -34,18 +33,14 @@ async function readKey(file: string | undefined, slug: string): Promise<string> 
 }
 
 export async function runLocationCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      slug: { type: 'string' },
-      name: { type: 'string' },
-      upstream: { type: 'string' },
-      'auth-scheme': { type: 'string' },
-      origin: { type: 'string' },
-      'key-file': { type: 'string' },
-      json: { type: 'boolean' },
-    },
+  const { values, positionals } = commandArgs(argv, {
+    slug: { type: 'string' },
+    name: { type: 'string' },
+    upstream: { type: 'string' },
+    'auth-scheme': { type: 'string' },
+    origin: { type: 'string' },
+    'key-file': { type: 'string' },
+    json: { type: 'boolean' },
   });
   const [command, ...extra] = positionals;
   if (command === undefined || extra.length > 0)

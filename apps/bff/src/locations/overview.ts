@@ -12,7 +12,6 @@ import {
   ok,
   overviewFigures,
   reviewListSchema,
-  reviewsSearchParams,
 } from '@review-desk/shared';
 import { type RequestHandler, Router } from 'express';
 import type { z } from 'zod';
@@ -22,7 +21,7 @@ import { methodNotAllowed } from '../http/method.ts';
 import { interpretReply } from '../proxy/answer.ts';
 import { PROXY_MESSAGES } from '../proxy/messages.ts';
 import type { LocationDirectory, RoutedLocation } from './directory.ts';
-import { getFromLocation } from './upstream-get.ts';
+import { getFromLocation, type LocationRead, pendingReviewsQuery } from './upstream-get.ts';
 
 // GET /bff/overview?days=N: the Locations overview in one call. The BFF fans out to the user's
 // locations, at most OVERVIEW_PARALLEL at a time, each call with that location's own key and
@@ -41,13 +40,12 @@ class RowFailure extends Error {
 }
 
 async function upstreamGet<S extends z.ZodType>(
-  location: RoutedLocation,
-  endpoint: 'reviews' | 'analytics',
-  query: URLSearchParams,
+  read: LocationRead,
   schema: S,
   requestId: string,
 ): Promise<z.output<S>> {
-  const reply = await getFromLocation(location, endpoint, query, requestId);
+  const { location, endpoint } = read;
+  const reply = await getFromLocation(read, requestId);
   if (reply.kind === 'error') {
     throw reply.reason === 'timeout'
       ? new RowFailure(PROXY_MESSAGES.timeout, 'upstream_timeout')
@@ -74,14 +72,16 @@ async function upstreamGet<S extends z.ZodType>(
 async function overviewRow(location: RoutedLocation, days: number, requestId: string): Promise<OverviewRow> {
   const pending = (minRating?: number) =>
     upstreamGet(
-      location,
-      'reviews',
-      reviewsSearchParams({ page: 1, limit: 1, status: 'pending', ...(minRating ? { minRating } : {}) }),
+      { location, endpoint: 'reviews', query: pendingReviewsQuery(minRating) },
       reviewListSchema,
       requestId,
     );
   const [analytics, all, aboveLow] = await Promise.all([
-    upstreamGet(location, 'analytics', analyticsSearchParams({ days }), analyticsResultSchema, requestId),
+    upstreamGet(
+      { location, endpoint: 'analytics', query: analyticsSearchParams({ days }) },
+      analyticsResultSchema,
+      requestId,
+    ),
     pending(),
     pending(LOW_RATING_MAX + 1),
   ]);

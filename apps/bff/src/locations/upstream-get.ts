@@ -1,4 +1,4 @@
-import { ENDPOINTS } from '@review-desk/shared';
+import { ENDPOINTS, reviewsSearchParams } from '@review-desk/shared';
 import { createUpstreamHeaders } from '../proxy/headers.ts';
 import type { RoutedLocation } from './directory.ts';
 
@@ -10,10 +10,20 @@ export type GetResult =
   | { kind: 'reply'; status: number; headers: Headers; body: Buffer }
   | { kind: 'error'; reason: 'timeout' | 'unreachable' };
 
+/** What to read: one of the API's endpoints at a location, with its query. */
+export type LocationRead = {
+  location: RoutedLocation;
+  endpoint: 'reviews' | 'analytics';
+  query: URLSearchParams;
+};
+
+/** The reviews query whose one-row page's total counts the pending reviews (at or above `minRating`). */
+export function pendingReviewsQuery(minRating?: number): URLSearchParams {
+  return reviewsSearchParams({ page: 1, limit: 1, status: 'pending', ...(minRating ? { minRating } : {}) });
+}
+
 export async function getFromLocation(
-  location: RoutedLocation,
-  endpoint: 'reviews' | 'analytics',
-  query: URLSearchParams,
+  { location, endpoint, query }: LocationRead,
   requestId: string,
 ): Promise<GetResult> {
   const base = location.upstream.url.href.replace(/\/+$/, '');

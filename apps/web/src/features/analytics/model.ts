@@ -8,23 +8,18 @@ import { DAYS_DEFAULT, DAYS_MAX, DAYS_MIN, RATING_MAX, RATING_MIN } from '@revie
 export type Figure = { kind: 'value'; value: number } | { kind: 'none' } | { kind: 'missing' };
 export type FigureFormat = 'count' | 'percent' | 'rating';
 
-export type Kpi = {
-  key: string;
-  label: string;
-  definition: string;
-  figure: Figure;
-  format: FigureFormat;
-};
-
 function figure(value: number | null | undefined): Figure {
   if (value === undefined) return { kind: 'missing' };
   if (value === null || Number.isNaN(value)) return { kind: 'none' };
   return { kind: 'value', value };
 }
 
-function kpi(key: MetricName, label: string, value: number | null | undefined, format: FigureFormat): Kpi {
-  return { key, label, definition: METRIC_DEFINITIONS[key], figure: figure(value), format };
+/** A figure tile: the metric, its words, its definition (as the service computes it), the figure. */
+function kpi(key: MetricName, label: string, value: number | null | undefined, format: FigureFormat) {
+  const definition: string = METRIC_DEFINITIONS[key];
+  return { key, label, definition, figure: figure(value), format };
 }
+export type Kpi = ReturnType<typeof kpi>;
 
 export function kpis(data: AnalyticsResult): Kpi[] {
   return [

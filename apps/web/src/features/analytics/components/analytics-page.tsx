@@ -21,7 +21,7 @@ import {
   trendSeries,
   WINDOW_PRESETS,
 } from '../model.ts';
-import { ChannelChart, RatingChart, SourceChart, TrendChart } from './charts.tsx';
+import { BarCard, CHANNEL_BARS, RATING_BARS, SOURCE_BARS, TrendChart } from './charts.tsx';
 import { KpiTiles } from './kpi-tiles.tsx';
 
 const CUSTOM = 'custom';
@@ -153,9 +153,9 @@ export default function AnalyticsPage({ title }: { title: string }) {
             <KpiTiles kpis={kpis(data)} />
             <div className="chart-grid">
               <TrendChart trend={trendSeries(data)} />
-              <RatingChart rows={ratingRows(data)} />
-              <ChannelChart rows={channelRows(data)} />
-              <SourceChart rows={sourceRows(data)} />
+              <BarCard spec={RATING_BARS} rows={ratingRows(data)} />
+              <BarCard spec={CHANNEL_BARS} rows={channelRows(data)} />
+              <BarCard spec={SOURCE_BARS} rows={sourceRows(data)} />
             </div>
           </Stack>
         </div>

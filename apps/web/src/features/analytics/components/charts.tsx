@@ -3,7 +3,7 @@ import { Paper, Text, Title } from '@mantine/core';
 import { type ReactNode, useLayoutEffect, useRef } from 'react';
 import { formatDate } from '../../../lib/format.ts';
 import { MARKS, markAfterPaint } from '../../../lib/perf-marks.ts';
-import type { channelRows, ratingRows, sourceRows, trendSeries } from '../model.ts';
+import type { trendSeries } from '../model.ts';
 
 /** A chart with its title, and the same numbers as a table for screen readers and keyboard users. */
 function ChartCard({
@@ -121,72 +121,73 @@ export function TrendChart({ trend }: { trend: ReturnType<typeof trendSeries> })
   );
 }
 
-export function RatingChart({ rows }: { rows: ReturnType<typeof ratingRows> }) {
+type BarRow = Record<string, string | number | boolean>;
+
+/**
+ * A bar chart: its words, its table's columns (a row's field and its heading, in order; the first
+ * is what each bar stands for) and its series; `bars` reshapes the rows when the bars stack parts.
+ */
+export type BarSpec = {
+  title: string;
+  caption?: string;
+  testId: string;
+  columns: Record<string, string>;
+  stacked?: true;
+  bars?: (rows: BarRow[]) => BarRow[];
+  series: { name: string; label: string; color: string }[];
+};
+
+export function BarCard({ spec, rows }: { spec: BarSpec; rows: BarRow[] | null }) {
+  const fields = Object.keys(spec.columns);
+  const table = rows && {
+    head: Object.values(spec.columns),
+    rows: rows.map((row) => fields.map((field) => row[field] as string | number)),
+  };
   return (
-    <ChartCard
-      title="Rating distribution"
-      caption="Reviews dated in the window, every platform."
-      testId="chart-ratings"
-      table={rows && { head: ['Rating', 'Reviews'], rows: rows.map((row) => [row.rating, row.reviews]) }}
-    >
+    <ChartCard title={spec.title} caption={spec.caption} testId={spec.testId} table={table}>
       {rows && (
         <BarChart
           h={220}
-          data={rows}
-          dataKey="rating"
+          data={spec.bars ? spec.bars(rows) : rows}
+          dataKey={fields[0] as string}
+          type={spec.stacked ? 'stacked' : 'default'}
           barChartProps={{ accessibilityLayer: false }}
-          series={[{ name: 'reviews', label: 'Reviews', color: 'yellow.6' }]}
+          series={spec.series}
         />
       )}
     </ChartCard>
   );
 }
 
-export function ChannelChart({ rows }: { rows: ReturnType<typeof channelRows> }) {
-  return (
-    <ChartCard
-      title="Requests by channel"
-      testId="chart-channels"
-      table={rows && { head: ['Channel', 'Requests'], rows: rows.map((row) => [row.channel, row.requests]) }}
-    >
-      {rows && (
-        <BarChart
-          h={220}
-          data={rows}
-          dataKey="channel"
-          barChartProps={{ accessibilityLayer: false }}
-          series={[{ name: 'requests', label: 'Requests', color: 'blue.6' }]}
-        />
-      )}
-    </ChartCard>
-  );
-}
+export const RATING_BARS: BarSpec = {
+  title: 'Rating distribution',
+  caption: 'Reviews dated in the window, every platform.',
+  testId: 'chart-ratings',
+  columns: { rating: 'Rating', reviews: 'Reviews' },
+  series: [{ name: 'reviews', label: 'Reviews', color: 'yellow.6' }],
+};
 
-export function SourceChart({ rows }: { rows: ReturnType<typeof sourceRows> }) {
-  return (
-    <ChartCard
-      title="Reviews: through requests vs synced"
-      caption="Synced reviews are imported from external networks and are not counted in request figures."
-      testId="chart-sources"
-      table={rows && { head: ['Source', 'Reviews'], rows: rows.map((row) => [row.source, row.reviews]) }}
-    >
-      {rows && (
-        <BarChart
-          h={220}
-          data={rows.map((row) => ({
-            source: row.source,
-            requested: row.synced ? 0 : row.reviews,
-            synced: row.synced ? row.reviews : 0,
-          }))}
-          dataKey="source"
-          type="stacked"
-          barChartProps={{ accessibilityLayer: false }}
-          series={[
-            { name: 'requested', label: 'Through requests', color: 'teal.6' },
-            { name: 'synced', label: 'Synced', color: 'grape.6' },
-          ]}
-        />
-      )}
-    </ChartCard>
-  );
-}
+export const CHANNEL_BARS: BarSpec = {
+  title: 'Requests by channel',
+  testId: 'chart-channels',
+  columns: { channel: 'Channel', requests: 'Requests' },
+  series: [{ name: 'requests', label: 'Requests', color: 'blue.6' }],
+};
+
+export const SOURCE_BARS: BarSpec = {
+  title: 'Reviews: through requests vs synced',
+  caption: 'Synced reviews are imported from external networks and are not counted in request figures.',
+  testId: 'chart-sources',
+  columns: { source: 'Source', reviews: 'Reviews' },
+  stacked: true,
+  bars: (rows) =>
+    rows.map((row) => ({
+      source: row.source as string,
+      requested: row.synced ? 0 : (row.reviews as number),
+      synced: row.synced ? (row.reviews as number) : 0,
+    })),
+  series: [
+    { name: 'requested', label: 'Through requests', color: 'teal.6' },
+    { name: 'synced', label: 'Synced', color: 'grape.6' },
+  ],
+};

@@ -43,7 +43,7 @@ export function PhoneField({
           label="Phone number"
           name="customerPhone"
           value={number}
-          onChange={(event) => onNumber(event.currentTarget.value)}
+          onValue={onNumber}
           onBlur={onBlur}
           error={error}
           className="phone-field__number"

@@ -80,7 +80,7 @@ export function SendTest({ words }: { words: MessageTemplates }) {
             label="Your phone"
             description="With the country code, e.g. +1 415 555 2671."
             value={phone}
-            onChange={(e) => setPhone(e.currentTarget.value)}
+            onValue={setPhone}
             error={phoneError}
           />
         )}
