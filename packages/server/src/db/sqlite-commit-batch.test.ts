@@ -17,48 +17,44 @@ async function open() {
 }
 
 describe('SQLite transactions queued together', () => {
-  it('share one commit: the first is answered only when the last has committed with it', async () => {
+  /**
+   * Row 1 written by a first transaction, then row 2 by a second that starts once `start`
+   * says so; returns what the other connection saw of the table while the second ran.
+   */
+  async function twoTransactions(start: (ended: Promise<void>) => Promise<void>) {
     const { db, other } = await open();
     const answered: number[] = [];
-    let seenByOther: unknown;
-    const first = db.transaction(async (tx) => {
-      await tx.run('INSERT INTO t VALUES (1)');
-    });
-    const second = db.transaction(async (tx) => {
-      await tx.run('INSERT INTO t VALUES (2)');
-      // Runs after the first in the same open transaction: it sees the first's row …
-      expect(await tx.get('SELECT count(*) AS n FROM t')).toEqual({ n: 2 });
-      // … which is not committed yet, and nobody has been answered.
-      seenByOther = await other.get('SELECT count(*) AS n FROM t');
-      expect(answered).toEqual([]);
-    });
-    void first.then(() => answered.push(1));
-    void second.then(() => answered.push(2));
-    await Promise.all([first, second]);
-    expect(seenByOther).toEqual({ n: 0 });
-    expect(await other.get('SELECT count(*) AS n FROM t')).toEqual({ n: 2 });
-    await other.close();
-    await db.close();
-  });
-
-  it('one that starts just after another ended, in the same turn of the event loop, joins its commit', async () => {
-    const { db, other } = await open();
     const ended = Promise.withResolvers<void>();
     const first = db.transaction(async (tx) => {
       await tx.run('INSERT INTO t VALUES (1)');
       ended.resolve();
     });
-    await ended.promise;
+    void first.then(() => answered.push(1));
+    await start(ended.promise);
     let seenByOther: unknown;
     const second = db.transaction(async (tx) => {
       await tx.run('INSERT INTO t VALUES (2)');
+      // It runs after the first in the same open transaction: it sees the first's row …
+      expect(await tx.get('SELECT count(*) AS n FROM t')).toEqual({ n: 2 });
+      // … which is not committed yet, and nobody has been answered.
       seenByOther = await other.get('SELECT count(*) AS n FROM t');
+      expect(answered).toEqual([]);
     });
     await Promise.all([first, second]);
-    expect(seenByOther).toEqual({ n: 0 });
-    expect(await other.get('SELECT count(*) AS n FROM t')).toEqual({ n: 2 });
+    const after = await other.get('SELECT count(*) AS n FROM t');
     await other.close();
     await db.close();
+    return { seenByOther, after };
+  }
+
+  it('share one commit: the first is answered only when the last has committed with it', async () => {
+    // The second queues while the first runs.
+    expect(await twoTransactions(async () => {})).toEqual({ seenByOther: { n: 0 }, after: { n: 2 } });
+  });
+
+  it('one that starts just after another ended, in the same turn of the event loop, joins its commit', async () => {
+    const joined = await twoTransactions((ended) => ended);
+    expect(joined).toEqual({ seenByOther: { n: 0 }, after: { n: 2 } });
   });
 
   it('a failing transaction is undone alone; the others of its batch commit', async () => {
