@@ -78,6 +78,21 @@ describe('SQLite transactions queued together', () => {
     await db.close();
   });
 
+  it('the first of a batch failing is undone alone; the one after it still commits', async () => {
+    const { db, other } = await open();
+    const results = await Promise.allSettled([
+      db.transaction(async (tx) => {
+        await tx.run('INSERT INTO t VALUES (1)');
+        throw new Error('refused');
+      }),
+      db.transaction((tx) => tx.run('INSERT INTO t VALUES (2)')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+    expect(await other.all('SELECT x FROM t')).toEqual([{ x: 2 }]);
+    await other.close();
+    await db.close();
+  });
+
   it('a flood of more transactions than one batch takes: every one is kept', async () => {
     const { db, other } = await open();
     const count = BATCH_MAX * 3 + 5;

@@ -5,11 +5,12 @@ import { closeScope, type TxScope } from './tx-context.ts';
 // Transactions close together in time share SQLite's commit. SQLite runs one transaction at a
 // time on the one connection; when one ends it does not COMMIT at once: a transaction already
 // waiting, or one that starts before this turn of the event loop is over (the other requests that
-// arrived together), runs inside the same BEGIN IMMEDIATE, in a savepoint of its own. When none is
-// left (or the batch is full), one COMMIT writes them all, and only then is each one's promise
+// arrived together), runs inside the same BEGIN IMMEDIATE, in a savepoint of its own. When none
+// is left (or the batch is full), one COMMIT writes them all, and only then is each one's promise
 // settled: nobody is answered before their writes are durable. A plain statement waits for that
-// commit, so it never reads what might yet be undone. A transaction that fails is rolled back to
-// its savepoint, alone; an error that ends SQLite's transaction (disk full, I/O) or a failed
+// commit, so it never reads what might yet be undone. A transaction that fails is rolled back
+// alone: to its savepoint, or, the first of a batch (which has none: a savepoint makes a large
+// transaction many times slower), with the whole transaction it began; an error that ends SQLite's transaction (disk full, I/O) or a failed
 // COMMIT fails every transaction of the batch, none of which was answered yet. Busy moments thus
 // pay for one commit (and one write of each hot page) per batch instead of one per transaction.
 // Each transaction still runs alone on the connection and sees what those before it wrote, as if
@@ -58,15 +59,19 @@ export class CommitBatch {
   async run<T>(scope: TxScope<unknown>, work: () => Promise<T>): Promise<{ settled: Promise<T> }> {
     let ok = false;
     let value: unknown;
+    // The first of a batch needs no savepoint: if it fails, the whole transaction is rolled back
+    // (and a savepoint makes a large transaction, a bulk load, many times slower).
+    const savepoint = this.#members.length > 0;
     try {
-      this.#raw.exec('SAVEPOINT rd_tx');
+      if (savepoint) this.#raw.exec('SAVEPOINT rd_tx');
       try {
         value = await work();
-        this.#raw.exec('RELEASE rd_tx');
+        if (savepoint) this.#raw.exec('RELEASE rd_tx');
         ok = true;
       } catch (error) {
         value = error;
-        if (this.#raw.isTransaction) this.#raw.exec('ROLLBACK TO rd_tx; RELEASE rd_tx');
+        if (this.#raw.isTransaction)
+          this.#raw.exec(savepoint ? 'ROLLBACK TO rd_tx; RELEASE rd_tx' : 'ROLLBACK');
       }
     } catch (error) {
       if (ok) value = error;
