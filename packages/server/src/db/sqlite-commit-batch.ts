@@ -58,6 +58,7 @@ export class CommitBatch {
    */
   async run<T>(scope: TxScope<unknown>, work: () => Promise<T>): Promise<{ settled: Promise<T> }> {
     let ok = false;
+    let threw = false;
     let value: unknown;
     // The first of a batch needs no savepoint: if it fails, the whole transaction is rolled back
     // (and a savepoint makes a large transaction, a bulk load, many times slower).
@@ -69,12 +70,15 @@ export class CommitBatch {
         if (savepoint) this.#raw.exec('RELEASE rd_tx');
         ok = true;
       } catch (error) {
+        threw = true;
         value = error;
         if (this.#raw.isTransaction)
           this.#raw.exec(savepoint ? 'ROLLBACK TO rd_tx; RELEASE rd_tx' : 'ROLLBACK');
       }
     } catch (error) {
-      if (ok) value = error;
+      // A savepoint statement failed: this transaction fails (with the work's own error, if it
+      // threw one), and the batch can no longer commit.
+      if (!threw) value = error;
       ok = false;
       this.#broken ??= error;
     }
