@@ -31,7 +31,7 @@ import {
   legRecords,
   requestStatusOf,
 } from './legs.ts';
-import { type Completed, completeSend, outcomeOf, recordOutcome } from './send-outcome.ts';
+import { type Completed, completedAs, completeSend, outcomeOf, recordOutcome } from './send-outcome.ts';
 
 // POST /api/v1/requests/send (docs/api.md). A request is reserved (opt-out, frequency cap and
 // allowance checked in one transaction under a lock per contact, and the allowance taken by one
@@ -180,7 +180,7 @@ export async function sendReviewRequest(
       const row = await reserve(tx, outcome);
       await recordOutcome(ctx, row, legs, outcome);
       await deliveryRecord(row, requestStatusOf(legs), legRecords(ctx, legs));
-      return { row, warning: outcome.warning, error: outcome.error, allFailed: outcome.allFailed };
+      return completedAs(row, outcome);
     });
   } else {
     // A network delivery: reserve first, so no transaction is open across it.

@@ -36,6 +36,11 @@ export function outcomeOf(legs: readonly LegOutcome[]): SendOutcomeOf {
   return { status: allFailed ? 'failed' : 'sent', failedLeg, warning, error, allFailed };
 }
 
+/** A recorded request with what its send answers. */
+export function completedAs(row: RequestRow, outcome: SendOutcomeOf): Completed {
+  return { row, warning: outcome.warning, error: outcome.error, allFailed: outcome.allFailed };
+}
+
 type Recording = { store: Store; now: () => number; monthlySendAllowance: number };
 
 /** Each leg's message in the outbox table, and the allowance given back when none went out. */
@@ -60,6 +65,5 @@ export async function completeSend(
 ): Promise<Completed> {
   const outcome = outcomeOf(legs);
   await recordOutcome(ctx, reserved, legs, outcome);
-  const row = await ctx.store.requests.finish(reserved.id, outcome.status, outcome);
-  return { row, warning: outcome.warning, error: outcome.error, allFailed: outcome.allFailed };
+  return completedAs(await ctx.store.requests.finish(reserved.id, outcome.status, outcome), outcome);
 }

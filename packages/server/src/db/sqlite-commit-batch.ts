@@ -18,7 +18,7 @@ import { closeScope, type TxScope } from './tx-context.ts';
 
 /** The most transactions one commit takes, and the longest a batch stays open. */
 export const BATCH_MAX = 64;
-export const BATCH_MAX_MS = 10;
+const BATCH_MAX_MS = 10;
 
 type Member = {
   scope: TxScope<unknown>;
@@ -28,7 +28,7 @@ type Member = {
   reject: (error: unknown) => void;
 };
 
-export class CommitBatch {
+class CommitBatch {
   readonly #raw: DatabaseSync;
   readonly #opened = performance.now();
   readonly #members: Member[] = [];
