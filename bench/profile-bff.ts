@@ -19,12 +19,14 @@ const { values, positionals } = parseArgs({
     connections: { type: 'string', default: '10' },
     seconds: { type: 'string', default: '6' },
     workers: { type: 'string', default: '1' },
+    /** Keep the profiles in this folder (for a closer look, e.g. in Chrome's DevTools). */
+    keep: { type: 'string' },
   },
 });
 const endpoint = positionals[0] === 'send' ? 'send' : 'read';
 const temp = tempDir('rd-bench-profile-');
-const profiles = path.join(temp.dir, 'profiles');
-mkdirSync(profiles);
+const profiles = values.keep ?? path.join(temp.dir, 'profiles');
+mkdirSync(profiles, { recursive: true });
 try {
   const { api, keyFile } = await startBenchApi(temp.dir);
   const bff = await startBenchBff(temp.dir, api.url, keyFile, {

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -147,10 +148,10 @@ export async function startBenchBff(
     BFF_DATABASE_PATH: bffDb,
     ...(options.databaseUrl ? { BFF_DATABASE_URL: options.databaseUrl } : {}),
   };
-  await runCli('bff', ['user', 'add', '--email', 'bench@example.com', '--role', 'owner'], {
-    env: database,
-    stdin: `${PASSWORD}\n`,
-  });
+  const addUser = ['user', 'add', '--email', 'bench@example.com', '--role', 'owner'];
+  // Another build migrates its database with its own CLI (its schema may be older than this one's).
+  if (options.entry) await runBuildCli(options.entry.replace(/main\.ts$/, 'cli.ts'), addUser, database);
+  else await runCli('bff', addUser, { env: database, stdin: `${PASSWORD}\n` });
   return startServer(options.name, options.entry ?? ENTRIES.bff, {
     logFile: path.join(dir, `${options.name}.log`),
     nodeArgs: options.nodeArgs ?? [],
@@ -165,6 +166,17 @@ export async function startBenchBff(
       // One user at full speed: the share's gate and UPSERT run on every call, never refusing.
       USER_RATE_LIMIT_PER_MINUTE: '1000000',
     },
+  });
+}
+
+function runBuildCli(cli: string, args: string[], env: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['pipe', 'ignore', 'inherit'],
+    });
+    child.stdin.end(`${PASSWORD}\n`);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cli} exited ${code}`))));
   });
 }
 

@@ -2,7 +2,8 @@ import { describeEngines, useTestDatabase } from '@review-desk/server/test-suppo
 import { beforeEach, expect, it } from 'vitest';
 import { createUserRate, USER_RATE_MIGRATIONS } from './user-rate.ts';
 
-// Each user's share of the key's rate limit, one GCRA UPSERT per call, on both engines.
+// Each user's share of the key's rate limit, one GCRA UPSERT per user and turn of the event loop,
+// on both engines.
 
 describeEngines('the per-user share', (dialect) => {
   const database = useTestDatabase(dialect, { migrations: [USER_RATE_MIGRATIONS] });
@@ -36,6 +37,53 @@ describeEngines('the per-user share', (dialect) => {
       Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? a : b).take('carla')),
     );
     expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
+  });
+
+  it('counts the calls of one turn with one statement, granting the first that fit as calls one at a time would', async () => {
+    const rate = share(6);
+    // Four taken one at a time, then five in one turn: two of them fit, in order of arrival.
+    for (let i = 0; i < 4; i++) expect((await rate.take('erin')).allowed).toBe(true);
+    const turn = await Promise.all(Array.from({ length: 5 }, () => rate.take('erin')));
+    expect(turn.map((d) => d.allowed)).toEqual([true, true, false, false, false]);
+    expect(turn[4]).toEqual({ allowed: false, retryAfterSeconds: 10 });
+    // The same calls one at a time, for another user: the same answers, the same stored time.
+    const single = [];
+    for (let i = 0; i < 9; i++) single.push(await rate.take('finn'));
+    expect(single.slice(4)).toEqual(turn);
+    const tat = async (user: string) =>
+      Number(
+        (
+          await database().db.get<{ tat: number | string }>(
+            'SELECT tat FROM user_rate WHERE user_id = $1',
+            user,
+          )
+        )?.tat,
+      );
+    expect(await tat('erin')).toBe(await tat('finn'));
+    expect(await tat('erin')).toBe(clock.now + 6 * 10_000);
+    // A whole turn refused leaves the time where it was; one interval on, one call fits again.
+    expect((await Promise.all([rate.take('erin'), rate.take('erin')])).some((d) => d.allowed)).toBe(false);
+    clock.now += 10_000;
+    const next = await Promise.all([rate.take('erin'), rate.take('erin'), rate.take('erin')]);
+    expect(next.map((d) => d.allowed)).toEqual([true, false, false]);
+  });
+
+  it('a first turn larger than the share grants the share and no more', async () => {
+    const rate = share(6);
+    const turn = await Promise.all(Array.from({ length: 20 }, () => rate.take('gus')));
+    expect(turn.filter((d) => d.allowed)).toHaveLength(6);
+    expect(turn.slice(0, 6).every((d) => d.allowed)).toBe(true);
+  });
+
+  it('holds a turn’s calls only until its statements ran: a flood of users and calls leaves nothing waiting', async () => {
+    const rate = share(5);
+    const flood = Array.from({ length: 3_000 }, (_, i) => rate.take(`flood-${i % 300}`));
+    expect(rate.waitingUsers()).toBe(300);
+    const decisions = await Promise.all(flood);
+    expect(rate.waitingUsers()).toBe(0);
+    // Each of the 300 users made 10 calls: exactly 5 of each were let through.
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(300 * 5);
+    expect(await rows()).toBe(300);
   });
 
   it('refuses a call over the share whose clock reads a moment earlier than the burst’s last (another replica)', async () => {

@@ -24,6 +24,7 @@ it('gives the same tables, columns, keys, checks and indexes on SQLite and Postg
       'column jobs.run_at integer not null',
       'primary key user_locations (user_id, slug)',
       'column user_rate.tat integer not null',
+      'column user_rate.granted integer not null',
       'index bulk_rows_open on bulk_rows (job_id, outcome, idx)',
       'primary key alert_digests (user_id, week)',
     ])
