@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { fail } from '@review-desk/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -484,9 +485,36 @@ describe('upstream answers and failures', () => {
     const started = Date.now();
     const reply = await owner.get('/api/v1/reviews').catch((error: Error) => ({ status: 0, error }));
     expect(Date.now() - started).toBeLessThan(1_400);
-    // http-proxy-middleware drops the browser's connection when the upstream's does (a read the
-    // dashboard retries); what matters is no hang and never a 200 with half a body.
+    // What matters is no hang and never a 200 with half a body: the 502 envelope (or, should the
+    // browser's connection go first, no answer at all — a read the dashboard retries).
     expect([502, 0]).toContain(reply.status);
+  });
+
+  it('aborts the upstream read when the browser goes away before its answer', async () => {
+    let upstreamClosed!: () => void;
+    const closed = new Promise<void>((resolve) => (upstreamClosed = resolve));
+    let asked!: () => void;
+    const reached = new Promise<void>((resolve) => (asked = resolve));
+    upstream.behave((_req, _res, socket) => {
+      socket.once('close', upstreamClosed);
+      asked();
+    });
+    const url = new URL(bff.url);
+    const browser = http.request({
+      host: url.hostname,
+      port: url.port,
+      path: '/api/v1/reviews',
+      headers: { cookie: owner.cookie as string },
+      agent: false,
+    });
+    browser.on('error', () => {});
+    browser.end();
+    await reached;
+    const gone = Date.now();
+    browser.destroy();
+    await closed;
+    // Well before the 1.5 s upstream deadline: the exchange was dropped, not left to time out.
+    expect(Date.now() - gone).toBeLessThan(1_000);
   });
 
   it('keeps a 503’s status when its body is unreadable', async () => {

@@ -8,7 +8,7 @@ import type { Database } from '@review-desk/server/db/types';
 // seconds. It is counted in the BFF's database (component `user_rate`) by an UPSERT, so every
 // worker and replica on that database counts together. The calls of one user that arrive in the
 // same turn of the event loop are counted by one UPSERT, which grants the first so many of them
-// exactly as that many UPSERTs in a row would (docs/decisions/0020-fair-share-per-turn.md). The
+// exactly as that many UPSERTs in a row would (docs/decisions/0020-bff-per-call-cost.md). The
 // table holds one row per user who called lately (rows whose time has passed are swept), and only
 // signed-in users get one.
 
