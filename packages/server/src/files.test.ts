@@ -1,4 +1,4 @@
-import { chmodSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useScratchDirs } from '../test-support/scratch.ts';
@@ -26,6 +26,14 @@ describe('private data files', () => {
     for (const file of sqliteFiles(db)) makePrivate(file);
     expect(mode(dir)).toBe(0o700);
     expect(sqliteFiles(db).slice(0, 3).map(mode)).toEqual([0o600, 0o600, 0o600]);
+  });
+
+  it('leaves a shared folder (sticky bit, like /tmp) as it is when a database sits directly in it', () => {
+    const shared = path.join(scratch(), 'tmp');
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    ensurePrivateDir(shared);
+    expect(statSync(shared).mode & 0o7777).toBe(0o1777);
   });
 
   it('refuses a data folder that is a file, naming the folder and the setting', () => {

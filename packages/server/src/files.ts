@@ -1,4 +1,5 @@
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StartupError } from './startup-error.ts';
@@ -10,8 +11,10 @@ export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
 /**
- * Creates `dir` (and missing parents) with mode 0700, tightens an existing one the service
- * created, and checks the process can write in it. `variable` names the setting that chose the
+ * Creates `dir` (and missing parents) with mode 0700, tightens an existing one (a folder an older
+ * version created readable by all), and checks the process can write in it. A folder others share
+ * is never changed: one with the sticky bit (`/tmp`), the filesystem's root or the home folder,
+ * where a database file may sit directly and whose mode other programs rely on. `variable` names the setting that chose the
  * folder, for the one-line refusal when it cannot be used.
  */
 export function ensurePrivateDir(dir: string, variable?: string): void {
@@ -30,7 +33,19 @@ export function ensurePrivateDir(dir: string, variable?: string): void {
       },
     );
   }
-  tighten(dir, PRIVATE_DIR_MODE);
+  if (!isShared(dir)) tighten(dir, PRIVATE_DIR_MODE);
+}
+
+const STICKY = 0o1000;
+
+function isShared(dir: string): boolean {
+  const resolved = path.resolve(dir);
+  if (resolved === path.parse(resolved).root || resolved === path.resolve(homedir())) return true;
+  try {
+    return (statSync(resolved).mode & STICKY) !== 0;
+  } catch {
+    return false;
+  }
 }
 
 /** Sets an existing file (a database, its -wal/-shm companions, a key file) to 0600. */
