@@ -61,19 +61,21 @@ export function outboxStore(db: Queryable) {
       }[],
       at: number,
     ): Promise<void> {
-      for (const { message, outcome } of legs) {
-        await this.insert({
-          requestId,
-          channel: message.channel,
-          to: message.to,
-          subject: message.subject,
-          body: message.body,
-          reviewLink: message.reviewLink,
-          status: outcome.status === 'failed' ? 'failed' : 'accepted',
-          error: outcome.status === 'accepted' ? null : (outcome.error ?? null),
-          createdAt: at,
-        });
-      }
+      await Promise.all(
+        legs.map(({ message, outcome }) =>
+          this.insert({
+            requestId,
+            channel: message.channel,
+            to: message.to,
+            subject: message.subject,
+            body: message.body,
+            reviewLink: message.reviewLink,
+            status: outcome.status === 'failed' ? 'failed' : 'accepted',
+            error: outcome.status === 'accepted' ? null : (outcome.error ?? null),
+            createdAt: at,
+          }),
+        ),
+      );
     },
     /** Newest first. */
     list(filter: { to?: string | undefined; requestId?: string | undefined }, limit: number) {
