@@ -336,9 +336,17 @@ describeEachEngine({ monthlySendAllowance: 0 }, (api, engine) => {
       const token = first.body.data.reviewLink.split('/r/')[1];
       await optOut(api.ctx.store, token, api.clock.now);
       api.clock.now += 400 * 86_400_000; // long after any cap
+      // A refusal keeps nothing: no request, no delivery record, no roll-up count.
+      const db = await api.ctx.tracker.db();
+      const kept = () =>
+        db.get(`SELECT (SELECT count(*) FROM requests) AS requests,
+          (SELECT count(*) FROM delivery_requests) AS deliveries,
+          (SELECT coalesce(sum(total), 0) FROM request_daily) AS counted`);
+      const before = await kept();
       try {
         expectFailure(await send(api, key, { customerPhone: phone }), 'opted_out');
         expectFailure(await send(api, key, { customerEmail: email, channel: 'email' }), 'opted_out');
+        expect(await kept()).toEqual(before);
       } finally {
         api.clock.now -= 400 * 86_400_000;
       }

@@ -89,12 +89,15 @@ export function deliveryStore(db: Database) {
     kind: LegKind,
     at: number,
   ) {
-    for (const leg of legs) {
-      const id = leg.providerMessageId && callsBack(leg.provider) ? leg.providerMessageId : null;
-      if (id) await early.lock(tx, id);
-      await writeLeg(requestId, businessId, leg, kind, at);
-      if (id) await early.settle(tx, id);
-    }
+    // The legs are written together (one round trip on PostgreSQL), each after its own lock.
+    await Promise.all(
+      legs.map(async (leg) => {
+        const id = leg.providerMessageId && callsBack(leg.provider) ? leg.providerMessageId : null;
+        if (id) await early.lock(tx, id);
+        await writeLeg(requestId, businessId, leg, kind, at);
+        if (id) await early.settle(tx, id);
+      }),
+    );
   }
 
   async function legsFor(requestIds: string[]): Promise<Map<string, LegRow[]>> {
@@ -132,8 +135,7 @@ export function deliveryStore(db: Database) {
       if (!legs) await row();
       else
         await db.transaction(async (tx) => {
-          await row();
-          await writeLegs(tx, r.requestId, r.businessId, legs, 'request', r.at);
+          await Promise.all([row(), writeLegs(tx, r.requestId, r.businessId, legs, 'request', r.at)]);
         });
     },
 

@@ -58,17 +58,20 @@ export function openDeliveryTracker(options: {
     const due = pending.slice(0, count);
     pending = pending.slice(count);
     try {
+      // Each receipt is one UPDATE of its own leg: issued together, one round trip on PostgreSQL.
       await options.db.transaction(async () => {
-        for (const { messageId, channel, to } of due) {
-          const undelivered = channel === 'sms' && to.endsWith(OUTBOX_FAULTS.smsFailsWhenPhoneEndsWith);
-          await store.applyReceipt(
-            messageId,
-            undelivered ? 'undelivered' : 'delivered',
-            undelivered ? '30003' : null,
-            undelivered ? receiptError('30003') : null,
-            options.now(),
-          );
-        }
+        await Promise.all(
+          due.map(({ messageId, channel, to }) => {
+            const undelivered = channel === 'sms' && to.endsWith(OUTBOX_FAULTS.smsFailsWhenPhoneEndsWith);
+            return store.applyReceipt(
+              messageId,
+              undelivered ? 'undelivered' : 'delivered',
+              undelivered ? '30003' : null,
+              undelivered ? receiptError('30003') : null,
+              options.now(),
+            );
+          }),
+        );
       });
     } catch (error) {
       if (!closed) options.logger.warn({ err: error }, 'recording the outbox’s receipts failed');

@@ -81,13 +81,12 @@ export async function sendReviewRequest(
   const email = body.channel === 'email' || body.channel === 'both' ? (body.customerEmail ?? null) : null;
   const month = monthOf(now);
   const delivery = await ctx.tracker.store();
-  // A phone that texted STOP to the business's number.
-  if (phone && (await delivery.isOptedOut(business.id, phone))) throw new AppError('opted_out');
   // Outside the business's sending hours a message is held until they open; a link never is.
   const hours = sendsMessage && ctx.quietHoursFor ? await ctx.quietHoursFor(business.id) : null;
   const sendAt = hours ? nextAllowedSendTime(now, hours.window, hours.timeZone) : now;
 
   const token = randomToken(32);
+  const publicId = requestPublicId();
   const reviewLink = reviewLinkFor(ctx.publicOrigin, token);
   const messages = sendsMessage
     ? composeMessages({
@@ -105,28 +104,38 @@ export async function sendReviewRequest(
    * Checks opt-out, cap and allowance and records the request (in a transaction): as being sent,
    * or as finished when the outcome is already known.
    */
-  const reserve = async (tx: Transaction, finished?: FinishedAs) => {
+  const reserve = async (
+    tx: Transaction,
+    finished?: FinishedAs,
+    /** Writes issued right after the insert, in the same round trip (they name the request). */
+    alongside?: () => Promise<unknown>,
+  ) => {
     // Sends to one contact queue here (sorted keys: no two sends wait on each other in a circle),
     // so the cap's read and the insert it guards see every other replica's send.
     if (ctx.frequencyCapDays > 0)
       for (const key of contactLockKeys(business.id, phone, email)) await tx.lock('contact', key);
-    if (await store.requests.isOptedOut(business.id, phone, email)) throw new AppError('opted_out');
-    if (ctx.frequencyCapDays > 0 && (phone || email)) {
-      const since = now - ctx.frequencyCapDays * DAY_MS;
-      const contact = { phone: phone ?? undefined, email: email ?? undefined };
-      if (await store.requests.contactedSince(business.id, contact, since)) {
-        throw new AppError('frequency_capped', MESSAGES.frequencyCap(ctx.frequencyCapDays));
-      }
-    }
+    // The checks and the insert they guard are issued together, in this order (one round trip
+    // on PostgreSQL; each check reads before the insert runs). A refusal throws, and the
+    // transaction takes the insert and the allowance back.
+    const optedOut = store.requests.isOptedOut(business.id, phone, email);
+    // A phone that texted STOP to the business's number.
+    const stopped = phone ? delivery.isOptedOut(business.id, phone) : false;
+    const capped =
+      ctx.frequencyCapDays > 0 && (phone || email)
+        ? store.requests.contactedSince(
+            business.id,
+            { phone: phone ?? undefined, email: email ?? undefined },
+            now - ctx.frequencyCapDays * DAY_MS,
+          )
+        : false;
     // docs/api.md: beyond the sending allowance → 403. Links send nothing and are not counted.
-    if (sendsMessage && ctx.monthlySendAllowance > 0) {
-      if (!(await store.requests.takeUsage(business.id, month, ctx.monthlySendAllowance))) {
-        throw new AppError('allowance_exceeded', MESSAGES.allowanceExceeded(ctx.monthlySendAllowance));
-      }
-    }
-    return store.requests.insert(
+    const allowed =
+      sendsMessage && ctx.monthlySendAllowance > 0
+        ? store.requests.takeUsage(business.id, month, ctx.monthlySendAllowance)
+        : true;
+    const inserted = store.requests.insert(
       {
-        publicId: requestPublicId(),
+        publicId,
         token,
         businessId: business.id,
         apiKeyId: key.id,
@@ -138,6 +147,19 @@ export async function sendReviewRequest(
       },
       finished,
     );
+    const [out, stop, cap, allow, row] = await Promise.all([
+      optedOut,
+      stopped,
+      capped,
+      allowed,
+      inserted,
+      alongside?.(),
+    ]);
+    if (out || stop) throw new AppError('opted_out');
+    if (cap) throw new AppError('frequency_capped', MESSAGES.frequencyCap(ctx.frequencyCapDays));
+    if (!allow)
+      throw new AppError('allowance_exceeded', MESSAGES.allowanceExceeded(ctx.monthlySendAllowance));
+    return row;
   };
 
   if (sendAt > now) {
@@ -159,9 +181,9 @@ export async function sendReviewRequest(
     return { result, request: reserved, legs: [] };
   }
 
-  const deliveryRecord = (row: RequestRow, status: RequestStatus, legs?: NewLeg[]) =>
+  const deliveryRecord = (status: RequestStatus, legs?: NewLeg[]) =>
     delivery.createRequest({
-      requestId: row.public_id,
+      requestId: publicId,
       businessId: business.id,
       channel: body.channel,
       status,
@@ -177,15 +199,24 @@ export async function sendReviewRequest(
     legs = await deliverAll(ctx, messages);
     const outcome = outcomeOf(legs);
     done = await store.transaction(async (tx) => {
-      const row = await reserve(tx, outcome);
-      await recordOutcome(ctx, row, legs, outcome);
-      await deliveryRecord(row, requestStatusOf(legs), legRecords(ctx, legs));
+      // The delivery record and the outbox's rows go out with the reservation: one round trip.
+      const row = await reserve(tx, outcome, () =>
+        Promise.all([
+          deliveryRecord(requestStatusOf(legs), legRecords(ctx, legs)),
+          recordOutcome(
+            ctx,
+            { public_id: publicId, business_id: business.id, created_at: now },
+            legs,
+            outcome,
+          ),
+        ]),
+      );
       return completedAs(row, outcome);
     });
   } else {
     // A network delivery: reserve first, so no transaction is open across it.
     const reserved = await store.transaction(reserve);
-    await deliveryRecord(reserved, 'sending');
+    await deliveryRecord('sending');
     legs = await deliverAll(ctx, messages);
     const refusal = contactRefusal(legs);
     if (refusal) {

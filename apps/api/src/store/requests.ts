@@ -134,7 +134,7 @@ export function requestStore(db: Queryable) {
      * finished, counted in its day's roll-up.
      */
     async insert(r: NewRequest, finished?: FinishedAs): Promise<RequestRow> {
-      const row = (await insert.get<RequestRow>(
+      const inserted = insert.get<RequestRow>(
         r.publicId,
         r.token,
         r.businessId,
@@ -149,9 +149,25 @@ export function requestStore(db: Queryable) {
         finished?.warning ?? null,
         finished?.error ?? null,
         r.createdAt,
-      ))!;
-      if (finished) await applyRollup(row.business_id, dayOf(row.created_at), requestContribution(row));
-      return row;
+      );
+      // A request written finished is counted in its day's roll-up: both statements go out
+      // together (one round trip on PostgreSQL); a new row is never clicked or completed yet.
+      const counted =
+        finished &&
+        applyRollup(
+          r.businessId,
+          dayOf(r.createdAt),
+          requestContribution({
+            status: finished.status,
+            channel: r.channel,
+            clicked_at: null,
+            completed_at: null,
+            feedback_at: null,
+            handoff_at: null,
+          }),
+        );
+      const [row] = await Promise.all([inserted, counted]);
+      return row!;
     },
     byId: (id: number) => byId.get<RequestRow>(id),
     byToken: (token: string) => byToken.get<RequestRow>(token),

@@ -183,6 +183,36 @@ describeEngines('database executor', (dialect) => {
     await expect.poll(() => received, { timeout: 2_000 }).toEqual(['committed', 'plain']);
     await subscription.close();
   });
+
+  it('runs statements a transaction issues together in the order issued, and takes them all back when one fails', async () => {
+    // Issued without waiting (one round trip on PostgreSQL): the read sees the insert before it,
+    // not the one after; a failing statement undoes the whole transaction, earlier ones included.
+    const seen = await db.transaction(async (tx) => {
+      const [, before, ,] = await Promise.all([
+        tx.run('INSERT INTO counters (key, n) VALUES ($1, 1)', 'together-a'),
+        tx.get<{ n: number }>("SELECT count(*) AS n FROM counters WHERE key LIKE 'together-%'"),
+        tx.run('INSERT INTO counters (key, n) VALUES ($1, 2)', 'together-b'),
+      ]);
+      return before;
+    });
+    expect(seen).toEqual({ n: 1 });
+    const failed = db.transaction(async (tx) => {
+      await Promise.all([
+        tx.run('INSERT INTO counters (key, n) VALUES ($1, 3)', 'together-c'),
+        tx.run('INSERT INTO counters (key, n) VALUES ($1, 4)', 'together-a'), // taken: fails
+        tx.run('INSERT INTO counters (key, n) VALUES ($1, 5)', 'together-d'),
+      ]);
+    });
+    await expect(failed).rejects.toThrow();
+    const keys = await db.all<{ key: string }>(
+      "SELECT key FROM counters WHERE key LIKE 'together-%' ORDER BY key",
+    );
+    expect(keys.map((r) => r.key)).toEqual(['together-a', 'together-b']);
+    // The connection is whole again afterwards.
+    expect(
+      await db.get<{ n: number }>("SELECT count(*) AS n FROM counters WHERE key LIKE 'together-%'"),
+    ).toEqual({ n: 2 });
+  });
 });
 
 describe('database executor (sqlite only)', () => {
