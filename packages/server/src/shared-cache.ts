@@ -30,6 +30,15 @@ export function createSharedCache<K, V, E>(options: SharedCacheOptions<K, V, E>)
   const now = options.now ?? (() => performance.now());
   const entries = new Map<K, Entry<V>>();
 
+  /** A payload on the channel as a change; anything else (another version's message) is ignored. */
+  const parse = (payload: string): E | undefined => {
+    try {
+      const value: unknown = JSON.parse(payload);
+      return isEvent(value) ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   const forget = (event: E) => {
     for (const [key, entry] of entries) if (drops(event, entry.value, key)) entries.delete(key);
   };
@@ -65,19 +74,11 @@ export function createSharedCache<K, V, E>(options: SharedCacheOptions<K, V, E>)
 
     /** Hears the changes of every process; a lost listening connection drops the whole cache. */
     listen(): Promise<Subscription> {
-      return db.listen(
-        channel,
-        (payload) => {
-          let event: unknown;
-          try {
-            event = JSON.parse(payload);
-          } catch {
-            return;
-          }
-          if (isEvent(event)) forget(event);
-        },
-        { onReconnect: () => entries.clear() },
-      );
+      const onMessage = (payload: string) => {
+        const event = parse(payload);
+        if (event !== undefined) forget(event);
+      };
+      return db.listen(channel, onMessage, { onReconnect: () => entries.clear() });
     },
 
     /** How many entries are kept (for the bound's test). */
