@@ -104,7 +104,12 @@ export async function sendReviewRequest(
    * Checks opt-out, cap and allowance and records the request (in a transaction): as being sent,
    * or as finished when the outcome is already known.
    */
-  const reserve = async (tx: Transaction, finished?: FinishedAs) => {
+  const reserve = async (
+    tx: Transaction,
+    finished?: FinishedAs,
+    /** Writes issued right after the insert, in the same round trip (they name the request). */
+    alongside?: () => Promise<unknown>,
+  ) => {
     // Sends to one contact queue here (sorted keys: no two sends wait on each other in a circle),
     // so the cap's read and the insert it guards see every other replica's send.
     if (ctx.frequencyCapDays > 0)
@@ -142,7 +147,14 @@ export async function sendReviewRequest(
       },
       finished,
     );
-    const [out, stop, cap, allow, row] = await Promise.all([optedOut, stopped, capped, allowed, inserted]);
+    const [out, stop, cap, allow, row] = await Promise.all([
+      optedOut,
+      stopped,
+      capped,
+      allowed,
+      inserted,
+      alongside?.(),
+    ]);
     if (out || stop) throw new AppError('opted_out');
     if (cap) throw new AppError('frequency_capped', MESSAGES.frequencyCap(ctx.frequencyCapDays));
     if (!allow)
@@ -187,13 +199,18 @@ export async function sendReviewRequest(
     legs = await deliverAll(ctx, messages);
     const outcome = outcomeOf(legs);
     done = await store.transaction(async (tx) => {
-      // The delivery record goes out with the reservation (it names the request by its public
-      // id); the outbox's rows, which name its row id, follow.
-      const [row] = await Promise.all([
-        reserve(tx, outcome),
-        deliveryRecord(requestStatusOf(legs), legRecords(ctx, legs)),
-      ]);
-      await recordOutcome(ctx, row, legs, outcome);
+      // The delivery record and the outbox's rows go out with the reservation: one round trip.
+      const row = await reserve(tx, outcome, () =>
+        Promise.all([
+          deliveryRecord(requestStatusOf(legs), legRecords(ctx, legs)),
+          recordOutcome(
+            ctx,
+            { public_id: publicId, business_id: business.id, created_at: now },
+            legs,
+            outcome,
+          ),
+        ]),
+      );
       return completedAs(row, outcome);
     });
   } else {

@@ -46,11 +46,11 @@ type Recording = { store: Store; now: () => number; monthlySendAllowance: number
 /** Each leg's message in the outbox table, and the allowance given back when none went out. */
 export async function recordOutcome(
   ctx: Recording,
-  request: RequestRow,
+  request: Pick<RequestRow, 'public_id' | 'business_id' | 'created_at'>,
   legs: readonly LegOutcome[],
   outcome: SendOutcomeOf,
 ): Promise<void> {
-  await ctx.store.outbox.insertLegs(request.id, legs, ctx.now());
+  await ctx.store.outbox.insertLegs(request.public_id, legs, ctx.now());
   // Nothing reached the customer: give back the allowance; the failed status keeps the attempt
   // out of the frequency cap.
   if (outcome.allFailed && ctx.monthlySendAllowance > 0)

@@ -153,7 +153,7 @@ export function createReminders(deps: {
       await setState(requestId, 'sending', null);
       const legs = await deliverAll({ delivery: deps.delivery, tracker: deps.tracker }, messages);
       const at = deps.clock.now();
-      await deps.store.outbox.insertLegs(request.id, legs, at);
+      await deps.store.outbox.insertLegs(request.public_id, legs, at);
       // Its own legs in the request's delivery record, beside the send's (kind `reminder`).
       const carriers = { delivery: deps.delivery, tracker: deps.tracker };
       await (await deps.tracker.store()).recordReminderLegs(

@@ -15,7 +15,8 @@ export type OutboxRow = {
 };
 
 export type NewOutboxMessage = {
-  requestId: number;
+  /** The request's public id (its row is found by it, so the message can be written with it). */
+  requestPublicId: string;
   channel: 'sms' | 'email';
   to: string;
   subject: string | null;
@@ -29,7 +30,7 @@ export type NewOutboxMessage = {
 export function outboxStore(db: Queryable) {
   const insert = db.prepare(`INSERT INTO outbox_messages
     (request_id, channel, to_addr, subject, body, review_link, status, error, created_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`);
+    VALUES ((SELECT id FROM requests WHERE public_id = $1), $2, $3, $4, $5, $6, $7, $8, $9)`);
   const select = `SELECT m.*, r.public_id AS request_public_id FROM outbox_messages m
     JOIN requests r ON r.id = m.request_id`;
   const latest = db.prepare(`${select} ORDER BY m.id DESC LIMIT $1`);
@@ -41,7 +42,7 @@ export function outboxStore(db: Queryable) {
   return {
     async insert(m: NewOutboxMessage): Promise<void> {
       await insert.run(
-        m.requestId,
+        m.requestPublicId,
         m.channel,
         m.to,
         m.subject,
@@ -54,7 +55,7 @@ export function outboxStore(db: Queryable) {
     },
     /** The outbox's copy of each message handed over for a request, with its outcome. */
     async insertLegs(
-      requestId: number,
+      requestPublicId: string,
       legs: readonly {
         message: Pick<NewOutboxMessage, 'channel' | 'to' | 'subject' | 'body' | 'reviewLink'>;
         outcome: { status: 'accepted' | 'failed' | 'unknown'; error?: string };
@@ -64,7 +65,7 @@ export function outboxStore(db: Queryable) {
       await Promise.all(
         legs.map(({ message, outcome }) =>
           this.insert({
-            requestId,
+            requestPublicId,
             channel: message.channel,
             to: message.to,
             subject: message.subject,

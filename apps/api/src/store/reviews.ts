@@ -1,7 +1,10 @@
 import type { Queryable } from '@review-desk/server/db/types';
 import { isSyncedPlatform, type ReviewStatus } from '@review-desk/shared';
 import type { ReviewTotals } from './analytics.ts';
+import { type ReviewFilter, reviewPages } from './review-pages.ts';
 import { dayOf } from './time.ts';
+
+export type { ReviewFilter } from './review-pages.ts';
 
 export type ReviewRow = {
   id: number;
@@ -32,34 +35,11 @@ export type NewReview = {
   createdAt: number;
 };
 
-export type ReviewFilter = { status?: ReviewStatus | undefined; minRating?: number | undefined };
-
-const COLUMNS = 'id, rating, status, author_name, text, review_at, response_text, platform';
+/** A row of the list (review-pages.ts reads LIST_COLUMNS). */
 export type ReviewListRow = Pick<
   ReviewRow,
   'id' | 'rating' | 'status' | 'author_name' | 'text' | 'review_at' | 'response_text' | 'platform'
 >;
-
-/**
- * The list order is newest first, ties broken by the highest id (stable across pages). Each filter
- * shape reads the covering index whose prefix is its equality columns, so the rows come in order
- * without a sort and the offset is skipped inside the index without touching the table. On SQLite
- * the choice is pinned with INDEXED BY: its planner cannot know which shape is cheap at a million
- * rows (PostgreSQL's statistics let its planner choose). The business is $1; the filter's values follow.
- */
-function listShape(filter: ReviewFilter): { index: string; where: string; args: (string | number)[] } {
-  const { status, minRating } = filter;
-  const exact5 = minRating === 5;
-  const rating = minRating !== undefined && minRating > 1 ? minRating : undefined;
-  if (status && exact5)
-    return { index: 'reviews_by_status_rating', where: 'AND status = $2 AND rating = 5', args: [status] };
-  if (status && rating)
-    return { index: 'reviews_by_status', where: 'AND status = $2 AND rating >= $3', args: [status, rating] };
-  if (status) return { index: 'reviews_by_status', where: 'AND status = $2', args: [status] };
-  if (exact5) return { index: 'reviews_by_rating', where: 'AND rating = 5', args: [] };
-  if (rating) return { index: 'reviews_list', where: 'AND rating >= $2', args: [rating] };
-  return { index: 'reviews_list', where: '', args: [] };
-}
 
 /** A review's columns as it is written, in the order of `reviewValues`. */
 export const REVIEW_COLUMNS = [
@@ -161,25 +141,7 @@ export function reviewStore(db: Queryable) {
     return statement;
   }
 
-  const pages = new Map<string, { desc: Prepared; asc: Prepared }>();
-  function pageStatements(filter: ReviewFilter) {
-    const shape = listShape(filter);
-    const key = `${shape.index}|${shape.where}`;
-    let statements = pages.get(key);
-    if (!statements) {
-      const indexed = db.dialect === 'sqlite' ? `INDEXED BY ${shape.index}` : '';
-      const limit = `$${shape.args.length + 2}`;
-      const offset = `$${shape.args.length + 3}`;
-      const page = (dir: 'ASC' | 'DESC') =>
-        db.prepare(`SELECT ${COLUMNS} FROM reviews WHERE id IN (
-            SELECT id FROM reviews ${indexed} WHERE business_id = $1 ${shape.where}
-            ORDER BY review_at ${dir}, id ${dir} LIMIT ${limit} OFFSET ${offset})
-          ORDER BY review_at DESC, id DESC`);
-      statements = { desc: page('DESC'), asc: page('ASC') };
-      pages.set(key, statements);
-    }
-    return { ...statements, args: shape.args };
-  }
+  const pageFrom = reviewPages(db);
 
   /** Adds (sign 1) or removes (sign -1) one review's share of the counters and roll-ups. */
   async function account(
@@ -247,12 +209,10 @@ export function reviewStore(db: Queryable) {
       total?: number,
     ): Promise<ReviewListRow[]> {
       if ((total !== undefined && offset >= total) || limit <= 0) return [];
-      const { desc, asc, args } = pageStatements(filter);
       if (total === undefined || offset <= total / 2)
-        return desc.all<ReviewListRow>(businessId, ...args, limit, offset);
+        return pageFrom<ReviewListRow>(businessId, filter, 'DESC', offset, limit);
       const end = Math.min(total, offset + limit); // exclusive, in newest-first positions
-      const mirroredOffset = total - end;
-      return asc.all<ReviewListRow>(businessId, ...args, end - offset, mirroredOffset);
+      return pageFrom<ReviewListRow>(businessId, filter, 'ASC', total - end, end - offset);
     },
     account,
   };
