@@ -160,6 +160,9 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   // Every component's tables migrate before the ready line: a refusal stops the start.
   const db = await openApiDatabase(config);
   const { app, ctx, sink } = buildApp(config, db, options);
+  // Keys and settings are cached for up to a second; what other processes change drops them here.
+  const changes = [await ctx.store.keys.listen(), await ctx.settings.listen()];
+  const stopListening = () => Promise.all(changes.map((subscription) => subscription.close()));
   const recovered = await recoverInterruptedSends(ctx.store, ctx.tracker, ctx.now());
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
   // Held requests go out when their sending hours open, from whichever process claims them.
@@ -215,6 +218,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
     });
   } catch (error) {
     await scheduler.stop();
+    await stopListening();
     await ctx.tracker.close();
     await db.close();
     throw error;
@@ -239,6 +243,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
         clearInterval(usageTimer);
         await ctx.keyUsage.flush();
         await scheduler.stop();
+        await stopListening();
         await ctx.delivery.close();
         await ctx.tracker.close();
         await db.close({ checkpoint: true });

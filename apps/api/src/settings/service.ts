@@ -81,7 +81,7 @@ export function createSettingsService(deps: {
 
   async function answer(businessId: number): Promise<SettingsResponse> {
     const business = await businessOf(businessId);
-    const stored = await (await deps.settings()).get(businessId);
+    const stored = await (await deps.settings()).read(businessId);
     return { settings: effective(stored, business.review_url), preview: context(business.name) };
   }
 
@@ -99,6 +99,8 @@ export function createSettingsService(deps: {
 
   return {
     settingsOf,
+    /** Hears the settings other processes save, so this one drops its cached copy (stop: close). */
+    listen: async () => (await deps.settings()).listen(),
     /** GET /api/v1/settings. */
     answer,
 
@@ -131,7 +133,7 @@ export function createSettingsService(deps: {
       const update = parsed.data;
       const business = await businessOf(businessId);
       const table = await deps.settings();
-      const stored = await table.get(businessId);
+      const stored = await table.read(businessId);
       const merged = { ...effective(stored, business.review_url), ...update };
       const checked = settingsSchemaFor(context(business.name)).safeParse(merged);
       if (!checked.success) {

@@ -9,7 +9,8 @@ export type BusinessRow = {
   created_at: number;
 };
 
-export function businessStore(db: Queryable) {
+/** `changed` hears every change to a business's row, for the caches that hold it (keys.ts). */
+export function businessStore(db: Queryable, changed: (id: number) => Promise<void>) {
   const insert = db.prepare(
     'INSERT INTO businesses (slug, name, review_url, created_at) VALUES ($1, $2, $3, $4) RETURNING *',
   );
@@ -28,9 +29,11 @@ export function businessStore(db: Queryable) {
     list: () => all.all<BusinessRow>(),
     async setSuspended(id: number, at: number | null): Promise<void> {
       await setSuspended.run(at, id);
+      await changed(id);
     },
     async setReviewUrl(id: number, url: string | null): Promise<void> {
       await setReviewUrl.run(url, id);
+      await changed(id);
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Database, Transaction, TransactionOptions } from '@review-desk/ser
 import { analyticsStore } from './analytics.ts';
 import { businessStore } from './businesses.ts';
 import { type ApiDatabaseSettings, openApiDatabase } from './database.ts';
-import { keyStore } from './keys.ts';
+import { type KeyCacheOptions, keyStore } from './keys.ts';
 import { outboxStore } from './outbox.ts';
 import { requestStore } from './requests.ts';
 import { reviewStore } from './reviews.ts';
@@ -12,13 +12,14 @@ import { settingsStore } from './settings.ts';
  * Every table's statements over the service's one database handle. Knows SQL, nothing of HTTP.
  * A store call made inside `transaction(fn)` (in fn's async context) joins that transaction.
  */
-export function createStore(db: Database) {
+export function createStore(db: Database, options: KeyCacheOptions = {}) {
+  const keys = keyStore(db, options);
   return {
     db,
     transaction: <T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions) =>
       db.transaction(fn, options),
-    businesses: businessStore(db),
-    keys: keyStore(db),
+    businesses: businessStore(db, keys.businessChanged),
+    keys,
     requests: requestStore(db),
     reviews: reviewStore(db),
     analytics: analyticsStore(db),

@@ -1,4 +1,5 @@
-import type { Queryable } from '@review-desk/server/db/types';
+import type { Database } from '@review-desk/server/db/types';
+import { createSharedCache } from '@review-desk/server/shared-cache';
 import type { BusinessRow } from './businesses.ts';
 
 export type ApiKeyRow = {
@@ -16,8 +17,30 @@ export type ApiKeyRow = {
 };
 
 export type ApiKeyListRow = ApiKeyRow & { business_slug: string };
+export type KeyWithBusiness = { key: ApiKeyRow; business: BusinessRow };
 
-export function keyStore(db: Queryable) {
+/** A change other processes must apply to their caches of keys at once. */
+export type KeyEvent = { kind: 'key'; id: string } | { kind: 'business'; id: number };
+/** The notification channel of changes to keys and their businesses. */
+export const KEY_CHANNEL = 'api_keys';
+/** How long a key read from the database is trusted (docs/decisions/0021-api-key-and-settings-cache.md). */
+export const KEY_CACHE_MS = 1_000;
+/** At most this many keys are cached; only keys found are, so a made-up key takes no room. */
+export const KEY_CACHE_MAX = 10_000;
+
+const isKeyEvent = (value: unknown): value is KeyEvent => {
+  const event = value as { kind?: unknown; id?: unknown } | null;
+  return (
+    typeof event === 'object' &&
+    event !== null &&
+    ((event.kind === 'key' && typeof event.id === 'string') ||
+      (event.kind === 'business' && typeof event.id === 'number'))
+  );
+};
+
+export type KeyCacheOptions = { cacheMax?: number; cacheClock?: () => number };
+
+export function keyStore(db: Database, options: KeyCacheOptions = {}) {
   const insert = db.prepare(`INSERT INTO api_keys
     (id, business_id, key_hash, display_prefix, scopes, rate_limit_per_minute, created_at, expires_at)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`);
@@ -32,6 +55,19 @@ export function keyStore(db: Queryable) {
   const setExpires = db.prepare('UPDATE api_keys SET expires_at = $1 WHERE id = $2');
   const setRotatedTo = db.prepare('UPDATE api_keys SET rotated_to = $1 WHERE id = $2');
   const touch = db.prepare('UPDATE api_keys SET last_used_at = $1 WHERE id = $2');
+  // Every authenticated call looks its key up: a key found is trusted for up to KEY_CACHE_MS
+  // (expiry and revocation times are still compared with the call's time), and any change to a
+  // key or its business drops it here at once and in every listening process.
+  const cache = createSharedCache<string, KeyWithBusiness, KeyEvent>({
+    db,
+    channel: KEY_CHANNEL,
+    ttlMs: KEY_CACHE_MS,
+    max: options.cacheMax ?? KEY_CACHE_MAX,
+    isEvent: isKeyEvent,
+    drops: (event, { key }) => (event.kind === 'key' ? key.id === event.id : key.business_id === event.id),
+    now: options.cacheClock,
+  });
+  const keyChanged = (id: string) => cache.changed({ kind: 'key', id });
 
   return {
     async insert(row: {
@@ -55,7 +91,9 @@ export function keyStore(db: Queryable) {
         row.expiresAt,
       ))!;
     },
-    async byHash(hash: string): Promise<{ key: ApiKeyRow; business: BusinessRow } | undefined> {
+    async byHash(hash: string): Promise<KeyWithBusiness | undefined> {
+      const cached = cache.get(hash);
+      if (cached) return cached.value;
       const row = await withBusiness.get<ApiKeyRow & Record<`b_${string}`, unknown>>(hash);
       if (!row) return undefined;
       const { b_slug, b_name, b_review_url, b_suspended_at, b_created_at, ...key } = row;
@@ -67,19 +105,30 @@ export function keyStore(db: Queryable) {
         suspended_at: b_suspended_at,
         created_at: b_created_at,
       } as BusinessRow;
+      cache.set(hash, { key, business });
       return { key, business };
     },
     byId: (id: string) => byId.get<ApiKeyRow>(id),
     list: () => list.all<ApiKeyListRow>(),
     async revoke(id: string, at: number): Promise<boolean> {
-      return (await revoke.run(at, id)).changes > 0;
+      const changed = (await revoke.run(at, id)).changes > 0;
+      await keyChanged(id);
+      return changed;
     },
     async setExpires(id: string, at: number | null): Promise<void> {
       await setExpires.run(at, id);
+      await keyChanged(id);
     },
     async setRotatedTo(id: string, to: string): Promise<void> {
       await setRotatedTo.run(to, id);
+      await keyChanged(id);
     },
+    /** A business's row changed (suspension, review site): its keys must be read again. */
+    businessChanged: (id: number) => cache.changed({ kind: 'business', id }),
+    /** Hears the changes made by every other process on the database (close it on stop). */
+    listen: () => cache.listen(),
+    /** How many keys this process has cached (for the bound's test). */
+    cacheSize: () => cache.size(),
     async touch(id: string, at: number): Promise<void> {
       await touch.run(at, id);
     },
