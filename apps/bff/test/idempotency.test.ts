@@ -53,6 +53,23 @@ describe('idempotent sends', () => {
     expect(upstream.count(SEND)).toBe(1);
   });
 
+  it('relays a send’s answer byte for byte, text beyond ASCII included, and replays the same bytes', async () => {
+    const answer =
+      '{"success":true,"data":{"requestId":"req_ü1","status":"sent","channel":"sms","reviewLink":"https://reviews.example/r/req_ü1","warning":"Envoyé ✓ — 送信済み"}}';
+    upstream.behave((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(answer);
+    });
+    const key = crypto.randomUUID();
+    const first = await owner.send(SMS, key);
+    expect(first.status).toBe(200);
+    expect(first.text).toBe(answer);
+    expect(Number(first.headers.get('content-length'))).toBe(Buffer.byteLength(answer));
+    const replay = await owner.send(SMS, key);
+    expect(replay.headers.get('idempotency-replayed')).toBe('true');
+    expect(replay.text).toBe(answer);
+  });
+
   it('treats the same intent written differently as the same request (normalised fingerprint)', async () => {
     const key = crypto.randomUUID();
     expect((await owner.send(SMS, key)).status).toBe(200);
