@@ -11,7 +11,7 @@ import { login, requestFor, startBenchApi, startBenchBff } from './proxy.ts';
 // one BFF process with --cpu-prof, loads it with GET /api/v1/reviews or the send, and prints the
 // BFF's self time by package, Node module and source file.
 //
-//   npx node bench/profile-bff.ts read|send [--connections 10] [--seconds 6] [--workers 1]
+//   npx node bench/profile-bff.ts read|send [--connections 10] [--seconds 6] [--workers 1] [--keep <dir>]
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
