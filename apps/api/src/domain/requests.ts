@@ -102,21 +102,24 @@ export async function sendReviewRequest(
 
   /**
    * Checks opt-out, cap and allowance and records the request (in a transaction): as being sent,
-   * or as finished when the outcome is already known.
+   * or as finished when the outcome is already known. Every statement is issued before any answer
+   * is awaited: one round trip on PostgreSQL.
    */
-  const reserve = async (
+  const reserve = (
     tx: Transaction,
     finished?: FinishedAs,
     /** Writes issued right after the insert, in the same round trip (they name the request). */
     alongside?: () => Promise<unknown>,
-  ) => {
-    // Sends to one contact queue here (sorted keys: no two sends wait on each other in a circle),
-    // so the cap's read and the insert it guards see every other replica's send.
-    if (ctx.frequencyCapDays > 0)
-      for (const key of contactLockKeys(business.id, phone, email)) await tx.lock('contact', key);
-    // The checks and the insert they guard are issued together, in this order (one round trip
-    // on PostgreSQL; each check reads before the insert runs). A refusal throws, and the
-    // transaction takes the insert and the allowance back.
+  ): Promise<RequestRow> => {
+    // Sends to one contact queue behind these locks (sorted keys: no two sends wait on each other
+    // in a circle); the statements issued after them wait for them, so the cap's read and the
+    // insert it guards see every other replica's send.
+    const locks =
+      ctx.frequencyCapDays > 0
+        ? contactLockKeys(business.id, phone, email).map((k) => tx.lock('contact', k))
+        : [];
+    // Each check reads before the insert runs; a refusal throws, and the transaction takes the
+    // insert and the allowance back.
     const optedOut = store.requests.isOptedOut(business.id, phone, email);
     // A phone that texted STOP to the business's number.
     const stopped = phone ? delivery.isOptedOut(business.id, phone) : false;
@@ -147,19 +150,14 @@ export async function sendReviewRequest(
       },
       finished,
     );
-    const [out, stop, cap, allow, row] = await Promise.all([
-      optedOut,
-      stopped,
-      capped,
-      allowed,
-      inserted,
-      alongside?.(),
-    ]);
-    if (out || stop) throw new AppError('opted_out');
-    if (cap) throw new AppError('frequency_capped', MESSAGES.frequencyCap(ctx.frequencyCapDays));
-    if (!allow)
-      throw new AppError('allowance_exceeded', MESSAGES.allowanceExceeded(ctx.monthlySendAllowance));
-    return row;
+    const issued = [Promise.all(locks), optedOut, stopped, capped, allowed, inserted, alongside?.()] as const;
+    return Promise.all(issued).then(([, out, stop, cap, allow, row]) => {
+      if (out || stop) throw new AppError('opted_out');
+      if (cap) throw new AppError('frequency_capped', MESSAGES.frequencyCap(ctx.frequencyCapDays));
+      if (!allow)
+        throw new AppError('allowance_exceeded', MESSAGES.allowanceExceeded(ctx.monthlySendAllowance));
+      return row;
+    });
   };
 
   if (sendAt > now) {

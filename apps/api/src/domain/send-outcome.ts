@@ -50,11 +50,15 @@ export async function recordOutcome(
   legs: readonly LegOutcome[],
   outcome: SendOutcomeOf,
 ): Promise<void> {
-  await ctx.store.outbox.insertLegs(request.public_id, legs, ctx.now());
-  // Nothing reached the customer: give back the allowance; the failed status keeps the attempt
-  // out of the frequency cap.
-  if (outcome.allFailed && ctx.monthlySendAllowance > 0)
-    await ctx.store.requests.addUsage(request.business_id, monthOf(request.created_at), -1);
+  // Both issued at once (a send finishing its transaction issues everything before awaiting).
+  await Promise.all([
+    ctx.store.outbox.insertLegs(request.public_id, legs, ctx.now()),
+    // Nothing reached the customer: give back the allowance; the failed status keeps the attempt
+    // out of the frequency cap.
+    outcome.allFailed && ctx.monthlySendAllowance > 0
+      ? ctx.store.requests.addUsage(request.business_id, monthOf(request.created_at), -1)
+      : undefined,
+  ]);
 }
 
 /** Records the outcome of a request reserved before its delivery (call in a transaction). */

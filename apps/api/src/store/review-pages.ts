@@ -14,7 +14,7 @@ import { DAY_MS } from './time.ts';
 // days, from the end the page is read from, names the day that holds the offset and how many
 // reviews come before it, so only that day's entries are skipped. One statement reads the
 // roll-up and the page, so both see the same moment; the roll-up is written in the transaction
-// of each review it counts, so the two agree exactly.
+// of each review it counts, so the two agree exactly (docs/decisions/0022-postgres-round-trips.md).
 
 export type ReviewFilter = { status?: ReviewStatus | undefined; minRating?: number | undefined };
 

@@ -6,7 +6,8 @@ import type pg from 'pg';
 // and a TCP segment, which the server reads and answers one by one. Profiled on a send (a dozen
 // statements), those writes were nearly half the service's CPU. Here the socket is corked at the
 // first write of a turn of the event loop and uncorked before the next I/O: everything a turn
-// asks of one connection leaves as one write. Nothing waits longer than the current turn.
+// asks of one connection leaves as one write. Nothing waits longer than the current turn
+// (docs/decisions/0022-postgres-round-trips.md).
 
 /** Makes every write of one turn on this client's socket go out together. */
 export function coalesceWrites(client: pg.PoolClient | pg.Client): void {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test-support/databases.ts';
 import { StartupError } from '../startup-error.ts';
 import { openPostgres, redactUrl } from './postgres.ts';
+import { coalesceWrites } from './postgres-writes.ts';
 
 describe('PostgreSQL executor', () => {
   let test: TestDatabase;
@@ -33,6 +34,34 @@ describe('PostgreSQL executor', () => {
       { id: 1, balance: 100 },
       { id: 2, balance: 100 },
     ]);
+  });
+
+  it('sends what one turn asks of a connection in one socket write, and the answers stay in order', async () => {
+    const client = new pg.Client({ connectionString: test.url, pipeline: true });
+    await client.connect();
+    try {
+      coalesceWrites(client);
+      const socket = (client as unknown as { connection: { stream: import('node:net').Socket } }).connection
+        .stream;
+      let writes = 0;
+      const count = <T extends (...args: never[]) => unknown>(fn: T) =>
+        ((...args: Parameters<T>) => {
+          writes++;
+          return fn.apply(socket, args);
+        }) as T;
+      socket._write = count(socket._write);
+      socket._writev = count(socket._writev!);
+      // Three statements (each five protocol messages) issued in one turn.
+      const answers = await Promise.all([
+        client.query({ text: 'SELECT $1::int AS n', values: [1] }),
+        client.query({ text: 'SELECT $1::int AS n', values: [2] }),
+        client.query({ text: 'SELECT $1::int AS n', values: [3] }),
+      ]);
+      expect(answers.map((a) => a.rows[0].n)).toEqual([1, 2, 3]);
+      expect(writes).toBe(1);
+    } finally {
+      await client.end();
+    }
   });
 
   it('reads a bigint past 2^53 as a bigint rather than a rounded number', async () => {
