@@ -58,6 +58,17 @@ describeEngines('settings cache', (dialect) => {
     expect(counted.reads()).toBe(2);
   });
 
+  it('a held send or a reminder reads its words and hours from the cache, without the business row', async () => {
+    const counted = countingReads(handles.a, /FROM business(es|_settings) WHERE/);
+    const here = serviceOver(counted.db);
+    const businessId = await newBusiness();
+    for (let i = 0; i < 5; i++) {
+      await here.service.templatesFor(businessId);
+      await here.service.quietHoursFor(businessId);
+    }
+    expect(counted.reads()).toBe(1);
+  });
+
   it('a change saved by this process is used by its very next send', async () => {
     const here = serviceOver(handles.a);
     const businessId = await newBusiness();

@@ -85,8 +85,13 @@ export function createSettingsService(deps: {
     return { settings: effective(stored, business.review_url), preview: context(business.name) };
   }
 
+  /** The words and the hours: they need no business row (only the review site address does). */
+  async function ownSettings(businessId: number): Promise<Settings> {
+    return effective(await (await deps.settings()).get(businessId), null);
+  }
+
   async function templatesFor(businessId: number): Promise<MessageTemplates> {
-    const { smsTemplate, emailSubject, emailTemplate } = await settingsOf(businessId);
+    const { smsTemplate, emailSubject, emailTemplate } = await ownSettings(businessId);
     return { smsTemplate, emailSubject, emailTemplate };
   }
 
@@ -106,7 +111,7 @@ export function createSettingsService(deps: {
 
     /** The sending window (null: any hour) and the zone its times are read in. */
     async quietHoursFor(businessId: number): Promise<{ window: SendWindow | null; timeZone: string }> {
-      const settings = await settingsOf(businessId);
+      const settings = await ownSettings(businessId);
       return { window: quietHoursToWindow(settings.quietHours), timeZone: settings.timeZone };
     },
 

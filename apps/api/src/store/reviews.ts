@@ -113,7 +113,8 @@ export function reviewDailyValues(businessId: number, day: number, d: ReviewTota
   ];
 }
 
-export function reviewStore(db: Queryable) {
+/** `anchorFrom`: from which offset a page starts at its day (review-pages.ts; tests lower it). */
+export function reviewStore(db: Queryable, options: { anchorFrom?: number } = {}) {
   const insert = db.prepare(REVIEW_WRITES.insert);
   const byId = db.prepare('SELECT * FROM reviews WHERE id = $1');
   const byRequest = db.prepare('SELECT * FROM reviews WHERE request_id = $1');
@@ -141,7 +142,7 @@ export function reviewStore(db: Queryable) {
     return statement;
   }
 
-  const pageFrom = reviewPages(db);
+  const pageFrom = reviewPages(db, options.anchorFrom);
 
   /** Adds (sign 1) or removes (sign -1) one review's share of the counters and roll-ups. */
   async function account(
