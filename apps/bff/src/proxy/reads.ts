@@ -1,6 +1,13 @@
-import http, { type ClientRequest, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import http, {
+  type ClientRequest,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
 import https from 'node:https';
 import { ERROR_CODES, fail, PROXIED_ENDPOINTS } from '@review-desk/shared';
+import type { NextFunction } from 'express';
+import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
 import type { Config } from '../env.ts';
 import type { GateRequest } from '../http/gate.ts';
@@ -10,12 +17,10 @@ import { passedResponseHeaders, type UpstreamHeaders } from './headers.ts';
 import { PROXY_MESSAGES } from './messages.ts';
 import type { ReadEndpoint } from './read-targets.ts';
 
-// The reads (GET /api/v1/reviews, /api/v1/analytics, /api/v1/requests[/{id}]), forwarded by our
-// own node:http request over a keep-alive agent: a proxy library's per-call path matching, URL
-// parsing and event plumbing cost more than they gave (docs/decisions/0020-bff-per-call-cost.md).
-// The request is validated and its query rebuilt before it gets here; this module owns the
-// exchange: constructed headers, a total deadline, and an answer the browser can always read (the
-// upstream's bytes when they are sound, a plain envelope when not).
+// The reads (GET /api/v1/reviews, /api/v1/analytics, /api/v1/requests[/{id}]), forwarded with http-proxy-middleware over a
+// keep-alive agent. The request is validated and its query rebuilt before it gets here; this
+// module owns the exchange: constructed headers, a total deadline, and an answer the browser can
+// always read (the upstream's bytes when they are sound, a plain envelope when not).
 
 type Exchange = {
   endpoint: ReadEndpoint;
@@ -27,6 +32,9 @@ type Exchange = {
   proxyReq: ClientRequest | undefined;
   res: ServerResponse;
 };
+
+const EXCHANGE = Symbol('bff.exchange');
+type WithExchange = http.IncomingMessage & { [EXCHANGE]?: Exchange };
 
 /** Largest upstream body relayed: 100 reviews of 5,000 characters fit many times over. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -84,73 +92,89 @@ export function createReadForwarder(deps: {
     });
   }
 
-  /** The upstream's answer: read whole (bounded), checked, then written to the browser in one go. */
-  function onResponse(ex: Exchange, proxyRes: http.IncomingMessage) {
-    if (ex.done) {
-      proxyRes.resume();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    proxyRes.on('data', (chunk: Buffer) => {
-      if (ex.done) return;
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        failExchange(ex, 'too_large');
-        proxyRes.destroy();
+  // Exchange events, wired into http-proxy-middleware below.
+  const events = {
+    proxyReq(proxyReq: ClientRequest, req: http.IncomingMessage) {
+      const ex = (req as WithExchange)[EXCHANGE];
+      if (!ex || ex.done) {
+        proxyReq.destroy();
         return;
       }
-      chunks.push(chunk);
-    });
-    // Cut off mid-body (the upstream died or reset): settle the exchange now (metrics, no timer
-    // left) with the 502 envelope; half an answer is never relayed.
-    proxyRes.on('error', (error) => failExchange(ex, 'unreachable', error));
-    proxyRes.on('close', () => {
-      if (!proxyRes.complete) failExchange(ex, 'unreachable');
-    });
-    proxyRes.on('end', () => {
-      if (!settle(ex)) return;
-      const status = proxyRes.statusCode ?? 0;
-      const seconds = Number(process.hrtime.bigint() - ex.started) / 1e9;
-      metrics.observeUpstream(ex.endpoint, status, seconds);
-      const contentType = proxyRes.headers['content-type'];
-      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-      const answer = interpretReply(
-        { status, contentType, body },
-        PROXIED_ENDPOINTS[ex.endpoint].scope,
-        keyBytes,
-      );
-      const headers = passedResponseHeaders(proxyRes.headers, config.upstream.key);
-      if (answer.kind === 'replace') {
-        metrics.upstreamErrors.inc({ endpoint: ex.endpoint, kind: 'unreadable' });
-        logger.warn(
-          {
-            reqId: ex.res.getHeader('x-request-id'),
-            endpoint: ex.endpoint,
-            upstreamStatus: status,
-            reason: answer.reason,
-          },
-          'upstream answer replaced',
-        );
-        headers['content-type'] = JSON_TYPE;
-      } else {
-        headers['content-type'] = contentType ?? JSON_TYPE;
+      ex.proxyReq = proxyReq;
+    },
+    proxyRes(proxyRes: http.IncomingMessage, req: http.IncomingMessage) {
+      const ex = (req as WithExchange)[EXCHANGE];
+      if (!ex || ex.done) {
+        proxyRes.resume();
+        return;
       }
-      write(ex, answer.status, answer.body, headers);
-    });
-  }
-
-  // The upstream's address once; each read adds only its canonical path and query.
-  const base = config.upstream.url;
-  const transport = base.protocol === 'https:' ? https : http;
-  const target = {
-    protocol: base.protocol,
-    hostname: base.hostname.replace(/^\[|\]$/g, ''),
-    port: base.port,
-    method: 'GET',
-    agent,
+      const chunks: Buffer[] = [];
+      let size = 0;
+      proxyRes.on('data', (chunk: Buffer) => {
+        if (ex.done) return;
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          failExchange(ex, 'too_large');
+          proxyRes.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      // Cut off mid-body (the upstream died or reset): settle the exchange now (metrics, no timer
+      // left). http-proxy-middleware also drops the browser's connection, which the dashboard
+      // treats as a network error and retries; half an answer is never relayed.
+      proxyRes.on('close', () => {
+        if (!proxyRes.complete) failExchange(ex, 'unreachable');
+      });
+      proxyRes.on('end', () => {
+        if (!settle(ex)) return;
+        const status = proxyRes.statusCode ?? 0;
+        const seconds = Number(process.hrtime.bigint() - ex.started) / 1e9;
+        metrics.observeUpstream(ex.endpoint, status, seconds);
+        const contentType = proxyRes.headers['content-type'];
+        const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+        const answer = interpretReply(
+          { status, contentType, body },
+          PROXIED_ENDPOINTS[ex.endpoint].scope,
+          keyBytes,
+        );
+        const headers = passedResponseHeaders(proxyRes.headers, config.upstream.key);
+        if (answer.kind === 'replace') {
+          metrics.upstreamErrors.inc({ endpoint: ex.endpoint, kind: 'unreadable' });
+          logger.warn(
+            {
+              reqId: ex.res.getHeader('x-request-id'),
+              endpoint: ex.endpoint,
+              upstreamStatus: status,
+              reason: answer.reason,
+            },
+            'upstream answer replaced',
+          );
+          headers['content-type'] = JSON_TYPE;
+        } else {
+          headers['content-type'] = contentType ?? JSON_TYPE;
+        }
+        write(ex, answer.status, answer.body, headers);
+      });
+    },
+    error(error: Error, req: http.IncomingMessage) {
+      const ex = (req as WithExchange)[EXCHANGE];
+      if (ex) failExchange(ex, ex.timedOut ? 'timeout' : 'unreachable', error);
+    },
   };
-  const prefix = base.pathname.replace(/\/+$/, '');
+
+  const proxy = createProxyMiddleware({
+    target: config.upstream.url,
+    changeOrigin: true,
+    // Only the plugin that wires `on` below: the default error page names the upstream host and
+    // URL, and the default logger formats a line for every request.
+    ejectPlugins: true,
+    plugins: [proxyEventsPlugin],
+    selfHandleResponse: true,
+    xfwd: false,
+    agent,
+    on: events,
+  });
 
   return function forward(
     req: GateRequest,
@@ -183,19 +207,19 @@ export function createReadForwarder(deps: {
         res.once('close', abort);
       }
     }, config.upstream.timeoutMs);
-    // The browser went away: nothing left to answer, and the upstream exchange is aborted.
+    // The browser went away: nothing left to answer (http-proxy-middleware aborts the exchange).
     res.once('close', () => {
-      if (!ex.done) {
-        settle(ex);
-        ex.proxyReq?.destroy();
-      }
+      if (!ex.done) settle(ex);
     });
-    // Only our constructed headers: not one of the browser's can reach the upstream.
-    const proxyReq = transport.request({ ...target, path: prefix + canonicalUrl, headers: ex.headers });
-    ex.proxyReq = proxyReq;
-    proxyReq.on('response', (proxyRes) => onResponse(ex, proxyRes));
-    proxyReq.on('error', (error) => failExchange(ex, ex.timedOut ? 'timeout' : 'unreachable', error));
-    proxyReq.end();
+    (req as WithExchange)[EXCHANGE] = ex;
+    req.url = canonicalUrl;
+    // http-proxy-middleware builds the upstream request from req.headers: hand it ours, so not
+    // one of the browser's headers can reach the upstream (the session has been read already).
+    req.headers = ex.headers as IncomingHttpHeaders;
+    const next: NextFunction = (error?: unknown) => {
+      if (!ex.done) failExchange(ex, ex.timedOut ? 'timeout' : 'unreachable', error);
+    };
+    void proxy(req, res, next as (error?: unknown) => void);
   };
 }
 export type ReadForwarder = ReturnType<typeof createReadForwarder>;
