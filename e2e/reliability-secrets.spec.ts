@@ -338,6 +338,14 @@ test('in the browser: every page and its error paths', async ({ browser }) => {
 
   await test.step('the key revoked: every page says the server’s key was refused', async () => {
     await api.cli(['key', 'revoke', keyId]);
+    // The CLI is another process: the running service stops trusting its cached key within a
+    // second (docs/decisions/0021-api-key-and-settings-cache.md).
+    await expect
+      .poll(
+        async () => (await fetch(`${api.url}/api/v1/reviews`, { headers: { 'x-api-key': key } })).status,
+        { timeout: 2_000, intervals: [100] },
+      )
+      .toBe(401);
     await open(page, '/reviews?status=ignored');
     await expect(page.getByTestId('error-state')).toContainText('The server’s API key was refused');
     await open(page, '/analytics?days=30');
