@@ -23,6 +23,9 @@ export type SharedCacheOptions<K, V, E> = {
 
 type Entry<V> = { value: V; at: number };
 
+/** What a store built on the cache lets its tests set: a smaller bound, a clock of their own. */
+export type CacheOverrides = { cacheMax?: number; cacheClock?: () => number };
+
 export type SharedCache<K, V, E> = ReturnType<typeof createSharedCache<K, V, E>>;
 
 export function createSharedCache<K, V, E>(options: SharedCacheOptions<K, V, E>) {

@@ -1,6 +1,6 @@
 import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
-import { createSharedCache } from '@review-desk/server/shared-cache';
+import { type CacheOverrides, createSharedCache } from '@review-desk/server/shared-cache';
 import { createTestSendsStore } from './test-sends-store.ts';
 
 // The business_settings table (component `settings`), written for both engines. A NULL column
@@ -44,9 +44,7 @@ type SettingsEvent = { businessId: number };
 const isSettingsEvent = (value: unknown): value is SettingsEvent =>
   typeof value === 'object' && value !== null && typeof (value as SettingsEvent).businessId === 'number';
 
-export type SettingsCacheOptions = { cacheMax?: number; cacheClock?: () => number };
-
-export function createSettingsStore(db: Database, options: SettingsCacheOptions = {}) {
+export function createSettingsStore(db: Database, options: CacheOverrides = {}) {
   const select = db.prepare(
     `SELECT sms_template, email_subject, email_template, reminder_after_days, quiet_hours, time_zone, updated_at
        FROM business_settings WHERE business_id = $1`,

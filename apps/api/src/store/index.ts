@@ -1,8 +1,9 @@
 import type { Database, Transaction, TransactionOptions } from '@review-desk/server/db/types';
+import type { CacheOverrides } from '@review-desk/server/shared-cache';
 import { analyticsStore } from './analytics.ts';
 import { businessStore } from './businesses.ts';
 import { type ApiDatabaseSettings, openApiDatabase } from './database.ts';
-import { type KeyCacheOptions, keyStore } from './keys.ts';
+import { keyStore } from './keys.ts';
 import { outboxStore } from './outbox.ts';
 import { requestStore } from './requests.ts';
 import { reviewStore } from './reviews.ts';
@@ -12,7 +13,7 @@ import { settingsStore } from './settings.ts';
  * Every table's statements over the service's one database handle. Knows SQL, nothing of HTTP.
  * A store call made inside `transaction(fn)` (in fn's async context) joins that transaction.
  */
-export function createStore(db: Database, options: KeyCacheOptions = {}) {
+export function createStore(db: Database, options: CacheOverrides = {}) {
   const keys = keyStore(db, options);
   return {
     db,

@@ -1,5 +1,5 @@
 import type { Database } from '@review-desk/server/db/types';
-import { createSharedCache } from '@review-desk/server/shared-cache';
+import { type CacheOverrides, createSharedCache } from '@review-desk/server/shared-cache';
 import type { BusinessRow } from './businesses.ts';
 
 export type ApiKeyRow = {
@@ -38,9 +38,7 @@ const isKeyEvent = (value: unknown): value is KeyEvent => {
   );
 };
 
-export type KeyCacheOptions = { cacheMax?: number; cacheClock?: () => number };
-
-export function keyStore(db: Database, options: KeyCacheOptions = {}) {
+export function keyStore(db: Database, options: CacheOverrides = {}) {
   const insert = db.prepare(`INSERT INTO api_keys
     (id, business_id, key_hash, display_prefix, scopes, rate_limit_per_minute, created_at, expires_at)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`);
