@@ -84,6 +84,11 @@ function timeOrderedId(): string {
   return `${clock.slice(0, 8)}-${clock.slice(8, 12)}-7${random.slice(15)}`;
 }
 
+// The stale sweep reads `sends_owner_in_flight`, the one index of the in-flight rows (migration 005):
+// SQLite scans a partial index only when told to (else it walks all older history by `sends_created`).
+export const orphanStaleSql = (dialect: Database['dialect']) =>
+  `UPDATE sends${dialect === 'sqlite' ? ' INDEXED BY sends_owner_in_flight' : ''} SET outcome = 'unknown', error = $1, finished_at = $2 WHERE outcome = 'in_flight' AND created_at < $3`;
+
 export function createJournal(db: Database, instanceId: string) {
   const write = groupCommit(db);
   const claimSql = `INSERT INTO sends (id, user_id, sent_by, idem_key, fingerprint, channel, customer_name, contact_masked,
@@ -113,9 +118,7 @@ export function createJournal(db: Database, instanceId: string) {
     `UPDATE sends SET outcome = 'unknown', error = $1, finished_at = $2
       WHERE outcome = 'in_flight' AND owner_instance = $3 AND owner_pid = $4`,
   );
-  const orphanStale = db.prepare(
-    `UPDATE sends SET outcome = 'unknown', error = $1, finished_at = $2 WHERE outcome = 'in_flight' AND created_at < $3`,
-  );
+  const orphanStale = db.prepare(orphanStaleSql(db.dialect));
   const forgetKeys = db.prepare(
     'UPDATE sends SET idem_key = NULL, response_body = NULL WHERE idem_key IS NOT NULL AND created_at < $1',
   );
