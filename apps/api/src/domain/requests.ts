@@ -1,5 +1,5 @@
 import type { Clock } from '@review-desk/server/db/clock';
-import type { Transaction } from '@review-desk/server/db/types';
+import type { LockKey } from '@review-desk/server/db/types';
 import { AppError } from '@review-desk/server/errors';
 import {
   MESSAGES,
@@ -19,6 +19,7 @@ import { holdRequest } from '../delivery/scheduled.ts';
 import type { NewLeg } from '../delivery/store.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
 import type { Store } from '../store/index.ts';
+import { Refused } from '../store/refusals.ts';
 import { emailKey, type FinishedAs, type RequestRow } from '../store/requests.ts';
 import { DAY_MS, monthOf } from '../store/time.ts';
 import { randomToken, requestPublicId } from './ids.ts';
@@ -100,42 +101,36 @@ export async function sendReviewRequest(
       })
     : [];
 
+  // Sends to one contact queue behind these locks, taken before the statements they guard, so
+  // the cap's read and the insert see every other replica's send.
+  const locks: LockKey[] =
+    ctx.frequencyCapDays > 0
+      ? contactLockKeys(business.id, phone, email).map((key) => ({ namespace: 'contact', key }))
+      : [];
   /**
-   * Checks opt-out, cap and allowance and records the request (in a transaction): as being sent,
-   * or as finished when the outcome is already known. Every statement is issued before any answer
-   * is awaited: one round trip on PostgreSQL.
+   * Checks opt-out, cap and allowance and records the request, in a transaction it may share
+   * with other sends (Database.transactionTogether): as being sent, or as finished when the
+   * outcome is already known. Every statement is issued before any answer is awaited, and each
+   * check refuses by itself (store/refusals.ts): a refused send leaves nothing, its allowance
+   * included.
    */
   const reserve = (
-    tx: Transaction,
     finished?: FinishedAs,
     /** Writes issued right after the insert, in the same round trip (they name the request). */
     alongside?: () => Promise<unknown>,
   ): Promise<RequestRow> => {
-    // Sends to one contact queue behind these locks (sorted keys: no two sends wait on each other
-    // in a circle); the statements issued after them wait for them, so the cap's read and the
-    // insert it guards see every other replica's send.
-    const locks =
-      ctx.frequencyCapDays > 0
-        ? contactLockKeys(business.id, phone, email).map((k) => tx.lock('contact', k))
-        : [];
-    // Each check reads before the insert runs; a refusal throws, and the transaction takes the
-    // insert and the allowance back.
-    const optedOut = store.requests.isOptedOut(business.id, phone, email);
-    // A phone that texted STOP to the business's number.
-    const stopped = phone ? delivery.isOptedOut(business.id, phone) : false;
-    const capped =
+    const checks = [
+      store.requests.refuseOptedOut(business.id, phone, email),
+      // A phone that texted STOP to the business's number.
+      phone ? delivery.refuseStopped(business.id, phone) : undefined,
       ctx.frequencyCapDays > 0 && (phone || email)
-        ? store.requests.contactedSince(
-            business.id,
-            { phone: phone ?? undefined, email: email ?? undefined },
-            now - ctx.frequencyCapDays * DAY_MS,
-          )
-        : false;
-    // docs/api.md: beyond the sending allowance → 403. Links send nothing and are not counted.
-    const allowed =
+        ? store.requests.refuseContacted(business.id, phone, email, now - ctx.frequencyCapDays * DAY_MS)
+        : undefined,
+      // docs/api.md: beyond the sending allowance → 403. Links send nothing and are not counted.
       sendsMessage && ctx.monthlySendAllowance > 0
-        ? store.requests.takeUsage(business.id, month, ctx.monthlySendAllowance)
-        : true;
+        ? store.requests.takeUsageOrRefuse(business.id, month, ctx.monthlySendAllowance)
+        : undefined,
+    ];
     const inserted = store.requests.insert(
       {
         publicId,
@@ -150,18 +145,16 @@ export async function sendReviewRequest(
       },
       finished,
     );
-    const issued = [Promise.all(locks), optedOut, stopped, capped, allowed, inserted, alongside?.()] as const;
-    return Promise.all(issued).then(([, out, stop, cap, allow, row]) => {
-      if (out || stop) throw new AppError('opted_out');
-      if (cap) throw new AppError('frequency_capped', MESSAGES.frequencyCap(ctx.frequencyCapDays));
-      if (!allow)
-        throw new AppError('allowance_exceeded', MESSAGES.allowanceExceeded(ctx.monthlySendAllowance));
-      return row;
-    });
+    return Promise.all([inserted, alongside?.(), ...checks]).then(
+      ([row]) => row,
+      (error: unknown) => {
+        throw refusalAnswer(ctx, error);
+      },
+    );
   };
 
   if (sendAt > now) {
-    const reserved = await store.transaction(reserve);
+    const reserved = await store.transactionTogether(() => reserve(), locks);
     await holdRequest(
       { tracker: ctx.tracker, delivery: ctx.delivery, clock: ctx.clock ?? { now: ctx.now } },
       reserved,
@@ -196,24 +189,17 @@ export async function sendReviewRequest(
     // request is written already finished.
     legs = await deliverAll(ctx, messages);
     const outcome = outcomeOf(legs);
-    done = await store.transaction(async (tx) => {
-      // The delivery record and the outbox's rows go out with the reservation: one round trip.
-      const row = await reserve(tx, outcome, () =>
-        Promise.all([
-          deliveryRecord(requestStatusOf(legs), legRecords(ctx, legs)),
-          recordOutcome(
-            ctx,
-            { public_id: publicId, business_id: business.id, created_at: now },
-            legs,
-            outcome,
-          ),
-        ]),
-      );
-      return completedAs(row, outcome);
-    });
+    // The delivery record and the outbox's rows go out with the reservation: one round trip.
+    const alongside = () =>
+      Promise.all([
+        deliveryRecord(requestStatusOf(legs), legRecords(ctx, legs)),
+        recordOutcome(ctx, { public_id: publicId, business_id: business.id, created_at: now }, legs, outcome),
+      ]);
+    const row = await store.transactionTogether(() => reserve(outcome, alongside), locks);
+    done = completedAs(row, outcome);
   } else {
     // A network delivery: reserve first, so no transaction is open across it.
-    const reserved = await store.transaction(reserve);
+    const reserved = await store.transactionTogether(() => reserve(), locks);
     await deliveryRecord('sending');
     legs = await deliverAll(ctx, messages);
     const refusal = contactRefusal(legs);
@@ -236,6 +222,16 @@ export async function sendReviewRequest(
   }
   await afterDelivery(ctx, business.id, legs, ctx.now());
   return sendAnswer(done, legs, reviewLink);
+}
+
+/** A refused send's answer (store/refusals.ts); any other failure as it is. */
+function refusalAnswer(ctx: SendContext, error: unknown): unknown {
+  if (!(error instanceof Refused)) return error;
+  if (error.reason === 'frequency_capped')
+    return new AppError('frequency_capped', MESSAGES.frequencyCap(ctx.frequencyCapDays));
+  if (error.reason === 'allowance_exceeded')
+    return new AppError('allowance_exceeded', MESSAGES.allowanceExceeded(ctx.monthlySendAllowance));
+  return new AppError('opted_out');
 }
 
 /** The answer to a send, or its refusal when every leg failed. */

@@ -1,4 +1,4 @@
-import type { Database, Transaction, TransactionOptions } from '@review-desk/server/db/types';
+import type { Database, LockKey, Transaction, TransactionOptions } from '@review-desk/server/db/types';
 import type { CacheOverrides } from '@review-desk/server/shared-cache';
 import { analyticsStore } from './analytics.ts';
 import { businessStore } from './businesses.ts';
@@ -19,6 +19,8 @@ export function createStore(db: Database, options: CacheOverrides = {}) {
     db,
     transaction: <T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions) =>
       db.transaction(fn, options),
+    transactionTogether: <T>(fn: (tx: Transaction) => Promise<T>, locks?: LockKey[]) =>
+      db.transactionTogether(fn, locks),
     businesses: businessStore(db, keys.businessChanged),
     keys,
     requests: requestStore(db),

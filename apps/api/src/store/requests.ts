@@ -1,6 +1,7 @@
 import type { Queryable } from '@review-desk/server/db/types';
 import type { Channel } from '@review-desk/shared';
 import { emailContactKey } from '@review-desk/shared/contact';
+import { refuseUnlessWritten, refuseWhenFound } from './refusals.ts';
 import {
   emptyRequestDelta,
   type RequestRollupDelta,
@@ -62,6 +63,27 @@ export function emailKey(email: string | null): string | null {
   return email === null ? null : emailContactKey(email);
 }
 
+// Frequency cap (docs/api.md): a request that messaged this contact, still in flight or accepted.
+// Failed requests and failed legs reached nobody, links message nobody: none of them counts.
+// An email is found under its contact key (`emailKey`): plus tags and Gmail's dots are one
+// mailbox. Phone and email in one round trip; a missing contact is NULL and matches nothing.
+const RECENT_SQL = `SELECT 1 AS hit FROM (
+      SELECT 1 FROM requests WHERE business_id = $1 AND customer_phone = $2
+        AND created_at >= $4 AND status <> 'failed' AND channel IN ('sms', 'both')
+        AND failed_leg IS DISTINCT FROM 'sms'
+      UNION ALL
+      SELECT 1 FROM requests WHERE business_id = $1 AND email_key = $3
+        AND created_at >= $4 AND status <> 'failed' AND channel IN ('email', 'both')
+        AND failed_leg IS DISTINCT FROM 'email'
+    ) AS found LIMIT 1`;
+const OPTED_OUT_SQL =
+  'SELECT 1 AS hit FROM opt_outs WHERE business_id = $1 AND contact IN ($2, $3, $4) LIMIT 1';
+// The allowance is taken by this one statement: no row is written when the month is used up, so
+// concurrent sends from any number of processes never pass it together.
+const TAKE_USAGE_SQL = `INSERT INTO send_usage (business_id, month, n) VALUES ($1, $2, 1)
+  ON CONFLICT (business_id, month) DO UPDATE SET n = send_usage.n + 1 WHERE send_usage.n < $3
+  RETURNING n`;
+
 export function requestStore(db: Queryable) {
   const insert = db.prepare(`INSERT INTO requests
     (public_id, token, business_id, api_key_id, channel, customer_name, customer_phone, customer_email, email_key,
@@ -73,19 +95,7 @@ export function requestStore(db: Queryable) {
   const finish = db.prepare(`UPDATE requests SET status = $1, failed_leg = $2, warning = $3, error = $4
     WHERE id = $5 AND status = 'sending' RETURNING *`);
   const applyRollup = requestRollup(db);
-  // Frequency cap (docs/api.md): a request that messaged this contact, still in flight or accepted.
-  // Failed requests and failed legs reached nobody, links message nobody: none of them counts.
-  // An email is found under its contact key (`emailKey`): plus tags and Gmail's dots are one
-  // mailbox. Phone and email in one round trip; a missing contact is NULL and matches nothing.
-  const recent = db.prepare(`SELECT 1 AS hit FROM (
-      SELECT 1 FROM requests WHERE business_id = $1 AND customer_phone = $2
-        AND created_at >= $4 AND status <> 'failed' AND channel IN ('sms', 'both')
-        AND failed_leg IS DISTINCT FROM 'sms'
-      UNION ALL
-      SELECT 1 FROM requests WHERE business_id = $1 AND email_key = $3
-        AND created_at >= $4 AND status <> 'failed' AND channel IN ('email', 'both')
-        AND failed_leg IS DISTINCT FROM 'email'
-    ) AS found LIMIT 1`);
+  const recent = db.prepare(RECENT_SQL);
   const setClicked = db.prepare('UPDATE requests SET clicked_at = $1 WHERE id = $2 AND clicked_at IS NULL');
   const setFeedback = db.prepare(
     'UPDATE requests SET feedback_at = $1, completed_at = coalesce(completed_at, $1) WHERE id = $2 AND feedback_at IS NULL',
@@ -99,17 +109,15 @@ export function requestStore(db: Queryable) {
   const insertOptOut = db.prepare(
     'INSERT INTO opt_outs (business_id, contact, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
   );
-  const optedOut = db.prepare(
-    'SELECT 1 AS hit FROM opt_outs WHERE business_id = $1 AND contact IN ($2, $3, $4) LIMIT 1',
-  );
+  const optedOut = db.prepare(OPTED_OUT_SQL);
   const usage = db.prepare('SELECT n FROM send_usage WHERE business_id = $1 AND month = $2');
   const addUsage = db.prepare(`INSERT INTO send_usage (business_id, month, n) VALUES ($1, $2, $3)
     ON CONFLICT (business_id, month) DO UPDATE SET n = send_usage.n + excluded.n`);
-  // The allowance is taken by this one statement: no row is written when the month is used up, so
-  // concurrent sends from any number of processes never pass it together.
-  const takeUsage = db.prepare(`INSERT INTO send_usage (business_id, month, n) VALUES ($1, $2, 1)
-    ON CONFLICT (business_id, month) DO UPDATE SET n = send_usage.n + 1 WHERE send_usage.n < $3
-    RETURNING n`);
+  const takeUsage = db.prepare(TAKE_USAGE_SQL);
+  // The same three checks as a send makes them: each refuses the send by itself (refusals.ts).
+  const refuseOptedOut = refuseWhenFound(db, 'opted_out', OPTED_OUT_SQL);
+  const refuseContacted = refuseWhenFound(db, 'frequency_capped', RECENT_SQL);
+  const refuseUsedUp = refuseUnlessWritten(db, 'allowance_exceeded', TAKE_USAGE_SQL);
   const stale = db.prepare("SELECT * FROM requests WHERE status = 'sending' AND created_at < $1");
   const discardOutbox = db.prepare('DELETE FROM outbox_messages WHERE request_id = $1');
   const discard = db.prepare("DELETE FROM requests WHERE id = $1 AND status = 'sending'");
@@ -231,6 +239,20 @@ export function requestStore(db: Queryable) {
     },
     async usage(businessId: number, month: string): Promise<number> {
       return Number((await usage.get<{ n: number }>(businessId, month))?.n ?? 0);
+    },
+    /**
+     * A send's checks, each rejecting with a Refused (refusals.ts): an opted-out contact (a
+     * phone, an email or its key: at most three, as a send has), a contact messaged since
+     * `since`, and the month's allowance, taken by the check that passes.
+     */
+    refuseOptedOut(businessId: number, phone: string | null, email: string | null): Promise<void> {
+      return refuseOptedOut(businessId, phone, email, emailKey(email));
+    },
+    refuseContacted(businessId: number, phone: string | null, email: string | null, since: number) {
+      return refuseContacted(businessId, phone, emailKey(email), since);
+    },
+    takeUsageOrRefuse(businessId: number, month: string, allowance: number): Promise<void> {
+      return refuseUsedUp(businessId, month, allowance);
     },
     /** Counts one send against the month's allowance; false (nothing counted) when it is used up. */
     async takeUsage(businessId: number, month: string, allowance: number): Promise<boolean> {

@@ -2,7 +2,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test-support/databases.ts';
 import { StartupError } from '../startup-error.ts';
-import { openPostgres, redactUrl } from './postgres.ts';
+import { openPostgres } from './postgres.ts';
+import { redactUrl } from './postgres-types.ts';
 import { coalesceWrites } from './postgres-writes.ts';
 
 describe('PostgreSQL executor', () => {

@@ -3,12 +3,22 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { StartupError } from '../startup-error.ts';
 import { PostgresListener } from './postgres-listener.ts';
+import { LOCK_SQL, lockKeys, PostgresTogether, RETRYABLE } from './postgres-together.ts';
+import { redactUrl, typeParsers } from './postgres-types.ts';
 import { coalesceWrites } from './postgres-writes.ts';
-import { closeScope, currentScope, openScope, runInScope, type TxScope } from './tx-context.ts';
+import {
+  closeScope,
+  currentScope,
+  lateStatement,
+  openScope,
+  runInScope,
+  type TxScope,
+} from './tx-context.ts';
 import {
   type Database,
   type DbLogger,
   type ListenOptions,
+  type LockKey,
   type PoolStats,
   type Row,
   type RunResult,
@@ -38,29 +48,11 @@ export type PostgresOptions = {
   startupWaitMs?: number;
 };
 
-const INT8 = 20;
-const NUMERIC = 1700;
-/** count(*) and bigint columns (ms timestamps, ids) as numbers while exact; beyond 2^53 a bigint. */
-function parseInt8(text: string): number | bigint {
-  const value = Number(text);
-  return Number.isSafeInteger(value) ? value : BigInt(text);
-}
-const typeParsers: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: string) => {
-    if (oid === INT8) return parseInt8;
-    // sum() over bigint columns is numeric: a number, as SQLite's sum() is.
-    if (oid === NUMERIC) return Number;
-    return pg.types.getTypeParser(oid, format as 'text');
-  }) as pg.CustomTypesConfig['getTypeParser'],
-};
-
-const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 const BEGIN: Record<NonNullable<TransactionOptions['isolation']>, string> = {
   'read committed': 'BEGIN',
   'repeatable read': 'BEGIN ISOLATION LEVEL REPEATABLE READ',
   serializable: 'BEGIN ISOLATION LEVEL SERIALIZABLE',
 };
-const LOCK_SQL = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))';
 
 export async function openPostgres(options: PostgresOptions): Promise<PostgresDatabase> {
   const db = new PostgresDatabase(options);
@@ -76,6 +68,7 @@ export class PostgresDatabase implements Database {
   readonly #pool: pg.Pool;
   readonly #logger: DbLogger;
   readonly #listener: PostgresListener;
+  readonly #together: PostgresTogether;
 
   constructor(options: PostgresOptions) {
     this.description = redactUrl(options.url);
@@ -102,6 +95,12 @@ export class PostgresDatabase implements Database {
     this.#pool.on('error', (error) => this.#logger.warn({ err: error }, 'A PostgreSQL connection failed'));
     this.#pool.on('connect', coalesceWrites);
     this.#listener = new PostgresListener(config, this.#logger);
+    this.#together = new PostgresTogether({
+      owner: this,
+      connect: () => this.#pool.connect(),
+      handle: (client, scope) => new PostgresTransaction(this, client, scope as TxScope<PostgresTransaction>),
+      logger: this.#logger,
+    });
   }
 
   /** Waits until the server answers (it may be starting beside us), else refuses to start. */
@@ -200,6 +199,12 @@ export class PostgresDatabase implements Database {
     }
   }
 
+  transactionTogether<T>(fn: (tx: Transaction) => Promise<T>, locks: LockKey[] = []): Promise<T> {
+    const outer = currentScope<PostgresTransaction>(this);
+    if (outer !== undefined) return outer.handle.transactionTogether(fn, locks);
+    return this.#together.join(fn, locks);
+  }
+
   async notify(channel: string, payload: string): Promise<void> {
     // Inside a transaction NOTIFY is queued by the server and delivered at COMMIT.
     await query(this.#runner(), 'SELECT pg_notify($1, $2)', [channel, payload]);
@@ -240,6 +245,7 @@ class PostgresTransaction implements Transaction {
     if (!this.#scope.active) {
       throw new Error('The transaction has already ended: use its handle only inside its function');
     }
+    if (this.#scope.sealed) throw lateStatement();
     return this.client;
   }
 
@@ -268,6 +274,12 @@ class PostgresTransaction implements Transaction {
     return fn(this);
   }
 
+  /** Inside a transaction: its locks (sorted, issued now), then fn. */
+  transactionTogether<T>(fn: (tx: Transaction) => Promise<T>, locks: LockKey[] = []): Promise<T> {
+    const taken = lockKeys(locks).map((key) => query(this.#on(), LOCK_SQL, [key], 'rd_advisory_xact_lock'));
+    return Promise.all([...taken, fn(this)]).then((all) => all.at(-1) as T);
+  }
+
   async notify(channel: string, payload: string): Promise<void> {
     await query(this.#on(), 'SELECT pg_notify($1, $2)', [channel, payload]);
   }
@@ -284,15 +296,4 @@ function query(on: Runner, text: string, values: SqlValue[], name?: string): Pro
 /** A stable name per statement text: the same SQL is prepared once per connection. */
 function statementName(sql: string): string {
   return `rd_${createHash('sha1').update(sql).digest('base64url').slice(0, 20)}`;
-}
-
-/** The URL without its password, for logs and error messages. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the PostgreSQL URL (unparseable)';
-  }
 }

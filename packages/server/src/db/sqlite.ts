@@ -148,6 +148,11 @@ export class SqliteDatabase implements Database {
     return settled;
   }
 
+  /** One writer at a time already shares a commit among the transactions of a turn. */
+  transactionTogether<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.transaction(fn);
+  }
+
   notify(channel: string, payload: string): Promise<void> {
     const scope = currentScope(this);
     if (scope === undefined) this.#bus.publish(channel, payload);
@@ -246,6 +251,10 @@ class SqliteTransaction implements Transaction {
 
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.#scope.active ? fn(this) : Promise.reject(ended());
+  }
+
+  transactionTogether<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.transaction(fn);
   }
 
   notify(channel: string, payload: string): Promise<void> {

@@ -14,6 +14,11 @@ export type TxScope<Handle> = {
   active: boolean;
   /** Transactions of other databases the code was already inside (a copy from one to another). */
   readonly parent: TxScope<unknown> | undefined;
+  /**
+   * Its COMMIT has been sent behind the statements issued so far (transactionTogether): a
+   * statement issued now would miss the transaction, so it is refused.
+   */
+  sealed?: boolean;
   /** Work to do once the transaction has committed (in-process notifications). */
   afterCommit: (() => void)[] | undefined;
 };
@@ -24,10 +29,19 @@ const storage = new AsyncLocalStorage<TxScope<unknown>>();
 export function currentScope<Handle>(owner: object): TxScope<Handle> | undefined {
   let scope = storage.getStore();
   while (scope !== undefined) {
-    if (scope.owner === owner) return scope.active ? (scope as TxScope<Handle>) : undefined;
+    if (scope.owner === owner) {
+      if (scope.sealed && scope.active) throw lateStatement();
+      return scope.active ? (scope as TxScope<Handle>) : undefined;
+    }
     scope = scope.parent;
   }
   return undefined;
+}
+
+export function lateStatement(): Error {
+  return new Error(
+    'A statement was issued after its transaction’s COMMIT: in transactionTogether, issue every statement before the first await',
+  );
 }
 
 /** A new scope for a transaction of `owner`; `handle` makes the transaction's own handle. */

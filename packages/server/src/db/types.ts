@@ -62,12 +62,26 @@ export interface Queryable {
    */
   transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
+   * Like `transaction`, for short writes many callers make at once (a send, a batch of
+   * receipts): on PostgreSQL fn may share one transaction and COMMIT with the others issued
+   * while a connection is found, and the COMMIT is sent right behind their statements, in the
+   * same write. So fn must issue every statement before its first await, and anything that
+   * must undo its writes has to be an error raised by a statement, not a decision taken on the
+   * answers (docs/decisions/0023-sends-share-a-commit.md). The locks are taken first, in one
+   * order for the whole group. When any member fails, the group is rolled back and each member
+   * runs again alone. Inside a transaction, fn joins it.
+   */
+  transactionTogether<T>(fn: (tx: Transaction) => Promise<T>, locks?: LockKey[]): Promise<T>;
+  /**
    * Sends `payload` to every listener of `channel` in every process on this database (PostgreSQL
    * NOTIFY; in-process on SQLite). Inside a transaction it is delivered when the transaction
    * commits, and not at all if it rolls back.
    */
   notify(channel: string, payload: string): Promise<void>;
 }
+
+/** A lock `transactionTogether` takes for its caller: see Transaction.lock. */
+export type LockKey = { namespace: string; key: string };
 
 export interface Transaction extends Queryable {
   /**
