@@ -34,18 +34,12 @@ function asRefused(error: unknown): unknown {
  * row itself raises the refusal.
  */
 export function refuseWhenFound(db: Queryable, reason: Refusal, sql: string) {
-  const statement = db.prepare(
+  return check(
+    db,
+    reason,
     db.dialect === 'postgres' ? `SELECT rd_refuse('${reason}') FROM (${sql}) AS found LIMIT 1` : sql,
+    (row) => row !== undefined,
   );
-  return (...params: SqlValue[]): Promise<void> =>
-    statement.get(...params).then(
-      (row) => {
-        if (row !== undefined) throw new Refused(reason);
-      },
-      (error: unknown) => {
-        throw asRefused(error);
-      },
-    );
 }
 
 /**
@@ -54,16 +48,23 @@ export function refuseWhenFound(db: Queryable, reason: Refusal, sql: string) {
  * the refusal.
  */
 export function refuseUnlessWritten(db: Queryable, reason: Refusal, write: string) {
-  const statement = db.prepare(
-    db.dialect === 'postgres'
-      ? `WITH written AS (${write}) SELECT rd_refuse('${reason}') WHERE NOT EXISTS (SELECT 1 FROM written)`
-      : write,
-  );
-  const postgres = db.dialect === 'postgres';
+  return db.dialect === 'postgres'
+    ? check(
+        db,
+        reason,
+        `WITH written AS (${write}) SELECT rd_refuse('${reason}') WHERE NOT EXISTS (SELECT 1 FROM written)`,
+        () => false,
+      )
+    : check(db, reason, write, (row) => row === undefined);
+}
+
+/** The statement as a check: rejects with a Refused when `refuses(row)`, or when it raised one. */
+function check(db: Queryable, reason: Refusal, sql: string, refuses: (row: unknown) => boolean) {
+  const statement = db.prepare(sql);
   return (...params: SqlValue[]): Promise<void> =>
     statement.get(...params).then(
       (row) => {
-        if (!postgres && row === undefined) throw new Refused(reason);
+        if (refuses(row)) throw new Refused(reason);
       },
       (error: unknown) => {
         throw asRefused(error);

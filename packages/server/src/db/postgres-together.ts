@@ -13,8 +13,12 @@ import type { DbLogger, LockKey, Transaction } from './types.ts';
 // answer it would have had by itself.
 
 /** The most members in one group: their statements leave in one write. */
-export const GROUP_LIMIT = 64;
-export const LOCK_SQL = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))';
+const GROUP_LIMIT = 64;
+/** An advisory lock held to the transaction's end, on the key `namespace:key` (a named statement). */
+export const LOCK = {
+  name: 'rd_advisory_xact_lock',
+  text: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
+};
 export const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 const RETRIES = 3;
 
@@ -83,9 +87,7 @@ export class PostgresTogether {
     };
     const begun = quiet(client.query('BEGIN'));
     const locks = lockKeys(group.flatMap((m) => m.locks));
-    const locked = locks.map((key) =>
-      quiet(client.query({ name: 'rd_advisory_xact_lock', text: LOCK_SQL, values: [key] })),
-    );
+    const locked = locks.map((key) => quiet(client.query({ ...LOCK, values: [key] })));
     const results = group.map((member) =>
       runInScope(scope, async () => member.fn(scope.handle)).then(
         (value) => ({ ok: true as const, value }),

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { StartupError } from '../startup-error.ts';
 import { PostgresListener } from './postgres-listener.ts';
-import { LOCK_SQL, lockKeys, PostgresTogether, RETRYABLE } from './postgres-together.ts';
+import { LOCK, lockKeys, PostgresTogether, RETRYABLE } from './postgres-together.ts';
 import { redactUrl, typeParsers } from './postgres-types.ts';
 import { coalesceWrites } from './postgres-writes.ts';
 import {
@@ -276,7 +276,7 @@ class PostgresTransaction implements Transaction {
 
   /** Inside a transaction: its locks (sorted, issued now), then fn. */
   transactionTogether<T>(fn: (tx: Transaction) => Promise<T>, locks: LockKey[] = []): Promise<T> {
-    const taken = lockKeys(locks).map((key) => query(this.#on(), LOCK_SQL, [key], 'rd_advisory_xact_lock'));
+    const taken = lockKeys(locks).map((key) => query(this.#on(), LOCK.text, [key], LOCK.name));
     return Promise.all([...taken, fn(this)]).then((all) => all.at(-1) as T);
   }
 
@@ -285,7 +285,7 @@ class PostgresTransaction implements Transaction {
   }
 
   async lock(namespace: string, key: string | number): Promise<void> {
-    await query(this.#on(), LOCK_SQL, [`${namespace}:${key}`], 'rd_advisory_xact_lock');
+    await query(this.#on(), LOCK.text, [`${namespace}:${key}`], LOCK.name);
   }
 }
 
