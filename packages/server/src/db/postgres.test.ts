@@ -65,6 +65,20 @@ describe('PostgreSQL executor', () => {
     }
   });
 
+  it('runs a paged statement on its generic plan from the first execution, not planning it again per call', async () => {
+    const { db } = test;
+    const page = db.prepare('SELECT id FROM accounts ORDER BY id LIMIT $1 OFFSET $2');
+    const plans = await db.transaction(async (tx) => {
+      for (let offset = 0; offset < 8; offset++) await tx.prepare(page.sql).all(1, offset % 2);
+      return tx.get<{ generic_plans: number; custom_plans: number }>(
+        'SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1',
+        page.sql,
+      );
+    });
+    // By default PostgreSQL makes a custom plan for at least the first five executions.
+    expect(plans).toEqual({ generic_plans: 8, custom_plans: 0 });
+  });
+
   it('reads a bigint past 2^53 as a bigint rather than a rounded number', async () => {
     expect(await test.db.get('SELECT 9007199254740993::bigint AS v')).toEqual({ v: 9007199254740993n });
   });

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { StartupError } from '../startup-error.ts';
 import { PostgresListener } from './postgres-listener.ts';
 import { LOCK, lockKeys, PostgresTogether, RETRYABLE } from './postgres-together.ts';
-import { redactUrl, typeParsers } from './postgres-types.ts';
+import { redactUrl, SESSION_OPTIONS, typeParsers } from './postgres-types.ts';
 import { coalesceWrites } from './postgres-writes.ts';
 import {
   closeScope,
@@ -82,9 +82,7 @@ export class PostgresDatabase implements Database {
       pipeline: true,
       types: typeParsers,
       application_name: options.applicationName ?? 'review-desk',
-      // A connection left idle inside a transaction (a bug, a hung request) must not hold its
-      // locks for ever.
-      options: '-c idle_in_transaction_session_timeout=60000',
+      options: SESSION_OPTIONS,
       // Waiting longer than this for a free connection is an error, not a hang.
       connectionTimeoutMillis: 10_000,
       idleTimeoutMillis: 30_000,
