@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runLoad } from './lib/load.ts';
@@ -42,9 +42,17 @@ try {
   const bff = await startBenchBff(temp.dir, api.url, keyFile, {
     name: 'bff',
     workers: values.workers,
-    // perf reads script frames' names from /tmp/perf-<pid>.map; V8's own log goes with the profiles.
+    // perf names script frames from V8's jitdump (jit-<pid>.dump, one record per compiled function
+    // with its load time): `perf inject --jit` then maps each sample to the code that was at that
+    // address when it was taken. The plain symbol map (--perf-basic-prof) names an address by any
+    // code ever placed there, and V8 reuses the addresses of code it has freed.
     nodeArgs: onCpu
-      ? ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${path.join(profiles, 'v8.log')}`]
+      ? [
+          '--perf-prof',
+          `--perf-prof-path=${profiles}`,
+          '--no-logfile-per-isolate',
+          `--logfile=${path.join(profiles, 'v8.log')}`,
+        ]
       : ['--cpu-prof', `--cpu-prof-dir=${profiles}`],
   });
   const cookie = await login(bff.url);
@@ -58,7 +66,9 @@ try {
   await runLoad({ url: bff.url, connections, seconds: 2, request });
   const perfData = path.join(profiles, 'perf.data');
   const recorder = onCpu
-    ? spawn('perf', ['record', '-F', '999', '-g', '-o', perfData, '-p', String(bff.pid)], { stdio: 'ignore' })
+    ? spawn('perf', ['record', '-k', 'monotonic', '-F', '999', '-g', '-o', perfData, '-p', String(bff.pid)], {
+        stdio: 'ignore',
+      })
     : null;
   const before = bff.cpuMs();
   const result = await runLoad({ url: bff.url, connections, seconds: Number(values.seconds), request });
@@ -72,16 +82,19 @@ try {
   console.log(
     `${endpoint === 'read' ? 'GET /api/v1/reviews' : 'POST /api/v1/requests/send'} through the BFF, ${connections} connections: ${Math.round(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, ${Math.round(cpuUs)} µs BFF CPU per request${onCpu ? '' : ' (warm-up included in the profile below)'}`,
   );
-  const table = onCpu ? summarisePerf(perfData, 30) : null;
-  if (onCpu) rmSync(`/tmp/perf-${bff.pid}.map`, { force: true });
+  const table = onCpu ? summarisePerf(perfData, 30, result.ok) : null;
   printTable(table ?? summariseProfiles(profiles, 'BFF self time', 30));
 } finally {
   temp.cleanup();
 }
 
 /** A `perf record -g` of the BFF, each on-CPU sample counted at its innermost script frame. */
-function summarisePerf(file: string, top: number): Table {
-  const script = spawnSync('perf', ['script', '-i', file], { encoding: 'utf8', maxBuffer: 1 << 30 });
+/** `requests`: answered during the recording, for each place's CPU per request (perf samples 999 times per CPU second). */
+function summarisePerf(file: string, top: number, requests: number): Table {
+  const injected = `${file}.jit`;
+  const inject = spawnSync('perf', ['inject', '--jit', '-i', file, '-o', injected], { encoding: 'utf8' });
+  if (inject.status !== 0) throw new Error(`perf inject failed: ${inject.stderr || inject.error}`);
+  const script = spawnSync('perf', ['script', '-i', injected], { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (script.status !== 0) throw new Error(`perf script failed: ${script.stderr || script.error}`);
   const counts = new Map<string, number>();
   let total = 0;
@@ -105,11 +118,16 @@ function summarisePerf(file: string, top: number): Table {
   const rows = [...counts.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)
-    .map(([place, n]) => [place, n, `${((n / Math.max(total, 1)) * 100).toFixed(1)} %`]);
+    .map(([place, n]) => [
+      place,
+      n,
+      `${((n / Math.max(total, 1)) * 100).toFixed(1)} %`,
+      ((n / 999) * 1e6) / Math.max(requests, 1),
+    ]);
   return {
     title: 'BFF on-CPU samples (perf, measured load only)',
     note: `Each sample counted at its innermost script frame (kernel and native time included); ${total} samples.`,
-    columns: ['where', 'samples', 'share'],
+    columns: ['where', 'samples', 'share', 'µs per request'],
     rows,
   };
 }

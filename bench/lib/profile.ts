@@ -24,7 +24,7 @@ export function placeOf(frame: ProfileNode['callFrame']): string {
     const rest = url.slice(nm + 13).split('/');
     return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
   }
-  for (const marker of ['apps/bff/src/', 'apps/api/src/', 'packages/shared/src/']) {
+  for (const marker of ['apps/bff/src/', 'apps/api/src/', 'packages/shared/src/', 'packages/server/src/']) {
     const at = url.indexOf(marker);
     if (at !== -1) return `${marker.split('/')[1]}: ${url.slice(at + marker.length)}`;
   }
