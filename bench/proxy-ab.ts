@@ -12,10 +12,13 @@ import { login, requestFor, startBenchApi, startBenchBff, warmUp } from './proxy
 // each load, so every ratio compares cells taken moments apart. Prints each build's median
 // BFF/bare ratio over the rounds and its spread (min–max), and the median req/s.
 //
-//   npx node bench/proxy-ab.ts [--rounds 7] [--seconds 3] [--only read|send] [--bff name=path/to/apps/bff/src/main.ts …]
+//   npx node bench/proxy-ab.ts [--rounds 7] [--seconds 3] [--only read|send] [--connections 10,50] [--bff name=path/to/apps/bff/src/main.ts …]
 //
 // Without --bff it measures this checkout's BFF alone. A build is any main.ts that starts the BFF
-// from the same environment (another checkout, or a copy with one change to compare).
+// from the same environment (another checkout, or a copy with one change to compare). Another
+// checkout needs node_modules of its own whose @review-desk/* entries lead to its own packages:
+// through links into this checkout's node_modules, its packages/server and packages/shared would
+// be this checkout's code, and only its apps/bff/src would differ.
 
 const { values } = parseArgs({
   options: {
@@ -23,6 +26,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '3' },
     bff: { type: 'string', multiple: true },
     only: { type: 'string' },
+    /** Only these loads' connection counts (comma-separated). */
+    connections: { type: 'string' },
   },
 });
 const rounds = Number(values.rounds);
@@ -38,7 +43,12 @@ const LOADS = (
     { endpoint: 'send', connections: 10 },
     { endpoint: 'send', connections: 50 },
   ] as const
-).filter((load) => values.only === undefined || load.endpoint === values.only);
+).filter(
+  (load) =>
+    (values.only === undefined || load.endpoint === values.only) &&
+    (values.connections === undefined ||
+      values.connections.split(',').map(Number).includes(load.connections)),
+);
 
 const temp = tempDir('rd-bench-ab-');
 const servers: Server[] = [];
