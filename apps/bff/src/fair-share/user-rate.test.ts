@@ -1,3 +1,4 @@
+import { openDatabase } from '@review-desk/server/db/open';
 import { describeEngines, useTestDatabase } from '@review-desk/server/test-support/databases';
 import { beforeEach, expect, it } from 'vitest';
 import { createUserRate, USER_RATE_MIGRATIONS } from './user-rate.ts';
@@ -84,6 +85,45 @@ describeEngines('the per-user share', (dialect) => {
     // Each of the 300 users made 10 calls: exactly 5 of each were let through.
     expect(decisions.filter((d) => d.allowed)).toHaveLength(300 * 5);
     expect(await rows()).toBe(300);
+  });
+
+  it('answers a call once its count is committed, also when a write of the same turn holds the connection', async () => {
+    const rate = share(6);
+    const other = await openDatabase({ url: database().url });
+    try {
+      const seen = async () =>
+        Number(
+          (
+            await other.get<{ n: number | string }>(
+              "SELECT COUNT(*) AS n FROM user_rate WHERE user_id = 'hana'",
+            )
+          )?.n,
+        );
+      // A transaction of the same turn (as the journal's writes are) holds SQLite's connection.
+      let during = -1;
+      const write = new Promise<void>((resolve) =>
+        setImmediate(
+          () =>
+            void database()
+              .db.transaction(async (tx) => {
+                await tx.run(
+                  "INSERT INTO user_rate (user_id, tat, allowed, granted) VALUES ('ivo', 0, 1, 1)",
+                );
+              })
+              .then(() => resolve()),
+        ),
+      );
+      const taken = rate.take('hana').then(async (decision) => {
+        during = await seen();
+        return decision;
+      });
+      expect(await taken).toEqual({ allowed: true });
+      await write;
+      // Another handle (another worker or replica) already counted the call when it was answered.
+      expect(during).toBe(1);
+    } finally {
+      await other.close();
+    }
   });
 
   it('refuses a call over the share whose clock reads a moment earlier than the burst’s last (another replica)', async () => {
