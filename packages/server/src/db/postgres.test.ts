@@ -66,13 +66,13 @@ describe('PostgreSQL executor', () => {
   });
 
   it('runs a paged statement on its generic plan from the first execution, not planning it again per call', async () => {
-    const { db } = test;
-    const page = db.prepare('SELECT id FROM accounts ORDER BY id LIMIT $1 OFFSET $2');
-    const plans = await db.transaction(async (tx) => {
-      for (let offset = 0; offset < 8; offset++) await tx.prepare(page.sql).all(1, offset % 2);
+    const sql = 'SELECT id FROM accounts ORDER BY id LIMIT $1 OFFSET $2';
+    // One transaction, so every execution and the count are on one connection.
+    const plans = await test.db.transaction(async (tx) => {
+      for (let offset = 0; offset < 8; offset++) await tx.prepare(sql).all(1, offset % 2);
       return tx.get<{ generic_plans: number; custom_plans: number }>(
         'SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1',
-        page.sql,
+        sql,
       );
     });
     // By default PostgreSQL makes a custom plan for at least the first five executions.
