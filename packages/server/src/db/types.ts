@@ -62,8 +62,8 @@ export interface Queryable {
    */
   transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
-   * Like `transaction`, for short writes many callers make at once (a send, a batch of
-   * receipts): on PostgreSQL fn may share one transaction and COMMIT with the others issued
+   * Like `transaction`, for short writes many callers make at once (the send; the outbox's
+   * receipts do not qualify, they decide on what they read): on PostgreSQL fn may share one transaction and COMMIT with the others issued
    * while a connection is found, and the COMMIT is sent right behind their statements, in the
    * same write. So fn must issue every statement before its first await, and anything that
    * must undo its writes has to be an error raised by a statement, not a decision taken on the
