@@ -2,7 +2,6 @@ import { isoTime } from '@review-desk/server/db/rows';
 import { AppError } from '@review-desk/server/errors';
 import {
   ok,
-  queryRecord,
   REQUEST_ENDPOINTS,
   REQUEST_ID_PATTERN,
   type RequestRecord,
@@ -11,16 +10,11 @@ import {
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import type { DeliveryRequestRow, LegRow } from '../delivery/store.ts';
-import { methodNotAllowed, requireScope } from '../http/index.ts';
+import { methodNotAllowed, queryOf, requireScope } from '../http/index.ts';
 
 // GET /api/v1/requests and GET /api/v1/requests/{id}: what happened to each request and its
 // messages (an extension of the API, docs/api.md "Reading requests back"). A key with
 // review_requests:read may read them, and so may a key that sends them (review_requests:write).
-
-function searchParams(originalUrl: string): URLSearchParams {
-  const q = originalUrl.indexOf('?');
-  return new URLSearchParams(q === -1 ? '' : originalUrl.slice(q + 1));
-}
 
 export async function requestRecord(
   ctx: AppContext,
@@ -53,7 +47,7 @@ export function requestsRoutes(ctx: AppContext): Router {
   const scope = requireScope(ctx, 'review_requests:read', ['review_requests:write']);
 
   router.get(REQUEST_ENDPOINTS.list.path, scope, async (req, res) => {
-    const parsed = requestsQuerySchema.safeParse(queryRecord(searchParams(req.originalUrl)));
+    const parsed = requestsQuerySchema.safeParse(queryOf(req));
     if (!parsed.success) throw AppError.validation(parsed.error);
     const delivery = await ctx.tracker.store();
     const businessId = req.apiKey!.businessId;

@@ -1,32 +1,15 @@
 import { AppError } from '@review-desk/server/errors';
-import {
-  analyticsQuerySchema,
-  ENDPOINTS,
-  ok,
-  queryRecord,
-  quietHoursToWindow,
-  reviewsQuerySchema,
-  sendRequestSchema,
-  smsSegments,
-} from '@review-desk/shared';
+import { ENDPOINTS, ok, quietHoursToWindow, sendRequestSchema, smsSegments } from '@review-desk/shared';
 import { Router } from 'express';
-import { computeAnalytics } from '../analytics/compute.ts';
 import { type AppContext, sendContextOf } from '../context.ts';
 import { jsonBody, methodNotAllowed, originRule, requireScope } from '../http/index.ts';
 import { maskEmail, maskPhone } from '../http/mask.ts';
-import { listReviews } from '../reviews/list.ts';
-import { DAY_MS } from '../store/time.ts';
 import { sendReviewRequest } from './send.ts';
 
-// The three operations of docs/api.md at their exact paths. Each validates its input with the shared
-// schema (400 names every offending field or parameter), then calls the domain.
+// POST /api/v1/requests/send (docs/api.md): the body validated with the shared schema (400 names
+// every offending field), then the send.
 
-function searchParams(originalUrl: string): URLSearchParams {
-  const q = originalUrl.indexOf('?');
-  return new URLSearchParams(q === -1 ? '' : originalUrl.slice(q + 1));
-}
-
-export function apiRoutes(ctx: AppContext): Router {
+export function sendRoutes(ctx: AppContext): Router {
   const router = Router();
 
   router.post(
@@ -89,28 +72,6 @@ export function apiRoutes(ctx: AppContext): Router {
     },
   );
 
-  router.get(ENDPOINTS.reviews.path, requireScope(ctx, ENDPOINTS.reviews.scope), async (req, res) => {
-    const parsed = reviewsQuerySchema.safeParse(queryRecord(searchParams(req.originalUrl)));
-    if (!parsed.success) throw AppError.validation(parsed.error);
-    res.json(ok(await listReviews(ctx.store, req.apiKey!.businessId, parsed.data)));
-  });
-
-  router.get(ENDPOINTS.analytics.path, requireScope(ctx, ENDPOINTS.analytics.scope), async (req, res) => {
-    const parsed = analyticsQuerySchema.safeParse(queryRecord(searchParams(req.originalUrl)));
-    if (!parsed.success) throw AppError.validation(parsed.error);
-    const businessId = req.apiKey!.businessId;
-    const now = ctx.now();
-    // The window's first UTC midnight, as the figures count it.
-    const since = (Math.floor(now / DAY_MS) - parsed.data.days + 1) * DAY_MS;
-    const [analytics, reminders] = await Promise.all([
-      computeAnalytics(ctx.store, businessId, parsed.data.days, now),
-      ctx.reminders.analytics(businessId, since),
-    ]);
-    res.json(ok({ ...analytics, reminders }));
-  });
-
-  for (const endpoint of Object.values(ENDPOINTS)) {
-    router.all(endpoint.path, methodNotAllowed([endpoint.method]));
-  }
+  router.all(ENDPOINTS.send.path, methodNotAllowed([ENDPOINTS.send.method]));
   return router;
 }
