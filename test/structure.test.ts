@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { functionsOf } from './support/functions.ts';
 
 // The shape that keeps each part readable and changeable alone, over every workspace's source
 // (apps/*/src, packages/*/src, tests included):
@@ -8,10 +9,16 @@ import { describe, expect, it } from 'vitest';
 // - no two modules import each other, directly or through others (type-only and dynamic imports
 //   included), also across workspaces: each layer leans on the ones below it;
 // - the apps never import one another, packages/shared imports nothing else of the repository,
-//   and the browser's app never imports the server kit.
+//   and the browser's app never imports the server kit;
+// - the send reads as one line (apps/api/src/requests/send.ts): no function of its folder is over
+//   60 lines;
+// - one word, one meaning: no app or kit declares a type under a name the contract (packages/shared)
+//   exports, the service never says "bulk" (the dashboard's list sends), and the length of a day is
+//   written once (shared DAY_MS).
 
 const root = path.join(import.meta.dirname, '..');
 const MAX_LINES = 300;
+const SEND_FUNCTION_MAX_LINES = 60;
 
 /** Lines as an editor numbers them: a final newline ends the last line, it does not start one. */
 const lineCount = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
@@ -112,5 +119,54 @@ describe('the source tree', () => {
         .map((target) => `${file} → ${target}`),
     );
     expect(crossings).toEqual([]);
+  });
+});
+
+const isTest = (file: string) => /\.test\.tsx?$/.test(file);
+const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+
+describe('the send and its words', () => {
+  it(`keeps every function of the send's folder within ${SEND_FUNCTION_MAX_LINES} lines`, () => {
+    const folder = sources().filter((f) => f.startsWith(path.join('apps/api/src/requests/')) && !isTest(f));
+    const measured = folder.flatMap((file) => functionsOf(read(file)).map((fn) => ({ file, ...fn })));
+    // The line itself is found and short: the measure sees the send's functions.
+    expect(measured.find((fn) => fn.name === 'sendReviewRequest')?.lines).toBeLessThan(20);
+    expect(functionsOf('function long() {\n' + '  a();\n'.repeat(70) + '}\n')[0]?.lines).toBe(72);
+    const long = measured.filter((fn) => fn.lines > SEND_FUNCTION_MAX_LINES);
+    expect(long.map(({ file, name, line, lines }) => `${file}:${line} ${name}: ${lines} lines`)).toEqual([]);
+  });
+
+  it('declares no type under a name the contract exports', () => {
+    const declared = (file: string) =>
+      [...read(file).matchAll(/^export (?:type|interface|class|enum) ([A-Z]\w*)/gm)].map(
+        (m) => m[1] as string,
+      );
+    const contract = new Set(
+      sources()
+        .filter((f) => f.startsWith('packages/shared/') && !isTest(f))
+        .flatMap(declared),
+    );
+    expect(contract.has('RequestStatus') && contract.has('SendOutcome')).toBe(true);
+    const again = sources()
+      .filter((f) => !f.startsWith('packages/shared/') && !isTest(f))
+      .flatMap((file) =>
+        declared(file)
+          .filter((name) => contract.has(name))
+          .map((name) => `${file}: ${name}`),
+      );
+    expect(again).toEqual([]);
+  });
+
+  it('says "bulk" only of the dashboard\'s list sends, never in the service', () => {
+    const api = files().filter((f) => f.startsWith('apps/api/'));
+    expect(api.length).toBeGreaterThan(50);
+    expect(api.filter((file) => /bulk/i.test(read(file)))).toEqual([]);
+  });
+
+  it('writes the length of a day once', () => {
+    const written = sources()
+      .filter((f) => !isTest(f) && f !== path.join('packages/shared/src/time.ts'))
+      .filter((file) => /\b86_?400_?000\b|24 \* 60 \* 60 \* 1_?000/.test(read(file)));
+    expect(written).toEqual([]);
   });
 });

@@ -36,7 +36,8 @@ import { deliverHeld, recordHeld, recoverInterruptedSends } from './requests/hel
 import { requestsRoutes } from './requests/read-routes.ts';
 import { sendRoutes } from './requests/routes.ts';
 import { type Scheduler, scheduledSendHandler, startScheduler } from './requests/scheduled.ts';
-import { reviewLinkFor } from './requests/send.ts';
+import { sendStore } from './requests/send-store.ts';
+import { reviewLinkFor } from './requests/validate.ts';
 import { reviewPageRoutes } from './review-page/routes.ts';
 import { reviewsRoutes } from './reviews/routes.ts';
 import { createSettingsService, openSettings } from './settings/index.ts';
@@ -67,15 +68,17 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   const clock: Clock =
     options.clock ?? (options.now ? { now: options.now } : config.devClock ? new FakeClock() : systemClock);
   const now = options.now ?? (() => clock.now());
+  const tracker = openDeliveryTracker({ db, logger: sink.logger, now });
   const ctx: AppContext = {
     config,
     store,
+    sends: sendStore({ store, tracker, clock }),
     delivery:
       options.delivery ??
       createDeliveryProvider(config, {
         statusCallback: () => `${ctx.site.publicOrigin}${TWILIO_WEBHOOKS.status}`,
       }),
-    tracker: openDeliveryTracker({ db, logger: sink.logger, now }),
+    tracker,
     logger: sink.logger,
     metrics,
     // One process on SQLite counts in memory; replicas on PostgreSQL count together in it, on the

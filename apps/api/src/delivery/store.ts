@@ -1,7 +1,6 @@
 import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database, Transaction } from '@review-desk/server/db/types';
 import type { Channel, LegKind, LegState, RequestStatus } from '@review-desk/shared';
-import { refuseWhenFound } from '../store/refusals.ts';
 import { callsBack, earlyReceipts } from './early-receipts.ts';
 import {
   type DeliveryRequestRow,
@@ -53,11 +52,6 @@ export function deliveryStore(db: Database) {
     VALUES ($1, $2, $3, $4) ON CONFLICT (business_id, phone) DO UPDATE SET opted_out = excluded.opted_out,
     updated_at = excluded.updated_at`);
   const optedOut = db.prepare('SELECT opted_out FROM sms_opt_outs WHERE business_id = $1 AND phone = $2');
-  const refuseStopped = refuseWhenFound(
-    db,
-    'opted_out',
-    'SELECT 1 AS hit FROM sms_opt_outs WHERE business_id = $1 AND phone = $2 AND opted_out = 1',
-  );
   // The business that last texted this phone from this sender: the one a reply is about.
   const lastSender = db.prepare(`SELECT business_id FROM delivery_legs
     WHERE to_addr = $1 AND channel = 'sms' AND (sender = $2 OR $2 = '') ORDER BY updated_at DESC LIMIT 1`);
@@ -241,8 +235,6 @@ export function deliveryStore(db: Database) {
       const row = await optedOut.get<{ opted_out: number }>(businessId, phone);
       return Number(row?.opted_out ?? 0) === 1;
     },
-    /** A send's check: rejects with a Refused when the phone texted STOP (store/refusals.ts). */
-    refuseStopped: (businessId: number, phone: string): Promise<void> => refuseStopped(businessId, phone),
 
     /** The business that last texted `phone` (from `sender`, when known). */
     async businessTexting(phone: string, sender: string | null): Promise<number | null> {

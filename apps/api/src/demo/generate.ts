@@ -1,13 +1,12 @@
-import { type Channel, DIRECT_PLATFORM, OUTBOX_FAULTS, type ReviewStatus } from '@review-desk/shared';
+import { type Channel, DAY_MS, DIRECT_PLATFORM, OUTBOX_FAULTS, type ReviewStatus } from '@review-desk/shared';
 import { randomToken, requestPublicId } from '../ids.ts';
 import type { NewReview } from '../reviews/store.ts';
 import type { Store } from '../store/index.ts';
-import { DAY_MS } from '../store/time.ts';
-import { type BulkRequest, bulkInsertRequests, bulkInsertReviews, withIndexesRebuilt } from './load.ts';
+import { type LoadedRequest, loadRequests, loadReviews, withIndexesRebuilt } from './load.ts';
 
-// Realistic data in bulk, for the demo and for benchmarks: requests across channels and outcomes
+// Realistic data in quantity, for the demo and for benchmarks: requests across channels and outcomes
 // (sent, clicked, completed by feedback and by hand-off, failed) and reviews on every platform,
-// status and rating. A seeded PRNG makes a run repeatable; rows go through the store's bulk path,
+// status and rating. A seeded PRNG makes a run repeatable; rows go through the loader (load.ts),
 // so counters and roll-ups come out exactly as one-by-one writes would leave them.
 
 export type GenerateOptions = {
@@ -159,7 +158,7 @@ export function generateData(
   const feedbackAt: number[] = [];
   const feedbackAuthor: (string | null)[] = [];
 
-  function* requests(): Generator<BulkRequest> {
+  function* requests(): Generator<LoadedRequest> {
     for (let i = 0; i < createdAt.length; i++) {
       const created = createdAt[i]!;
       const channel = pickChannel(rand());
@@ -185,7 +184,7 @@ export function generateData(
               .toLowerCase()}.${n}@${emailDomain}`
           : null;
       const partial = channel === 'both' && !fails && rand() < 0.05;
-      const request: BulkRequest = {
+      const request: LoadedRequest = {
         public_id: requestPublicId(),
         token: randomToken(32),
         business_id: businessId,
@@ -284,8 +283,8 @@ export function generateData(
     rows >= REBUILD_INDEXES_FROM ? withIndexesRebuilt(store.db, table, fn) : fn();
 
   return store.transaction(async () => {
-    const ids = await large('requests', options.requests, () => bulkInsertRequests(store.db, requests()));
-    const inserted = await large('reviews', options.reviews, () => bulkInsertReviews(store.db, reviews(ids)));
+    const ids = await large('requests', options.requests, () => loadRequests(store.db, requests()));
+    const inserted = await large('reviews', options.reviews, () => loadReviews(store.db, reviews(ids)));
     return { requests: ids.length, reviews: inserted };
   });
 }
