@@ -14,7 +14,9 @@ import { functionsOf } from './support/functions.ts';
 //   60 lines;
 // - one word, one meaning: no app or kit declares a type under a name the contract (packages/shared)
 //   exports, the service never says "bulk" (the dashboard's list sends), and the length of a day is
-//   written once (shared DAY_MS).
+//   written once (shared DAY_MS);
+// - rate limits are written once: GCRA and its stores live in packages/server/src/rate/, and no
+//   other source keeps a theoretical arrival time.
 
 const root = path.join(import.meta.dirname, '..');
 const MAX_LINES = 300;
@@ -131,7 +133,7 @@ describe('the send and its words', () => {
     const measured = folder.flatMap((file) => functionsOf(read(file)).map((fn) => ({ file, ...fn })));
     // The line itself is found and short: the measure sees the send's functions.
     expect(measured.find((fn) => fn.name === 'sendReviewRequest')?.lines).toBeLessThan(20);
-    expect(functionsOf('function long() {\n' + '  a();\n'.repeat(70) + '}\n')[0]?.lines).toBe(72);
+    expect(functionsOf(`function long() {\n${'  a();\n'.repeat(70)}}\n`)[0]?.lines).toBe(72);
     const long = measured.filter((fn) => fn.lines > SEND_FUNCTION_MAX_LINES);
     expect(long.map(({ file, name, line, lines }) => `${file}:${line} ${name}: ${lines} lines`)).toEqual([]);
   });
@@ -168,5 +170,11 @@ describe('the send and its words', () => {
       .filter((f) => !isTest(f) && f !== path.join('packages/shared/src/time.ts'))
       .filter((file) => /\b86_?400_?000\b|24 \* 60 \* 60 \* 1_?000/.test(read(file)));
     expect(written).toEqual([]);
+  });
+
+  it("counts every rate limit with the server kit's GCRA", () => {
+    const own = sources().filter((f) => !isTest(f) && /\btat\b/.test(read(f)));
+    expect(own.length).toBeGreaterThan(0);
+    expect(own.filter((f) => !f.startsWith(path.join('packages/server/src/rate/')))).toEqual([]);
   });
 });

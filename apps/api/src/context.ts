@@ -5,7 +5,7 @@ import type { AuthenticatedKey, KeyLookup, KeyUsage } from './accounts/keys.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
 import type { DeliveryTracker } from './delivery/tracker.ts';
 import type { Config } from './env.ts';
-import type { RateLimiter } from './rate/memory.ts';
+import type { RateLimiter } from './rate/limiter.ts';
 import type { Reminders } from './reminders/reminders.ts';
 import type { HeldContext } from './requests/held.ts';
 import type { SendContext } from './requests/send.ts';

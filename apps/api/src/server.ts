@@ -29,8 +29,7 @@ import {
   securityHeaders,
 } from './http/index.ts';
 import { docsRoutes } from './openapi/routes.ts';
-import { createSharedRateLimiter } from './rate/limiter.ts';
-import { createRateLimiter } from './rate/memory.ts';
+import { createRateLimiter, createSharedRateLimiter } from './rate/limiter.ts';
 import { createReminders, REMINDER_JOB, type Reminders } from './reminders/reminders.ts';
 import { deliverHeld, recordHeld, recoverInterruptedSends } from './requests/held.ts';
 import { requestsRoutes } from './requests/read-routes.ts';
