@@ -71,7 +71,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   const ctx: AppContext = {
     config,
     store,
-    sends: sendStore({ store, tracker, clock }),
+    sends: sendStore({ store, tracker, clock, monthlySendAllowance: config.monthlySendAllowance }),
     delivery:
       options.delivery ??
       createDeliveryProvider(config, {

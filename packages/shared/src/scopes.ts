@@ -8,6 +8,8 @@ export const SCOPES = [
   'settings:read',
   'settings:write',
   'review_requests:read',
+  // Webhook endpoints (webhooks.ts): create, list, rotate, remove and their deliveries.
+  'webhooks:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

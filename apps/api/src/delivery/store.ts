@@ -9,6 +9,7 @@ import {
   type LegRow,
   type NewLeg,
   RANK_SQL,
+  statusClause,
   toLeg,
   toRequest,
 } from './rows.ts';
@@ -45,7 +46,7 @@ export function deliveryStore(db: Database) {
   const legByMessage = db.prepare('SELECT * FROM delivery_legs WHERE provider_message_id = $1');
   const early = earlyReceipts(db, receipt);
   const requestById = db.prepare(
-    'SELECT request_id, business_id, channel, status, scheduled_for, created_at, updated_at FROM delivery_requests WHERE request_id = $1 AND business_id = $2',
+    'SELECT request_id, business_id, channel, status, scheduled_for, created_at, updated_at, cancelled_at FROM delivery_requests WHERE request_id = $1 AND business_id = $2',
   );
   const legsOf = db.prepare(`SELECT * FROM delivery_legs WHERE request_id = $1 ORDER BY ${LEG_ORDER}`);
   const optOut = db.prepare(`INSERT INTO sms_opt_outs (business_id, phone, opted_out, updated_at)
@@ -58,6 +59,11 @@ export function deliveryStore(db: Database) {
   const startSending = db.prepare(
     "UPDATE delivery_requests SET status = 'sending', updated_at = $2 WHERE request_id = $1 AND status = 'scheduled'",
   );
+  const cancelHeld =
+    db.prepare(`UPDATE delivery_requests SET status = 'failed', cancelled_at = $2, updated_at = $2
+    WHERE request_id = $1 AND status = 'scheduled'`);
+  const cancelLegs = db.prepare(`UPDATE delivery_legs SET state = 'failed', error = $2, updated_at = $3
+    WHERE request_id = $1 AND kind = 'request' AND state = 'scheduled'`);
   const discardLegs = db.prepare('DELETE FROM delivery_legs WHERE request_id = $1');
   const discardRequest = db.prepare('DELETE FROM delivery_requests WHERE request_id = $1');
   const stale = db.prepare("SELECT * FROM delivery_requests WHERE status = 'sending' AND updated_at < $1");
@@ -204,9 +210,10 @@ export function deliveryStore(db: Database) {
     ): Promise<{ total: number; rows: DeliveryRequestRow[] }> {
       const where = ['business_id = $1'];
       const params: (string | number)[] = [businessId];
-      if (query.status) {
+      if (query.status === 'cancelled') where.push(statusClause('cancelled', ''));
+      else if (query.status) {
         params.push(query.status);
-        where.push(`status = $${params.length}`);
+        where.push(statusClause(query.status, `$${params.length}`));
       }
       if (query.channel) {
         params.push(query.channel);
@@ -245,6 +252,13 @@ export function deliveryStore(db: Database) {
     /** A held request's time came: marks it being sent; false when it no longer waits. */
     async startSending(requestId: string, at: number): Promise<boolean> {
       return (await startSending.run(requestId, at)).changes > 0;
+    },
+
+    /** Cancels a request still held (false when it no longer waits); its legs say why nothing left. */
+    async cancelHeld(requestId: string, at: number): Promise<boolean> {
+      if ((await cancelHeld.run(requestId, at)).changes === 0) return false;
+      await cancelLegs.run(requestId, 'Cancelled before its time: not sent.', at);
+      return true;
     },
 
     /** Forgets a request refused for its contact (see requests.discard in the service's store). */

@@ -29,13 +29,21 @@ export async function reserve(ctx: Reserving, plan: SendPlan): Promise<RequestRo
     customerName: plan.send.customerName ?? null,
     customerPhone: plan.send.customerPhone ?? null,
     customerEmail: plan.send.customerEmail ?? null,
-    createdAt: plan.now,
+    // A held request counts from its time: the cap, the month's allowance and its day's figures.
+    createdAt: countedAt(plan),
   };
-  return ctx.sends.reserve(checksOf(ctx, plan), request, writtenAs(ctx, plan));
+  return ctx.sends.reserve(checksOf(ctx, plan), request, writtenAs(ctx, plan), {
+    askedAt: plan.now,
+    origin: plan.origin,
+  });
 }
+
+/** When a request counts: when it goes (a held one's time), which is now for the rest. */
+const countedAt = (plan: SendPlan) => (plan.held ? plan.sendAt : plan.now);
 
 function checksOf(ctx: Reserving, plan: SendPlan): Checks {
   const { businessId } = plan.key;
+  const at = countedAt(plan);
   const capped = ctx.frequencyCapDays > 0 && (plan.phone !== null || plan.email !== null);
   // Sends to one contact queue behind these locks, taken before the statements they guard, so the
   // cap's read and the insert see every other replica's send. One order for every send.
@@ -47,11 +55,11 @@ function checksOf(ctx: Reserving, plan: SendPlan): Checks {
     businessId,
     phone: plan.phone,
     email: plan.email,
-    capSince: capped ? capWindowStart(plan.now, ctx.frequencyCapDays) : null,
+    capSince: capped ? capWindowStart(at, ctx.frequencyCapDays) : null,
     // docs/api.md: beyond the sending allowance → 403. Links send nothing and are not counted.
     allowance:
       plan.sendsMessage && ctx.monthlySendAllowance > 0
-        ? { month: monthOf(plan.now), limit: ctx.monthlySendAllowance }
+        ? { month: monthOf(at), limit: ctx.monthlySendAllowance }
         : null,
     locks: capped ? keys.map((key) => ({ namespace: 'contact', key })) : [],
   };

@@ -5,7 +5,9 @@ import type { RequestStatus } from '@review-desk/shared';
 import type { NewLeg } from '../delivery/store.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
 import type { Store } from '../store/index.ts';
+import { monthOf } from '../store/time.ts';
 import type { LegOutcome } from './deliver.ts';
+import type { Origin } from './origins.ts';
 import type { RequestOutcome } from './outcome.ts';
 import type { NewRequest, RequestRow } from './store.ts';
 
@@ -47,17 +49,33 @@ export type Written =
       allowanceMonth: string | null;
     };
 
-export function sendStore(deps: { store: Store; tracker: DeliveryTracker; clock: Clock }) {
+export function sendStore(deps: {
+  store: Store;
+  tracker: DeliveryTracker;
+  clock: Clock;
+  monthlySendAllowance: number;
+}) {
   const { store, tracker } = deps;
   const jobs = jobStore(store.db, deps.clock);
 
   return {
-    /** The request reserved, or a Refused: opted out, capped, or over the allowance, in that order. */
-    async reserve(checks: Checks, request: NewRequest, written: Written): Promise<RequestRow> {
+    /**
+     * The request reserved, or a Refused: its externalId already used, opted out, capped, or over
+     * the allowance, in that order. `askedAt`: when it was asked for (a held one counts later).
+     */
+    async reserve(
+      checks: Checks,
+      request: NewRequest,
+      written: Written,
+      asked: { askedAt: number; origin: Origin | null },
+    ): Promise<RequestRow> {
       const delivery = await tracker.store();
       const { businessId, phone, email, capSince, allowance } = checks;
+      const { origin } = asked;
       return store.db.transactionTogether(() => {
         const refusals = [
+          // First: a point of sale's retry is answered with its request, not refused by the cap.
+          origin && store.origins.claim({ ...request, createdAt: asked.askedAt }, origin),
           store.optOuts.refuse(businessId, phone, email),
           capSince === null ? undefined : store.requests.refuseContacted(businessId, phone, email, capSince),
           allowance && store.allowance.takeOrRefuse(businessId, allowance.month, allowance.limit),
@@ -73,7 +91,7 @@ export function sendStore(deps: { store: Store; tracker: DeliveryTracker; clock:
             channel: request.channel,
             status,
             scheduledFor,
-            at: request.createdAt,
+            at: asked.askedAt,
             ...(legs ? { legs } : {}),
           });
         const beside =
@@ -88,6 +106,13 @@ export function sendStore(deps: { store: Store; tracker: DeliveryTracker; clock:
                 ];
         return Promise.all([inserted, ...beside, ...refusals]).then(([row]) => row);
       }, checks.locks);
+    },
+
+    /** The request an externalId made before, as its delivery record says now. */
+    async existing(businessId: number, externalId: string) {
+      const origin = await store.origins.byExternalId(businessId, externalId);
+      const record = origin && (await (await tracker.store()).request(businessId, origin.request_id));
+      return origin && record ? { token: origin.token, record } : undefined;
     },
 
     /** A reserved request's outcome, its legs and its outbox copies, in one transaction. */
@@ -111,6 +136,32 @@ export function sendStore(deps: { store: Store; tracker: DeliveryTracker; clock:
           at,
         );
         return row;
+      });
+    },
+
+    /**
+     * Cancels a held request before its time (DELETE /api/v1/requests/{id}): nothing goes out, it
+     * counts nowhere (its allowance given back) and reads back `cancelled`. Whichever of this and
+     * its job moves the delivery record off `scheduled` first wins.
+     */
+    async cancel(
+      businessId: number,
+      requestId: string,
+      at: number,
+    ): Promise<'cancelled' | 'not_held' | 'unknown'> {
+      const delivery = await tracker.store();
+      if (!(await delivery.request(businessId, requestId))) return 'unknown';
+      return store.transaction(async () => {
+        if (!(await delivery.cancelHeld(requestId, at))) return 'not_held';
+        const row = await store.requests.byPublicId(requestId);
+        if (row) {
+          const month =
+            row.channel !== 'link' && deps.monthlySendAllowance > 0 ? monthOf(row.created_at) : null;
+          if (month) await store.allowance.giveBack(businessId, month);
+          await store.requests.discard(row.id);
+        }
+        await Promise.all([jobs.cancel(`send:${requestId}`), jobs.cancel(`reminder:${requestId}`)]);
+        return 'cancelled';
       });
     },
 

@@ -6,6 +6,7 @@ import { analyticsStore } from '../analytics/store.ts';
 import { outboxStore } from '../delivery/outbox-store.ts';
 import { allowanceStore } from '../requests/allowance.ts';
 import { optOutStore } from '../requests/opt-outs.ts';
+import { originStore } from '../requests/origins.ts';
 import { requestStore } from '../requests/store.ts';
 import { reviewStore } from '../reviews/store.ts';
 import { type ApiDatabaseSettings, openApiDatabase } from './database.ts';
@@ -25,6 +26,7 @@ export function createStore(db: Database, options: CacheOverrides = {}) {
     keys,
     requests: requestStore(db),
     optOuts: optOutStore(db),
+    origins: originStore(db),
     allowance: allowanceStore(db),
     reviews: reviewStore(db),
     analytics: analyticsStore(db),
