@@ -1,6 +1,7 @@
 import type { Clock } from '@review-desk/server/clock';
 import type { Logger } from '@review-desk/server/log';
 import type { HttpMetrics } from '@review-desk/server/metrics';
+import type { SecretBox } from '@review-desk/server/secrets';
 import type { AuthenticatedKey, KeyLookup, KeyUsage } from './accounts/keys.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
 import type { DeliveryTracker } from './delivery/tracker.ts';
@@ -12,6 +13,8 @@ import type { SendContext } from './requests/send.ts';
 import type { SendStore } from './requests/send-store.ts';
 import type { SettingsService } from './settings/index.ts';
 import type { Store } from './store/index.ts';
+import type { Dispatcher } from './webhooks/dispatcher.ts';
+import type { Webhooks } from './webhooks/service.ts';
 
 /** Everything a request handler may use, built once by server.ts. */
 export type AppContext = {
@@ -30,6 +33,12 @@ export type AppContext = {
   settings: SettingsService;
   /** The one automatic reminder per request: scheduled after a send, counted in analytics. */
   reminders: Reminders;
+  /** The business's webhook endpoints and their logs (webhooks/service.ts). */
+  webhooks: Webhooks;
+  /** Seals what the service keeps for others: webhook secrets, point-of-sale keys. */
+  box: SecretBox;
+  /** This process's delivery of the webhooks' outbox, once started (startApi). */
+  dispatcher: { current?: Dispatcher };
   now: () => number;
   /** The clock `now` reads (movable with DEV_CLOCK=1), which scheduled work waits on. */
   clock: Clock;

@@ -10,6 +10,7 @@ import {
 } from '@review-desk/shared';
 import { z } from 'zod';
 import { twilioConfig } from './delivery/twilio-config.ts';
+import { WEBHOOK_VARIABLES, webhooksConfig } from './webhooks/config.ts';
 
 // The only reader of process.env: the service's configuration table. Every variable has a
 // default so `npm start` works on a fresh machine; a bad value stops the start with one line
@@ -164,6 +165,7 @@ export const API_CONFIG = setting.defineConfig({
     default: 'Review Desk <reviews@localhost>',
     description: 'Sender of review request emails.',
   },
+  ...WEBHOOK_VARIABLES,
   DEV_OUTBOX: {
     type: setting.bool(),
     default: '0',
@@ -232,7 +234,14 @@ function toConfig(env: Record<string, string | undefined>) {
       'DEV_OUTBOX',
       `must be off with a real delivery provider (SMS_PROVIDER=${smsProvider})`,
     );
+  const real =
+    emailProvider !== 'outbox'
+      ? `${emailVariable}=${emailProvider}`
+      : smsProvider !== 'outbox'
+        ? `SMS_PROVIDER=${smsProvider}`
+        : null;
   return {
+    ...webhooksConfig(e, real),
     port: e.PORT.port,
     /** A taken port stops the start instead of moving on to the next free one. */
     portExplicit: !e.PORT.orNext,

@@ -3,12 +3,14 @@ import type { Database } from '@review-desk/server/db/types';
 import { healthRoutes } from '@review-desk/server/health';
 import { createLogSink, type LogSink, writeReadyLine } from '@review-desk/server/log';
 import { createHttpMetrics } from '@review-desk/server/metrics';
+import { createSecretBox, loadSecretsKey } from '@review-desk/server/secrets';
 import { type Served, serve } from '@review-desk/server/serve';
 import { API_PREFIX } from '@review-desk/shared';
 import express from 'express';
 import { createKeyUsage } from './accounts/keys.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
-import { type AppContext, sendContextOf } from './context.ts';
+import { startBackground } from './background.ts';
+import type { AppContext } from './context.ts';
 import { createDeliveryProvider } from './delivery/index.ts';
 import { devOutboxRoutes } from './delivery/outbox-routes.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
@@ -30,11 +32,10 @@ import {
 } from './http/index.ts';
 import { docsRoutes } from './openapi/routes.ts';
 import { createRateLimiter, createSharedRateLimiter } from './rate/limiter.ts';
-import { createReminders, REMINDER_JOB, type Reminders } from './reminders/reminders.ts';
-import { deliverHeld, recordHeld, recoverInterruptedSends } from './requests/held.ts';
+import { createReminders, type Reminders } from './reminders/reminders.ts';
+import { recoverInterruptedSends } from './requests/held.ts';
 import { requestsRoutes } from './requests/read-routes.ts';
 import { sendRoutes } from './requests/routes.ts';
-import { type Scheduler, scheduledSendHandler, startScheduler } from './requests/scheduled.ts';
 import { sendStore } from './requests/send-store.ts';
 import { reviewLinkFor } from './requests/validate.ts';
 import { reviewPageRoutes } from './review-page/routes.ts';
@@ -43,6 +44,10 @@ import { createSettingsService, openSettings } from './settings/index.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { openApiDatabase } from './store/database.ts';
 import { createStore } from './store/index.ts';
+import type { Dispatcher } from './webhooks/dispatcher.ts';
+import { deliveryEvents } from './webhooks/events.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
+import { createWebhooks } from './webhooks/service.ts';
 
 // Composition: configuration → store, delivery, logger → the Express app, mounted in the order
 // of a request's story.
@@ -55,6 +60,8 @@ export type ApiOptions = {
   now?: () => number;
   /** A clock for tests that scheduled work waits on (a FakeClock); `now` reads it when given. */
   clock?: Clock;
+  /** Extra trust anchors (PEM) for webhook receivers' certificates: the tests' own authority. */
+  webhookCa?: string;
 };
 
 /** The app over an opened database (store/database.ts: openApiDatabase). */
@@ -67,7 +74,10 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   const clock: Clock =
     options.clock ?? (options.now ? { now: options.now } : config.devClock ? new FakeClock() : systemClock);
   const now = options.now ?? (() => clock.now());
-  const tracker = openDeliveryTracker({ db, logger: sink.logger, now });
+  // Receipts and opt-outs report their events in their own transactions.
+  const dispatcher: { current?: Dispatcher } = {};
+  const tracker = openDeliveryTracker({ db, logger: sink.logger, now, hooks: deliveryEvents(store.events) });
+  const box = createSecretBox(loadSecretsKey(config.secrets, { create: true, variable: 'SECRETS_KEY' })!);
   const ctx: AppContext = {
     config,
     store,
@@ -100,6 +110,15 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     }),
     // Made just below: it reads the settings, the tracker and the delivery above.
     reminders: undefined as unknown as Reminders,
+    webhooks: createWebhooks({
+      store,
+      box,
+      allowPrivate: config.webhooks.allowPrivate,
+      now,
+      wake: () => dispatcher.current?.wake(),
+    }),
+    box,
+    dispatcher,
     now,
     clock,
     site,
@@ -131,6 +150,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   app.use(analyticsRoutes(ctx));
   app.use(requestsRoutes(ctx));
   app.use(twilioWebhookRoutes(ctx));
+  app.use(webhookRoutes(ctx));
   app.use(settingsRoutes(ctx));
   app.use(docsRoutes(ctx));
   app.use(reviewPageRoutes(ctx));
@@ -171,29 +191,8 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   const stopListening = () => Promise.all(changes.map((subscription) => subscription.close()));
   const recovered = await recoverInterruptedSends(ctx.store, ctx.tracker, ctx.now());
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
-  // Held requests go out when their sending hours open, from whichever process claims them.
-  const sendContext = () => sendContextOf(ctx);
-  const scheduler: Scheduler = await startScheduler({
-    tracker: ctx.tracker,
-    clock: ctx.clock,
-    logger: ctx.logger,
-    handler: scheduledSendHandler({
-      store: ctx.store,
-      tracker: ctx.tracker,
-      logger: ctx.logger,
-      now: ctx.now,
-      reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
-      templatesFor: (businessId) => ctx.settings.templatesFor(businessId),
-      deliver: (reserved, messages) => deliverHeld(sendContext(), reserved, messages),
-      giveUp: (reserved, messages, outcome) =>
-        recordHeld(
-          sendContext(),
-          reserved,
-          messages.map((message) => ({ message, outcome })),
-        ),
-    }),
-    more: { [REMINDER_JOB]: ctx.reminders.handler },
-  });
+  // Scheduled work (held sends, reminders, retention) and the webhooks' outbox, in every process.
+  const background = await startBackground(ctx, db, { webhookCa: options.webhookCa });
 
   // Demo data before the ready line: whoever waits for `listening` finds it in place.
   if (config.seedDemo) {
@@ -223,7 +222,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
       timeouts: { keepAliveTimeout: 5_000 },
     });
   } catch (error) {
-    await scheduler.stop();
+    await background.stop();
     await stopListening();
     await ctx.tracker.close();
     await db.close();
@@ -248,7 +247,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
         await served.close({ graceMs: 3_000 });
         clearInterval(usageTimer);
         await ctx.keyUsage.flush();
-        await scheduler.stop();
+        await background.stop();
         await stopListening();
         await ctx.delivery.close();
         await ctx.tracker.close();

@@ -25,6 +25,13 @@ export const INTEGRATION_ERROR_CODES = {
     retry: false,
     action: 'Remove an endpoint first.',
   },
+  webhook_delivery_busy: {
+    from: 'api',
+    status: 409,
+    message: 'This event is being delivered to the endpoint right now.',
+    retry: true,
+    action: 'Wait a few seconds and read the delivery log again.',
+  },
   square_signature_invalid: {
     from: 'api',
     status: 403,

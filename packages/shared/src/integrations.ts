@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HOUR_MS } from './time.ts';
 
 // Requests that send themselves after a sale (docs/settings.md, "Integrations"): a point of sale
 // connected per business — Square first — whose completed payments with a customer's phone or
@@ -11,7 +12,7 @@ export type IntegrationSource = (typeof INTEGRATION_SOURCES)[number];
 /** The header Square signs its notifications with (HMAC-SHA256 of the notification URL and the body). */
 export const SQUARE_SIGNATURE_HEADER = 'x-square-hmacsha256-signature';
 /** Square retries a notification for up to a day: an older one is stale and refused. */
-export const SQUARE_EVENT_MAX_AGE_MS = 24 * 3_600_000;
+export const SQUARE_EVENT_MAX_AGE_MS = 24 * HOUR_MS;
 /** The path Square posts to; the connection's id follows it (one notification URL per business). */
 export const SQUARE_WEBHOOK_PATH = '/webhooks/square';
 export const SQUARE_CONNECTION_PATTERN = /^sq_[A-Za-z0-9_-]{16,40}$/;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DAY_MS } from './time.ts';
 
 // Requests that send themselves later (docs/api.md, "Sending later"): a send may name its time
 // (`sendAt`) or a delay (`delayMinutes`), and the sale, visit or invoice it follows
@@ -7,7 +8,7 @@ import { z } from 'zod';
 
 /** The furthest ahead a send may be asked for. */
 export const SEND_AHEAD_MAX_DAYS = 30;
-export const SEND_AHEAD_MAX_MS = SEND_AHEAD_MAX_DAYS * 86_400_000;
+export const SEND_AHEAD_MAX_MS = SEND_AHEAD_MAX_DAYS * DAY_MS;
 /** `delayMinutes`: a whole number of minutes, at most 30 days. */
 export const DELAY_MINUTES_MAX = SEND_AHEAD_MAX_DAYS * 24 * 60;
 /** `externalId`: the caller's own id of the sale, visit or invoice. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageOf, pagingParams } from './paging.ts';
 import { searchParamsOf } from './query.ts';
+import { HOUR_MS, MINUTE_MS, SECOND_MS } from './time.ts';
 
 // Events out (docs/api.md, "Webhooks"): a business's endpoints, the events they subscribe to, and
 // each delivery's log. Signed by Standard Webhooks (webhook-id, webhook-timestamp,
@@ -38,26 +39,26 @@ export const WEBHOOK_EVENT_WORDS: Record<WebhookEventType, string> = {
 export const WEBHOOK_ENDPOINTS_MAX = 10;
 export const WEBHOOK_URL_MAX = 2000;
 /** How long one delivery may take before it counts as failed. */
-export const WEBHOOK_TIMEOUT_MS = 5_000;
+export const WEBHOOK_TIMEOUT_MS = 5 * SECOND_MS;
 /**
  * The waits between attempts of one event (Standard Webhooks' example schedule): about three days
  * from the first attempt to the last. After the last failure the endpoint is paused.
  */
 export const WEBHOOK_RETRY_DELAYS_MS = [
-  5_000,
-  5 * 60_000,
-  30 * 60_000,
-  2 * 3_600_000,
-  5 * 3_600_000,
-  10 * 3_600_000,
-  14 * 3_600_000,
-  20 * 3_600_000,
-  24 * 3_600_000,
+  5 * SECOND_MS,
+  5 * MINUTE_MS,
+  30 * MINUTE_MS,
+  2 * HOUR_MS,
+  5 * HOUR_MS,
+  10 * HOUR_MS,
+  14 * HOUR_MS,
+  20 * HOUR_MS,
+  24 * HOUR_MS,
 ] as const;
 /** Attempts of one event at most: the first and one per wait. */
 export const WEBHOOK_ATTEMPTS_MAX = WEBHOOK_RETRY_DELAYS_MS.length + 1;
 /** How long the old secret keeps signing beside the new one after a rotation. */
-export const WEBHOOK_ROTATION_OVERLAP_MS = 24 * 3_600_000;
+export const WEBHOOK_ROTATION_OVERLAP_MS = 24 * HOUR_MS;
 /** How long the delivery log keeps an event. */
 export const WEBHOOK_LOG_DAYS = 30;
 /** How far a receiver should accept webhook-timestamp from its own clock (the libraries' default). */

@@ -1,6 +1,12 @@
 import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database, Transaction } from '@review-desk/server/db/types';
-import type { Channel, LegKind, LegState, RequestStatus } from '@review-desk/shared';
+import {
+  type Channel,
+  FINAL_LEG_STATES,
+  type LegKind,
+  type LegState,
+  type RequestStatus,
+} from '@review-desk/shared';
 import { callsBack, earlyReceipts } from './early-receipts.ts';
 import {
   type DeliveryRequestRow,
@@ -25,7 +31,18 @@ export type { DeliveryRequestRow, LegRow, NewLeg } from './rows.ts';
 
 export type ReceiptResult = 'changed' | 'unchanged' | 'held' | 'dropped';
 
-export function deliveryStore(db: Database) {
+/**
+ * What else a delivery write must do in its own transaction: the events it reports (webhooks/,
+ * wired by server.ts), so they commit with it or not at all.
+ */
+export type DeliveryHooks = {
+  /** A receipt moved a leg to delivered, undelivered or failed. */
+  legSettled?: (leg: LegRow, at: number) => Promise<void>;
+  /** A phone was opted out of a business's texts: it texted STOP, or the carrier said so. */
+  optedOut?: (businessId: number, phone: string, source: 'sms_stop' | 'carrier', at: number) => Promise<void>;
+};
+
+export function deliveryStore(db: Database, hooks: DeliveryHooks = {}) {
   const insertRequest = db.prepare(`INSERT INTO delivery_requests
     (request_id, business_id, channel, status, scheduled_for, created_at, updated_at)
     VALUES ($1, $2, $3, $4, $5, $6, $6)`);
@@ -179,7 +196,15 @@ export function deliveryStore(db: Database) {
       error: string | null,
       at: number,
     ): Promise<ReceiptResult> {
-      return early.receive(providerMessageId, { state, errorCode, error, at });
+      const receipt = { state, errorCode, error, at };
+      const settled = hooks.legSettled;
+      if (!settled || !FINAL_LEG_STATES.includes(state)) return early.receive(providerMessageId, receipt);
+      return db.transaction(async () => {
+        const result = await early.receive(providerMessageId, receipt);
+        const leg = result === 'changed' ? await legByMessage.get<LegRow>(providerMessageId) : undefined;
+        if (leg) await settled(toLeg(leg), at);
+        return result;
+      });
     },
 
     async legByMessage(providerMessageId: string): Promise<LegRow | undefined> {
@@ -234,8 +259,23 @@ export function deliveryStore(db: Database) {
       return { total: Number(count?.n ?? 0), rows: rows.map(toRequest) };
     },
 
-    async setOptOut(businessId: number, phone: string, out: boolean, at: number): Promise<void> {
-      await optOut.run(businessId, phone, out ? 1 : 0, at);
+    /** `source`: how the customer said so, for the event an opt-out makes. */
+    async setOptOut(
+      businessId: number,
+      phone: string,
+      out: boolean,
+      at: number,
+      source: 'sms_stop' | 'carrier' = 'carrier',
+    ): Promise<void> {
+      const told = hooks.optedOut;
+      if (!out || !told) {
+        await optOut.run(businessId, phone, out ? 1 : 0, at);
+        return;
+      }
+      await db.transaction(async () => {
+        await optOut.run(businessId, phone, 1, at);
+        await told(businessId, phone, source, at);
+      });
     },
 
     async isOptedOut(businessId: number, phone: string): Promise<boolean> {

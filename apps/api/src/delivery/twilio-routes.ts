@@ -113,7 +113,7 @@ export function twilioWebhookRoutes(ctx: AppContext): Router {
           'an inbound STOP or START from a phone no business texted; acknowledged',
         );
       } else {
-        await delivery.setOptOut(businessId, phone, keyword === 'opt_out', ctx.now());
+        await delivery.setOptOut(businessId, phone, keyword === 'opt_out', ctx.now(), 'sms_stop');
         ctx.logger.info(
           { reqId: req.id, from: maskPhone(phone), business: businessId, keyword },
           keyword === 'opt_out'

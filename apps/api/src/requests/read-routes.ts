@@ -1,4 +1,3 @@
-import { isoTime } from '@review-desk/server/db/rows';
 import { AppError } from '@review-desk/server/errors';
 import {
   ok,
@@ -12,12 +11,13 @@ import type { AppContext } from '../context.ts';
 import type { DeliveryRequestRow, LegRow } from '../delivery/store.ts';
 import { methodNotAllowed, queryOf, requireScope } from '../http/index.ts';
 import type { OriginRow } from './origins.ts';
+import { toRequestRecord } from './record-view.ts';
 
 // GET /api/v1/requests and GET /api/v1/requests/{id}: what happened to each request and its
 // messages (an extension of the API, docs/api.md "Reading requests back"). A key with
 // review_requests:read may read them, and so may a key that sends them (review_requests:write).
 
-/** `origin`: read with the page's others (a list), or looked up here (undefined). */
+/** `known`: the origin read with the page's others (a list), or looked up here (undefined). */
 export async function requestRecord(
   ctx: AppContext,
   row: DeliveryRequestRow,
@@ -28,26 +28,7 @@ export async function requestRecord(
     ctx.store.requests.byPublicId(row.request_id),
     known === undefined ? ctx.store.origins.byRequest(row.request_id) : known,
   ]);
-  return {
-    id: row.request_id,
-    channel: row.channel,
-    status: row.status,
-    createdAt: isoTime(row.created_at),
-    scheduledFor: isoTime(row.scheduled_for),
-    clicked: journey?.clicked_at != null,
-    completed: journey?.completed_at != null,
-    optedOut: journey?.opted_out_at != null,
-    legs: legs.map((leg) => ({
-      channel: leg.channel,
-      kind: leg.kind,
-      provider: leg.provider,
-      state: leg.state,
-      error: leg.error,
-      updatedAt: isoTime(leg.updated_at),
-    })),
-    externalId: origin?.external_id ?? null,
-    automatic: origin?.source ? { source: origin.source, id: origin.source_id ?? '' } : null,
-  };
+  return toRequestRecord(row, legs, journey, origin);
 }
 
 export function requestsRoutes(ctx: AppContext): Router {

@@ -1,7 +1,7 @@
 import type { Clock } from '@review-desk/server/clock';
 import type { LockKey } from '@review-desk/server/db/types';
 import { jobStore, type NewJob } from '@review-desk/server/jobs/store';
-import type { RequestStatus } from '@review-desk/shared';
+import type { RequestRecord, RequestStatus } from '@review-desk/shared';
 import type { NewLeg } from '../delivery/store.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
 import type { Store } from '../store/index.ts';
@@ -9,6 +9,7 @@ import { monthOf } from '../store/time.ts';
 import type { LegOutcome } from './deliver.ts';
 import type { Origin } from './origins.ts';
 import type { RequestOutcome } from './outcome.ts';
+import { toRequestRecord } from './record-view.ts';
 import type { NewRequest, RequestRow } from './store.ts';
 
 // The send's writes, one call each (send.ts). `reserve`: the checks that may refuse the send and
@@ -48,6 +49,50 @@ export type Written =
       records: NewLeg[];
       allowanceMonth: string | null;
     };
+
+/** The event of a request's outcome: it went (sent, or unknown: it may have), or nothing did. */
+const outcomeEvent = (status: RequestStatus) => (status === 'failed' ? 'request.failed' : 'request.sent');
+
+/** A request written finished, as it reads back: its event's body, built without a read. */
+function writtenRecord(
+  request: NewRequest,
+  status: RequestStatus,
+  legs: readonly NewLeg[],
+  asked: { askedAt: number; origin: Origin | null },
+): RequestRecord {
+  const { publicId, businessId, channel } = request;
+  const at = asked.askedAt;
+  const row = { request_id: publicId, business_id: businessId, channel, status, scheduled_for: null };
+  const { origin } = asked;
+  return toRequestRecord(
+    { ...row, created_at: at, updated_at: at, cancelled_at: null },
+    legs.map((leg) => ({
+      request_id: publicId,
+      channel: leg.channel,
+      kind: 'request',
+      business_id: businessId,
+      provider: leg.provider,
+      to_addr: leg.to,
+      sender: leg.sender,
+      provider_message_id: leg.providerMessageId,
+      state: leg.state,
+      error_code: leg.errorCode,
+      error: leg.error,
+      segments: leg.segments,
+      updated_at: at,
+    })),
+    null,
+    origin && {
+      request_id: publicId,
+      business_id: businessId,
+      external_id: origin.externalId,
+      source: origin.source?.name ?? null,
+      source_id: origin.source?.id ?? null,
+      token: request.token,
+      created_at: at,
+    },
+  );
+}
 
 export function sendStore(deps: {
   store: Store;
@@ -103,6 +148,13 @@ export function sendStore(deps: {
                   record(written.outcome.delivery, written.records),
                   store.outbox.insertLegs(request.publicId, written.legs, request.createdAt),
                   written.allowanceMonth && store.allowance.giveBack(businessId, written.allowanceMonth),
+                  // Its event in the same commit, its body known without a read.
+                  store.events.recordNow(
+                    businessId,
+                    outcomeEvent(written.outcome.delivery),
+                    writtenRecord(request, written.outcome.delivery, written.records, asked),
+                    asked.askedAt,
+                  ),
                 ];
         return Promise.all([inserted, ...beside, ...refusals]).then(([row]) => row);
       }, checks.locks);
@@ -133,6 +185,12 @@ export function sendStore(deps: {
           reserved.business_id,
           done.records,
           done.outcome.delivery,
+          at,
+        );
+        await store.events.request(
+          outcomeEvent(done.outcome.delivery),
+          reserved.business_id,
+          reserved.public_id,
           at,
         );
         return row;

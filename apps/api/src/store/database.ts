@@ -6,6 +6,7 @@ import { DELIVERY_MIGRATIONS } from '../delivery/store.ts';
 import { RATE_MIGRATIONS } from '../rate/limiter.ts';
 import { REQUESTS_MIGRATIONS } from '../requests/origins.ts';
 import { SETTINGS_MIGRATIONS } from '../settings/store.ts';
+import { WEBHOOKS_MIGRATIONS } from '../webhooks/endpoints-store.ts';
 
 // The service's database: SQLite by default (DATABASE_PATH; WAL, so the CLI can write while the
 // server runs), PostgreSQL when DATABASE_URL is set, shared by every replica. Opened once per
@@ -21,6 +22,7 @@ export const ALL_API_MIGRATIONS = serviceMigrations(API_MIGRATIONS, [
   DELIVERY_MIGRATIONS,
   RATE_MIGRATIONS,
   REQUESTS_MIGRATIONS,
+  WEBHOOKS_MIGRATIONS,
 ]);
 
 export type ApiDatabaseSettings = {

@@ -9,6 +9,8 @@ import { optOutStore } from '../requests/opt-outs.ts';
 import { originStore } from '../requests/origins.ts';
 import { requestStore } from '../requests/store.ts';
 import { reviewStore } from '../reviews/store.ts';
+import { endpointStore } from '../webhooks/endpoints-store.ts';
+import { eventWriter } from '../webhooks/events.ts';
 import { type ApiDatabaseSettings, openApiDatabase } from './database.ts';
 import { settingsStore } from './service-values.ts';
 
@@ -18,15 +20,20 @@ import { settingsStore } from './service-values.ts';
  */
 export function createStore(db: Database, options: CacheOverrides = {}) {
   const keys = keyStore(db, options);
+  const requests = requestStore(db);
+  const origins = originStore(db);
   return {
     db,
     transaction: <T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions) =>
       db.transaction(fn, options),
     businesses: businessStore(db, keys.businessChanged),
     keys,
-    requests: requestStore(db),
+    requests,
     optOuts: optOutStore(db),
-    origins: originStore(db),
+    origins,
+    /** Events out: written inside the transaction of what they report (webhooks/events.ts). */
+    events: eventWriter(db, { requests, origins }),
+    webhookEndpoints: endpointStore(db),
     allowance: allowanceStore(db),
     reviews: reviewStore(db),
     analytics: analyticsStore(db),
