@@ -1,4 +1,5 @@
 import type { Clock } from '@review-desk/server/clock';
+import type { JobRunner } from '@review-desk/server/jobs/runner';
 import type { Logger } from '@review-desk/server/log';
 import type { HttpMetrics } from '@review-desk/server/metrics';
 import type { AuthenticatedKey, KeyLookup, KeyUsage } from './accounts/keys.ts';
@@ -30,6 +31,8 @@ export type AppContext = {
   settings: SettingsService;
   /** The one automatic reminder per request: scheduled after a send, counted in analytics. */
   reminders: Reminders;
+  /** This process's runner of scheduled work (held sends, reminders); `drain()` runs what is due. */
+  jobs: JobRunner;
   now: () => number;
   /** The clock `now` reads (movable with DEV_CLOCK=1), which scheduled work waits on. */
   clock: Clock;

@@ -1,6 +1,7 @@
 import { type Clock, FakeClock, systemClock } from '@review-desk/server/clock';
 import type { Database } from '@review-desk/server/db/types';
 import { healthRoutes } from '@review-desk/server/health';
+import type { JobRunner } from '@review-desk/server/jobs/runner';
 import { createLogSink, type LogSink, writeReadyLine } from '@review-desk/server/log';
 import { createHttpMetrics } from '@review-desk/server/metrics';
 import { type Served, serve } from '@review-desk/server/serve';
@@ -34,7 +35,7 @@ import { createReminders, REMINDER_JOB, type Reminders } from './reminders/remin
 import { deliverHeld, recordHeld, recoverInterruptedSends } from './requests/held.ts';
 import { requestsRoutes } from './requests/read-routes.ts';
 import { sendRoutes } from './requests/routes.ts';
-import { type Scheduler, scheduledSendHandler, startScheduler } from './requests/scheduled.ts';
+import { createScheduler, scheduledSendHandler } from './requests/scheduled.ts';
 import { sendStore } from './requests/send-store.ts';
 import { reviewLinkFor } from './requests/validate.ts';
 import { reviewPageRoutes } from './review-page/routes.ts';
@@ -98,8 +99,9 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
       publicOrigin: () => site.publicOrigin,
       now,
     }),
-    // Made just below: it reads the settings, the tracker and the delivery above.
+    // Made just below: they read the settings, the tracker and the delivery above.
     reminders: undefined as unknown as Reminders,
+    jobs: undefined as unknown as JobRunner,
     now,
     clock,
     site,
@@ -114,6 +116,28 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     logger: sink.logger,
     monthlySendAllowance: config.monthlySendAllowance,
     reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
+  });
+  const sendContext = () => sendContextOf(ctx);
+  ctx.jobs = createScheduler({
+    db,
+    clock,
+    logger: sink.logger,
+    handler: scheduledSendHandler({
+      store,
+      tracker,
+      logger: sink.logger,
+      now,
+      reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
+      templatesFor: (businessId) => ctx.settings.templatesFor(businessId),
+      deliver: (reserved, messages) => deliverHeld(sendContext(), reserved, messages),
+      giveUp: (reserved, messages, outcome) =>
+        recordHeld(
+          sendContext(),
+          reserved,
+          messages.map((message) => ({ message, outcome })),
+        ),
+    }),
+    more: { [REMINDER_JOB]: ctx.reminders.handler },
   });
 
   const app = express();
@@ -148,7 +172,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     }),
   );
   if (config.devOutbox) app.use(devOutboxRoutes(ctx));
-  if (config.devClock && clock instanceof FakeClock) app.use(devClockRoutes(clock));
+  if (config.devClock && clock instanceof FakeClock) app.use(devClockRoutes(clock, ctx.jobs));
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
   return { app, ctx, sink };
@@ -171,29 +195,8 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   const stopListening = () => Promise.all(changes.map((subscription) => subscription.close()));
   const recovered = await recoverInterruptedSends(ctx.store, ctx.tracker, ctx.now());
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
-  // Held requests go out when their sending hours open, from whichever process claims them.
-  const sendContext = () => sendContextOf(ctx);
-  const scheduler: Scheduler = await startScheduler({
-    tracker: ctx.tracker,
-    clock: ctx.clock,
-    logger: ctx.logger,
-    handler: scheduledSendHandler({
-      store: ctx.store,
-      tracker: ctx.tracker,
-      logger: ctx.logger,
-      now: ctx.now,
-      reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
-      templatesFor: (businessId) => ctx.settings.templatesFor(businessId),
-      deliver: (reserved, messages) => deliverHeld(sendContext(), reserved, messages),
-      giveUp: (reserved, messages, outcome) =>
-        recordHeld(
-          sendContext(),
-          reserved,
-          messages.map((message) => ({ message, outcome })),
-        ),
-    }),
-    more: { [REMINDER_JOB]: ctx.reminders.handler },
-  });
+  // Held requests and reminders go out when due, from whichever process claims them.
+  ctx.jobs.start();
 
   // Demo data before the ready line: whoever waits for `listening` finds it in place.
   if (config.seedDemo) {
@@ -223,7 +226,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
       timeouts: { keepAliveTimeout: 5_000 },
     });
   } catch (error) {
-    await scheduler.stop();
+    await ctx.jobs.stop({ timeoutMs: 5_000 });
     await stopListening();
     await ctx.tracker.close();
     await db.close();
@@ -248,7 +251,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
         await served.close({ graceMs: 3_000 });
         clearInterval(usageTimer);
         await ctx.keyUsage.flush();
-        await scheduler.stop();
+        await ctx.jobs.stop({ timeoutMs: 5_000 });
         await stopListening();
         await ctx.delivery.close();
         await ctx.tracker.close();
