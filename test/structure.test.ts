@@ -9,7 +9,8 @@ import { functionsOf } from './support/functions.ts';
 // - no two modules import each other, directly or through others (type-only and dynamic imports
 //   included), also across workspaces: each layer leans on the ones below it;
 // - the apps never import one another, packages/shared imports nothing else of the repository,
-//   and the browser's app never imports the server kit;
+//   and the browser's app never imports the server kit; the dashboard's features (apps/web/src/
+//   features/<x>/) never import one another: what two share moves down to lib/ or components/;
 // - the send reads as one line (apps/api/src/requests/send.ts): no function of its folder is over
 //   60 lines;
 // - one word, one meaning: no app or kit declares a type under a name the contract (packages/shared)
@@ -105,6 +106,21 @@ describe('the source tree', () => {
     const resolved = [...modules.values()].flat().filter((target) => modules.has(target));
     expect(resolved.length).toBeGreaterThan(500);
     expect(loops(modules).map((loop) => loop.join(' → '))).toEqual([]);
+  });
+
+  it("keeps the dashboard's features apart: none imports another", () => {
+    const features = path.join('apps/web/src/features');
+    const featureOf = (file: string) =>
+      file.startsWith(features + path.sep) ? file.slice(features.length + 1).split(path.sep)[0] : null;
+    const modules = graph();
+    const inFeatures = [...modules.keys()].filter((file) => featureOf(file) !== null);
+    expect(new Set(inFeatures.map(featureOf)).size).toBeGreaterThan(5);
+    const crossings = inFeatures.flatMap((file) =>
+      (modules.get(file) ?? [])
+        .filter((target) => featureOf(target) !== null && featureOf(target) !== featureOf(file))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(crossings).toEqual([]);
   });
 
   it('keeps the apps apart: each imports only the packages, the browser never the server kit', () => {

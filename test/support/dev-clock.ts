@@ -13,3 +13,15 @@ export async function moveDevClock(base: string, move: ClockMove): Promise<void>
   if (reply.status !== 200)
     throw new Error(`${base}/dev/clock answered ${reply.status}: ${await reply.text()}`);
 }
+
+/**
+ * Runs the due jobs of the process at `base` (POST /dev/jobs), and what they lead to, until none
+ * is left; resolves with how many ran. After it, what has not happened in that process will not
+ * happen until the clock moves again.
+ */
+export async function drainDevJobs(base: string): Promise<number> {
+  const reply = await fetch(`${base}/dev/jobs`, { method: 'POST' });
+  if (reply.status !== 200)
+    throw new Error(`${base}/dev/jobs answered ${reply.status}: ${await reply.text()}`);
+  return ((await reply.json()) as { data: { ran: number } }).data.ran;
+}

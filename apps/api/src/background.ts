@@ -1,9 +1,10 @@
 import type { Database } from '@review-desk/server/db/types';
+import type { JobRunner } from '@review-desk/server/jobs/runner';
 import { jobStore } from '@review-desk/server/jobs/store';
 import { type AppContext, sendContextOf } from './context.ts';
 import { REMINDER_JOB } from './reminders/reminders.ts';
 import { deliverHeld, recordHeld } from './requests/held.ts';
-import { scheduledSendHandler, startScheduler } from './requests/scheduled.ts';
+import { createScheduler, scheduledSendHandler } from './requests/scheduled.ts';
 import { reviewLinkFor } from './requests/validate.ts';
 import { startDispatcher } from './webhooks/dispatcher.ts';
 import { WEBHOOK_RETENTION_JOB, webhookRetention, webhookRetentionJob } from './webhooks/retention.ts';
@@ -11,15 +12,11 @@ import { WEBHOOK_RETENTION_JOB, webhookRetention, webhookRetentionJob } from './
 // What every process of the service does besides answering: the leased jobs (held sends going out
 // at their time, reminders, the webhooks' retention) and the delivery of the webhooks' outbox.
 
-export async function startBackground(
-  ctx: AppContext,
-  db: Database,
-  options: { webhookCa?: string | undefined },
-) {
-  // Held requests go out at their time, from whichever process claims them.
+/** The process's runner of scheduled work, made with the app and started by startApi. */
+export function createJobs(ctx: AppContext, db: Database): JobRunner {
   const sendContext = () => sendContextOf(ctx);
-  const scheduler = await startScheduler({
-    tracker: ctx.tracker,
+  return createScheduler({
+    db,
     clock: ctx.clock,
     logger: ctx.logger,
     handler: scheduledSendHandler({
@@ -42,6 +39,14 @@ export async function startBackground(
       [WEBHOOK_RETENTION_JOB]: webhookRetention(ctx.store, ctx.clock),
     },
   });
+}
+
+/** The webhooks' outbox delivered by this process, and its retention job made once for all. */
+export async function startOutbox(
+  ctx: AppContext,
+  db: Database,
+  options: { webhookCa?: string | undefined },
+) {
   await jobStore(db, ctx.clock).enqueue(webhookRetentionJob());
   ctx.dispatcher.current = startDispatcher({
     store: ctx.store,
@@ -51,11 +56,15 @@ export async function startBackground(
     allowPrivate: ctx.config.webhooks.allowPrivate,
     ca: options.webhookCa,
   });
-  return {
-    scheduler,
-    async stop() {
-      await ctx.dispatcher.current?.stop();
-      await scheduler.stop();
-    },
-  };
+}
+
+/** POST /dev/jobs: the due jobs and the due webhook deliveries, and what they lead to, until none is left. */
+export async function drainAll(ctx: AppContext): Promise<number> {
+  let ran = 0;
+  for (;;) {
+    const jobs = await ctx.jobs.drain();
+    await ctx.dispatcher.current?.drain();
+    ran += jobs;
+    if (jobs === 0) return ran;
+  }
 }

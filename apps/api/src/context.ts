@@ -1,4 +1,5 @@
 import type { Clock } from '@review-desk/server/clock';
+import type { JobRunner } from '@review-desk/server/jobs/runner';
 import type { Logger } from '@review-desk/server/log';
 import type { HttpMetrics } from '@review-desk/server/metrics';
 import type { SecretBox } from '@review-desk/server/secrets';
@@ -33,6 +34,8 @@ export type AppContext = {
   settings: SettingsService;
   /** The one automatic reminder per request: scheduled after a send, counted in analytics. */
   reminders: Reminders;
+  /** This process's runner of scheduled work (held sends, reminders); `drain()` runs what is due. */
+  jobs: JobRunner;
   /** The business's webhook endpoints and their logs (webhooks/service.ts). */
   webhooks: Webhooks;
   /** Seals what the service keeps for others: webhook secrets, point-of-sale keys. */

@@ -1,6 +1,7 @@
 import { type Clock, FakeClock, systemClock } from '@review-desk/server/clock';
 import type { Database } from '@review-desk/server/db/types';
 import { healthRoutes } from '@review-desk/server/health';
+import type { JobRunner } from '@review-desk/server/jobs/runner';
 import { createLogSink, type LogSink, writeReadyLine } from '@review-desk/server/log';
 import { createHttpMetrics } from '@review-desk/server/metrics';
 import { createSecretBox, loadSecretsKey } from '@review-desk/server/secrets';
@@ -9,7 +10,7 @@ import { API_PREFIX } from '@review-desk/shared';
 import express from 'express';
 import { createKeyUsage } from './accounts/keys.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
-import { startBackground } from './background.ts';
+import { createJobs, drainAll, startOutbox } from './background.ts';
 import type { AppContext } from './context.ts';
 import { createDeliveryProvider } from './delivery/index.ts';
 import { devOutboxRoutes } from './delivery/outbox-routes.ts';
@@ -108,8 +109,9 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
       publicOrigin: () => site.publicOrigin,
       now,
     }),
-    // Made just below: it reads the settings, the tracker and the delivery above.
+    // Made just below: they read the settings, the tracker and the delivery above.
     reminders: undefined as unknown as Reminders,
+    jobs: undefined as unknown as JobRunner,
     webhooks: createWebhooks({
       store,
       box,
@@ -134,6 +136,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     monthlySendAllowance: config.monthlySendAllowance,
     reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
   });
+  ctx.jobs = createJobs(ctx, db);
 
   const app = express();
   app.disable('x-powered-by');
@@ -168,7 +171,8 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     }),
   );
   if (config.devOutbox) app.use(devOutboxRoutes(ctx));
-  if (config.devClock && clock instanceof FakeClock) app.use(devClockRoutes(clock));
+  if (config.devClock && clock instanceof FakeClock)
+    app.use(devClockRoutes(clock, { drain: () => drainAll(ctx) }));
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
   return { app, ctx, sink };
@@ -191,8 +195,10 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   const stopListening = () => Promise.all(changes.map((subscription) => subscription.close()));
   const recovered = await recoverInterruptedSends(ctx.store, ctx.tracker, ctx.now());
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
-  // Scheduled work (held sends, reminders, retention) and the webhooks' outbox, in every process.
-  const background = await startBackground(ctx, db, { webhookCa: options.webhookCa });
+  // Held requests and reminders go out when due, from whichever process claims them; every
+  // process delivers the webhooks' outbox.
+  ctx.jobs.start();
+  await startOutbox(ctx, db, { webhookCa: options.webhookCa });
 
   // Demo data before the ready line: whoever waits for `listening` finds it in place.
   if (config.seedDemo) {
@@ -222,7 +228,8 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
       timeouts: { keepAliveTimeout: 5_000 },
     });
   } catch (error) {
-    await background.stop();
+    await ctx.dispatcher.current?.stop();
+    await ctx.jobs.stop({ timeoutMs: 5_000 });
     await stopListening();
     await ctx.tracker.close();
     await db.close();
@@ -247,7 +254,8 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
         await served.close({ graceMs: 3_000 });
         clearInterval(usageTimer);
         await ctx.keyUsage.flush();
-        await background.stop();
+        await ctx.dispatcher.current?.stop();
+        await ctx.jobs.stop({ timeoutMs: 5_000 });
         await stopListening();
         await ctx.delivery.close();
         await ctx.tracker.close();

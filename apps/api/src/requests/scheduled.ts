@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '@review-desk/server/clock';
+import type { Database } from '@review-desk/server/db/types';
 import { createJobRunner, type JobHandler, type JobRunner } from '@review-desk/server/jobs/runner';
 import type { NewJob } from '@review-desk/server/jobs/store';
 import type { Logger } from '@review-desk/server/log';
@@ -101,28 +102,26 @@ export function scheduledSendHandler(deps: ScheduledSendDeps): JobHandler {
   };
 }
 
-export type Scheduler = { runner: JobRunner; stop(): Promise<void> };
-
-export function startScheduler(options: {
-  tracker: DeliveryTracker;
+/**
+ * The process's runner of scheduled work: held sends, and the other kinds given (the reminder).
+ * Made with the app, started once the process has recovered what a stopped one left.
+ */
+export function createScheduler(options: {
+  db: Database;
   clock: Clock;
   logger: Logger;
   handler: JobHandler;
   /** Other kinds of scheduled work run by the same runner (the reminder). */
   more?: Readonly<Record<string, JobHandler>>;
-}): Promise<Scheduler> {
-  return options.tracker.db().then((db) => {
-    const runner = createJobRunner({
-      db,
-      owner: `api-${process.pid}-${randomBytes(4).toString('hex')}`,
-      handlers: { [SCHEDULED_SEND]: options.handler, ...options.more },
-      clock: options.clock,
-      concurrency: 4,
-      pollMs: 1_000,
-      leaseMs: 30_000,
-      logger: options.logger,
-    });
-    runner.start();
-    return { runner, stop: () => runner.stop({ timeoutMs: 5_000 }) };
+}): JobRunner {
+  return createJobRunner({
+    db: options.db,
+    owner: `api-${process.pid}-${randomBytes(4).toString('hex')}`,
+    handlers: { [SCHEDULED_SEND]: options.handler, ...options.more },
+    clock: options.clock,
+    concurrency: 4,
+    pollMs: 1_000,
+    leaseMs: 30_000,
+    logger: options.logger,
   });
 }
