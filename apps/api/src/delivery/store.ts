@@ -8,6 +8,7 @@ import {
   type RequestStatus,
 } from '@review-desk/shared';
 import { callsBack, earlyReceipts } from './early-receipts.ts';
+import { deliveryReads } from './reads.ts';
 import {
   type DeliveryRequestRow,
   FINAL_SQL,
@@ -15,7 +16,6 @@ import {
   type LegRow,
   type NewLeg,
   RANK_SQL,
-  statusClause,
   toLeg,
   toRequest,
 } from './rows.ts';
@@ -123,22 +123,6 @@ export function deliveryStore(db: Database, hooks: DeliveryHooks = {}) {
     );
   }
 
-  async function legsFor(requestIds: string[]): Promise<Map<string, LegRow[]>> {
-    const byRequest = new Map<string, LegRow[]>();
-    if (requestIds.length === 0) return byRequest;
-    const list = requestIds.map((_, i) => `$${i + 1}`).join(', ');
-    const rows = await db.all<LegRow>(
-      `SELECT * FROM delivery_legs WHERE request_id IN (${list}) ORDER BY ${LEG_ORDER}`,
-      ...requestIds,
-    );
-    for (const row of rows) {
-      const legs = byRequest.get(row.request_id) ?? [];
-      legs.push(toLeg(row));
-      byRequest.set(row.request_id, legs);
-    }
-    return byRequest;
-  }
-
   return {
     db,
 
@@ -221,45 +205,8 @@ export function deliveryStore(db: Database, hooks: DeliveryHooks = {}) {
       return (await legsOf.all<LegRow>(requestId)).map(toLeg);
     },
 
-    legsFor,
+    ...deliveryReads(db),
 
-    /** Newest first, filtered by status and channel. */
-    async list(
-      businessId: number,
-      query: {
-        page: number;
-        limit: number;
-        status?: RequestStatus | undefined;
-        channel?: Channel | undefined;
-      },
-    ): Promise<{ total: number; rows: DeliveryRequestRow[] }> {
-      const where = ['business_id = $1'];
-      const params: (string | number)[] = [businessId];
-      if (query.status === 'cancelled') where.push(statusClause('cancelled', ''));
-      else if (query.status) {
-        params.push(query.status);
-        where.push(statusClause(query.status, `$${params.length}`));
-      }
-      if (query.channel) {
-        params.push(query.channel);
-        where.push(`channel = $${params.length}`);
-      }
-      const clause = where.join(' AND ');
-      const count = await db.get<{ n: number }>(
-        `SELECT count(*) AS n FROM delivery_requests WHERE ${clause}`,
-        ...params,
-      );
-      const rows = await db.all<DeliveryRequestRow>(
-        `SELECT * FROM delivery_requests WHERE ${clause} ORDER BY created_at DESC, id DESC
-         LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        ...params,
-        query.limit,
-        (query.page - 1) * query.limit,
-      );
-      return { total: Number(count?.n ?? 0), rows: rows.map(toRequest) };
-    },
-
-    /** `source`: how the customer said so, for the event an opt-out makes. */
     async setOptOut(
       businessId: number,
       phone: string,
