@@ -7,6 +7,7 @@ import type { AuthenticatedKey, KeyLookup, KeyUsage } from './accounts/keys.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
 import type { DeliveryTracker } from './delivery/tracker.ts';
 import type { Config } from './env.ts';
+import type { Square } from './integrations/square/service.ts';
 import type { RateLimiter } from './rate/limiter.ts';
 import type { Reminders } from './reminders/reminders.ts';
 import type { HeldContext } from './requests/held.ts';
@@ -40,6 +41,8 @@ export type AppContext = {
   webhooks: Webhooks;
   /** Seals what the service keeps for others: webhook secrets, point-of-sale keys. */
   box: SecretBox;
+  /** Square, the first point of sale: its connections and notifications. */
+  square: Square;
   /** This process's delivery of the webhooks' outbox, once started (startApi). */
   dispatcher: { current?: Dispatcher };
   now: () => number;

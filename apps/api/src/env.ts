@@ -10,6 +10,7 @@ import {
 } from '@review-desk/shared';
 import { z } from 'zod';
 import { twilioConfig } from './delivery/twilio-config.ts';
+import { SQUARE_VARIABLES, squareConfig } from './integrations/square/config.ts';
 import { WEBHOOK_VARIABLES, webhooksConfig } from './webhooks/config.ts';
 
 // The only reader of process.env: the service's configuration table. Every variable has a
@@ -166,6 +167,7 @@ export const API_CONFIG = setting.defineConfig({
     description: 'Sender of review request emails.',
   },
   ...WEBHOOK_VARIABLES,
+  ...SQUARE_VARIABLES,
   DEV_OUTBOX: {
     type: setting.bool(),
     default: '0',
@@ -234,14 +236,9 @@ function toConfig(env: Record<string, string | undefined>) {
       'DEV_OUTBOX',
       `must be off with a real delivery provider (SMS_PROVIDER=${smsProvider})`,
     );
-  const real =
-    emailProvider !== 'outbox'
-      ? `${emailVariable}=${emailProvider}`
-      : smsProvider !== 'outbox'
-        ? `SMS_PROVIDER=${smsProvider}`
-        : null;
   return {
-    ...webhooksConfig(e, real),
+    ...webhooksConfig(e, { [emailVariable]: emailProvider, SMS_PROVIDER: smsProvider }),
+    ...squareConfig(e),
     port: e.PORT.port,
     /** A taken port stops the start instead of moving on to the next free one. */
     portExplicit: !e.PORT.orNext,

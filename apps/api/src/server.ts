@@ -11,7 +11,7 @@ import express from 'express';
 import { createKeyUsage } from './accounts/keys.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 import { createJobs, drainAll, startOutbox } from './background.ts';
-import type { AppContext } from './context.ts';
+import { type AppContext, sendContextOf } from './context.ts';
 import { createDeliveryProvider } from './delivery/index.ts';
 import { devOutboxRoutes } from './delivery/outbox-routes.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
@@ -31,12 +31,15 @@ import {
   requestLogging,
   securityHeaders,
 } from './http/index.ts';
+import { squareRoutes } from './integrations/square/routes.ts';
+import { createSquare, type Square } from './integrations/square/service.ts';
 import { docsRoutes } from './openapi/routes.ts';
 import { createRateLimiter, createSharedRateLimiter } from './rate/limiter.ts';
 import { createReminders, type Reminders } from './reminders/reminders.ts';
 import { recoverInterruptedSends } from './requests/held.ts';
 import { requestsRoutes } from './requests/read-routes.ts';
 import { sendRoutes } from './requests/routes.ts';
+import { sendReviewRequest } from './requests/send.ts';
 import { sendStore } from './requests/send-store.ts';
 import { reviewLinkFor } from './requests/validate.ts';
 import { reviewPageRoutes } from './review-page/routes.ts';
@@ -120,6 +123,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
       wake: () => dispatcher.current?.wake(),
     }),
     box,
+    square: undefined as unknown as Square,
     dispatcher,
     now,
     clock,
@@ -137,6 +141,14 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
   });
   ctx.jobs = createJobs(ctx, db);
+  ctx.square = createSquare({
+    store,
+    box,
+    config: config.square,
+    publicOrigin: () => ctx.site.publicOrigin,
+    now,
+    send: (sender, body, source) => sendReviewRequest(sendContextOf(ctx), sender, body, source),
+  });
 
   const app = express();
   app.disable('x-powered-by');
@@ -154,6 +166,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   app.use(requestsRoutes(ctx));
   app.use(twilioWebhookRoutes(ctx));
   app.use(webhookRoutes(ctx));
+  app.use(squareRoutes(ctx));
   app.use(settingsRoutes(ctx));
   app.use(docsRoutes(ctx));
   app.use(reviewPageRoutes(ctx));

@@ -3,6 +3,7 @@ import { isPostgresUrl, openMigratedDatabase, serviceMigrations } from '@review-
 import type { Database, DbLogger } from '@review-desk/server/db/types';
 import { emailContactKey } from '@review-desk/shared/contact';
 import { DELIVERY_MIGRATIONS } from '../delivery/store.ts';
+import { SQUARE_MIGRATIONS } from '../integrations/square/store.ts';
 import { RATE_MIGRATIONS } from '../rate/limiter.ts';
 import { REQUESTS_MIGRATIONS } from '../requests/origins.ts';
 import { SETTINGS_MIGRATIONS } from '../settings/store.ts';
@@ -23,6 +24,7 @@ export const ALL_API_MIGRATIONS = serviceMigrations(API_MIGRATIONS, [
   RATE_MIGRATIONS,
   REQUESTS_MIGRATIONS,
   WEBHOOKS_MIGRATIONS,
+  SQUARE_MIGRATIONS,
 ]);
 
 export type ApiDatabaseSettings = {

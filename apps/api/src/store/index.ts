@@ -4,6 +4,7 @@ import { businessStore } from '../accounts/businesses-store.ts';
 import { keyStore } from '../accounts/keys-store.ts';
 import { analyticsStore } from '../analytics/store.ts';
 import { outboxStore } from '../delivery/outbox-store.ts';
+import { squareStore } from '../integrations/square/store.ts';
 import { allowanceStore } from '../requests/allowance.ts';
 import { optOutStore } from '../requests/opt-outs.ts';
 import { originStore } from '../requests/origins.ts';
@@ -34,6 +35,7 @@ export function createStore(db: Database, options: CacheOverrides = {}) {
     /** Events out: written inside the transaction of what they report (webhooks/events.ts). */
     events: eventWriter(db, { requests, origins }),
     webhookEndpoints: endpointStore(db),
+    square: squareStore(db),
     allowance: allowanceStore(db),
     reviews: reviewStore(db),
     analytics: analyticsStore(db),

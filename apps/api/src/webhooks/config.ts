@@ -35,13 +35,15 @@ export type WebhooksConfig = { allowPrivate: boolean };
 export type SecretsConfig = { key: string | undefined; file: string };
 
 /**
- * `realProvider`: the delivery provider that reaches customers, if any (SMTP, Twilio): private
- * addresses are for tests and the demo, never beside it.
+ * `providers`: each delivery variable and its value; one other than `outbox` reaches customers,
+ * and private addresses are for tests and the demo, never beside it.
  */
 export function webhooksConfig(
   e: WebhookValues & { NODE_ENV?: string | undefined },
-  realProvider: string | null,
+  providers: Record<string, string>,
 ): { webhooks: WebhooksConfig; secrets: SecretsConfig } {
+  const real = Object.entries(providers).find(([, value]) => value !== 'outbox');
+  const realProvider = real ? `${real[0]}=${real[1]}` : null;
   if (e.WEBHOOKS_ALLOW_PRIVATE && e.NODE_ENV === 'production')
     throw setting.configError('WEBHOOKS_ALLOW_PRIVATE', 'must be off when NODE_ENV=production');
   if (e.WEBHOOKS_ALLOW_PRIVATE && realProvider)
