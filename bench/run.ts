@@ -12,8 +12,9 @@ import { buildDashboard, launchBrowser, startStack } from './lib/stack.ts';
 import { locationsSection } from './locations.ts';
 import { proxyBenchmark } from './proxy.ts';
 import { serviceBenchmark } from './service.ts';
+import { webhooksBenchmark } from './webhooks.ts';
 
-// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts] [--workers N[,N…]] [--cpu-prof DIR]
+// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,webhooks] [--workers N[,N…]] [--cpu-prof DIR]
 //
 // Runs the benchmarks one after another (never two at once: they share the machine), prints each
 // table as it finishes and writes bench/results/latest.{json,md} (--quick: latest-quick.*; a run
@@ -28,6 +29,7 @@ const BENCHMARKS = [
   'locations',
   'bulk',
   'alerts',
+  'webhooks',
 ] as const;
 type Name = (typeof BENCHMARKS)[number];
 
@@ -42,7 +44,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts] [--workers N[,N…]] [--cpu-prof DIR]',
+    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,webhooks] [--workers N[,N…]] [--cpu-prof DIR]',
   );
   process.exit(0);
 }
@@ -91,6 +93,7 @@ if (only.includes('delivery'))
     }),
   );
 if (only.includes('alerts')) report(await alertsSection(quick));
+if (only.includes('webhooks')) report(await webhooksBenchmark({ quick }));
 if (only.includes('dashboard') || only.includes('export') || only.includes('locations')) {
   const temp = tempDir('rd-bench-web-');
   const dist = path.join(temp.dir, 'dist');

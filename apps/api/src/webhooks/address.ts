@@ -1,5 +1,6 @@
+import { lookup as lookupCallback } from 'node:dns';
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 // Where a webhook may go (docs/api.md, "Webhooks"): an https URL whose host resolves only to
 // public addresses. Private, loopback, link-local, shared (CGNAT), unspecified, multicast and
@@ -62,10 +63,35 @@ export async function resolveTarget(url: URL, allowPrivate: boolean): Promise<Re
   }
   if (addresses.length === 0) return { ok: false, reason: `The name ${host} has no address.` };
   if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address)))
-    return {
-      ok: false,
-      reason: `${host} is, or resolves to, a private, loopback or link-local address: webhooks go only to public addresses.`,
-    };
+    return { ok: false, reason: privateReason(host) };
   const first = addresses[0]!;
   return { ok: true, address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+const privateReason = (host: string) =>
+  `${host} is, or resolves to, a private, loopback or link-local address: webhooks go only to public addresses.`;
+
+/**
+ * The lookup every new connection to a receiver makes (node:net's `lookup` option): the name's
+ * addresses, refused when one of them may not be reached — so the address connected to is the
+ * one checked, however the name's answer changes. (An address in the URL itself is checked by
+ * `literalRefusal`: no lookup is made for it.)
+ */
+export function checkedLookup(allowPrivate: boolean): LookupFunction {
+  return ((host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    lookupCallback(host, { all: true }, (error, addresses) => {
+      if (error) return callback(error);
+      if (addresses.length === 0) return callback(new Error(`The name ${host} has no address.`));
+      if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address)))
+        return callback(new Error(privateReason(host)));
+      if (options.all) return callback(null, addresses);
+      return callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  }) as LookupFunction;
+}
+
+/** Why an address written in the URL itself may not be reached; null when it may. */
+export function literalRefusal(url: URL, allowPrivate: boolean): string | null {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return isIP(host) && !allowPrivate && isPrivateAddress(host) ? privateReason(host) : null;
 }

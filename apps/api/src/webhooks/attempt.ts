@@ -1,11 +1,12 @@
-import { request } from 'node:https';
+import { Agent, request } from 'node:https';
 import { WEBHOOK_TIMEOUT_MS } from '@review-desk/shared';
-import { resolveTarget } from './address.ts';
+import { checkedLookup, literalRefusal } from './address.ts';
 
 // One attempt of one delivery: a POST of the event's body with its signed headers to the
-// endpoint's https URL, at the address resolveTarget checked (TLS still checks the URL's host
-// name), answered within WEBHOOK_TIMEOUT_MS or counted as failed. Redirects are not followed
-// (Standard Webhooks: a 3xx is a failure). The answer's body is read up to a few KB and dropped.
+// endpoint's https URL, answered within WEBHOOK_TIMEOUT_MS or counted as failed. Every new
+// connection checks the address it goes to (address.ts); connections are kept alive per receiver,
+// at most MAX_AGENTS receivers at once. Redirects are not followed (Standard Webhooks: a 3xx is a
+// failure). The answer's body is read up to a few KB and dropped.
 
 export type AttemptResult =
   | { ok: true; status: number }
@@ -19,6 +20,29 @@ export type AttemptOptions = {
 };
 
 const ANSWER_BYTES_READ = 4096;
+const MAX_AGENTS = 500;
+const agents = new Map<string, Agent>();
+
+/** The keep-alive pool of one receiver (its origin), the oldest dropped beyond MAX_AGENTS. */
+function agentFor(url: URL, options: AttemptOptions): Agent {
+  const key = `${url.origin} ${options.allowPrivate} ${options.ca ? 'ca' : ''}`;
+  let agent = agents.get(key);
+  if (agent) return agent;
+  agent = new Agent({
+    keepAlive: true,
+    maxSockets: 8,
+    timeout: 30_000,
+    lookup: checkedLookup(options.allowPrivate),
+    ...(options.ca ? { ca: options.ca } : {}),
+  });
+  agents.set(key, agent);
+  if (agents.size > MAX_AGENTS) {
+    const [oldest, pool] = agents.entries().next().value as [string, Agent];
+    pool.destroy();
+    agents.delete(oldest);
+  }
+  return agent;
+}
 
 export async function attemptDelivery(
   url: string,
@@ -29,8 +53,8 @@ export async function attemptDelivery(
   const target = new URL(url);
   if (target.protocol !== 'https:')
     return { ok: false, status: null, error: 'Only https addresses are used.' };
-  const resolved = await resolveTarget(target, options.allowPrivate);
-  if (!resolved.ok) return { ok: false, status: null, error: resolved.reason };
+  const refused = literalRefusal(target, options.allowPrivate);
+  if (refused) return { ok: false, status: null, error: refused };
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   return new Promise<AttemptResult>((resolve) => {
     let settled = false;
@@ -50,14 +74,7 @@ export async function attemptDelivery(
           'content-length': Buffer.byteLength(body),
           'user-agent': 'ReviewDesk-Webhooks/1',
         },
-        // Connect where the check said; the certificate must still name the URL's host.
-        lookup: ((_host: string, opts: { all?: boolean }, callback: (...args: unknown[]) => void) =>
-          opts.all
-            ? callback(null, [{ address: resolved.address, family: resolved.family }])
-            : callback(null, resolved.address, resolved.family)) as never,
-        servername: target.hostname,
-        ...(options.ca ? { ca: options.ca } : {}),
-        agent: false,
+        agent: agentFor(target, options),
       },
       (res) => {
         let read = 0;

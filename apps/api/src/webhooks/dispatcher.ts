@@ -4,11 +4,11 @@ import type { Clock } from '@review-desk/server/clock';
 import { processRunning } from '@review-desk/server/jobs/instances';
 import type { Logger } from '@review-desk/server/log';
 import type { SecretBox } from '@review-desk/server/secrets';
-import { WEBHOOK_ATTEMPTS_MAX, WEBHOOK_RETRY_DELAYS_MS } from '@review-desk/shared';
 import type { Store } from '../store/index.ts';
 import { type AttemptResult, attemptDelivery } from './attempt.ts';
 import type { EndpointRow } from './endpoints-store.ts';
 import type { DeliveryRow } from './outbox-store.ts';
+import { outcomeRecorder } from './outcomes.ts';
 import { secretsOf } from './service.ts';
 import { webhookHeaders } from './sign.ts';
 
@@ -26,6 +26,12 @@ const SLOTS = 64;
 const POLL_MS = 250;
 const LEASE_MS = 30_000;
 const RECLAIM_EVERY_MS = 5_000;
+/** A lane that ends looks again this much later, so that lanes ending together share a claim. */
+const LOOK_AFTER_MS = 5;
+/** Above this share of its time busy, the process delivers at most BUSY_SLOTS at once. */
+const BUSY_SHARE = 0.5;
+const BUSY_SLOTS = 8;
+const BUSY_LOOK_AFTER_MS = 25;
 
 export type DispatcherOptions = {
   store: Store;
@@ -38,12 +44,6 @@ export type DispatcherOptions = {
   /** Told when an endpoint was paused (its owners are to be told). */
   onPaused?: (endpoint: EndpointRow) => void;
 };
-
-/** The wait before attempt n+1 after attempt n failed, with ±10 % jitter. */
-export function retryDelay(attempt: number): number {
-  const base = WEBHOOK_RETRY_DELAYS_MS[Math.min(attempt, WEBHOOK_RETRY_DELAYS_MS.length) - 1] ?? 0;
-  return Math.round(base * (0.9 + Math.random() * 0.2));
-}
 
 export function startDispatcher(options: DispatcherOptions) {
   const { store, box, clock, logger } = options;
@@ -68,11 +68,23 @@ export function startDispatcher(options: DispatcherOptions) {
     }
   }
 
+  // Deliveries give way to the service's answers: while its event loop was busy, fewer are claimed
+  // and lanes that end look again later (the burst takes longer; the sends do not).
+  let loop = performance.eventLoopUtilization();
+  const busy = () => {
+    const now = performance.eventLoopUtilization();
+    const share = performance.eventLoopUtilization(now, loop).utilization;
+    loop = now;
+    return share > BUSY_SHARE;
+  };
+  let yielding = false;
+
   async function look(): Promise<void> {
     do {
       again = false;
       await reclaim();
-      const free = SLOTS - running.size;
+      yielding = busy();
+      const free = (yielding ? BUSY_SLOTS : SLOTS) - running.size;
       if (free <= 0 || stopped) return;
       const rows = await outbox.claim({
         owner,
@@ -94,7 +106,9 @@ export function startDispatcher(options: DispatcherOptions) {
     lanes.set(endpointId, rows.length);
     const work = (async () => {
       const endpoint = await store.webhookEndpoints.byId(endpointId);
-      await Promise.all(rows.map((row) => attempt(endpoint, row)));
+      if (!endpoint) return; // removed meanwhile, with its deliveries
+      const results = await Promise.all(rows.map((row) => attempt(endpoint, row)));
+      await recorder.record(rows.map((row, i) => ({ endpoint, row, result: results[i]! })));
     })()
       .catch((error) =>
         logger.warn({ err: error, endpoint: endpointId }, 'a webhook delivery could not be recorded'),
@@ -102,13 +116,12 @@ export function startDispatcher(options: DispatcherOptions) {
       .finally(() => {
         lanes.delete(endpointId);
         running.delete(work);
-        wake();
+        wake(yielding ? BUSY_LOOK_AFTER_MS : LOOK_AFTER_MS);
       });
     running.add(work);
   }
 
-  async function attempt(endpoint: EndpointRow | undefined, row: DeliveryRow) {
-    if (!endpoint) return; // removed meanwhile, with its deliveries
+  function attempt(endpoint: EndpointRow, row: DeliveryRow): Promise<AttemptResult> {
     // The timestamp is the attempt's, on the system clock: receivers compare it with theirs.
     const headers = webhookHeaders(
       secretsOf(box, endpoint, clock.now()),
@@ -116,55 +129,27 @@ export function startDispatcher(options: DispatcherOptions) {
       Date.now(),
       row.payload,
     );
-    const result = await attemptDelivery(endpoint.url, headers, row.payload, {
+    return attemptDelivery(endpoint.url, headers, row.payload, {
       allowPrivate: options.allowPrivate,
       ca: options.ca,
     });
-    await record(endpoint, row, result);
   }
 
-  async function record(endpoint: EndpointRow, row: DeliveryRow, result: AttemptResult) {
-    const now = clock.now();
-    if (result.ok) {
-      await store.transaction(async () => {
-        await outbox.delivered(row.id, owner, result.status, now);
-        await store.webhookEndpoints.succeeded(endpoint.id, now);
-      });
-      return;
-    }
-    const lastTry = row.attempts >= WEBHOOK_ATTEMPTS_MAX;
-    // 410 Gone (Standard Webhooks): the receiver wants no more; its events wait for a resume.
-    const pause = result.gone
-      ? `The endpoint answered 410 Gone.`
-      : lastTry && (endpoint.last_success_at ?? 0) < row.created_at
-        ? `Every attempt of an event failed for ${WEBHOOK_ATTEMPTS_MAX} tries over three days; the last: ${result.error}`
-        : null;
-    const paused = await store.transaction(async () => {
-      if (lastTry && !result.gone) await outbox.failed(row.id, owner, result.status, result.error);
-      else
-        await outbox.retry(
-          row.id,
-          owner,
-          result.status,
-          result.error,
-          result.gone ? now : now + retryDelay(row.attempts),
-        );
-      await store.webhookEndpoints.failed(endpoint.id, now);
-      return pause ? store.webhookEndpoints.pause(endpoint.id, now, pause) : undefined;
-    });
-    if (paused) {
-      logger.warn(
-        { endpoint: endpoint.id, business: endpoint.business_id, reason: pause },
-        'a webhook endpoint was paused',
-      );
-      options.onPaused?.(paused);
-    }
-  }
+  const recorder = outcomeRecorder({ store, owner, clock, logger, onPaused: options.onPaused });
 
-  function wake() {
+  let soon: NodeJS.Timeout | undefined;
+  /** Looks for due deliveries now, or after `ms` (lanes ending together share one look). */
+  function wake(ms = 0) {
     if (stopped) return;
     if (looking) {
       again = true;
+      return;
+    }
+    if (ms > 0) {
+      soon ??= setTimeout(() => {
+        soon = undefined;
+        wake();
+      }, ms);
       return;
     }
     looking = look()
@@ -193,6 +178,7 @@ export function startDispatcher(options: DispatcherOptions) {
     async stop(): Promise<void> {
       stopped = true;
       clearInterval(timer);
+      clearTimeout(soon);
       unsubscribe?.();
       await looking;
       await Promise.allSettled([...running]);

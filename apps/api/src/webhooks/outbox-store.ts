@@ -46,17 +46,26 @@ const RECORD_SQL = `INSERT INTO webhook_deliveries
   SELECT id, business_id, $2, $3, $4, 'pending', 0, $5, $5 FROM webhook_endpoints
   WHERE business_id = $1 AND events LIKE $6`;
 
+// Due deliveries oldest first, at most `perEndpoint` of an endpoint, none of a busy or paused
+// one. The window runs over a bounded head of the due index, not over every due row.
 const CLAIM_SQL = `UPDATE webhook_deliveries SET state = 'delivering', lease_owner = $1, lease_until = $2,
     attempts = attempts + 1, last_attempt_at = $3
   WHERE id IN (
     SELECT id FROM (
-      SELECT d.id, d.next_at, row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_at, d.id) AS n
-      FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-      WHERE d.state = 'pending' AND d.next_at <= $3 AND e.state = 'active'
-        AND $4 NOT LIKE '%,' || d.endpoint_id || ',%'
+      SELECT head.id, head.next_at,
+        row_number() OVER (PARTITION BY head.endpoint_id ORDER BY head.next_at, head.id) AS n
+      FROM (
+        SELECT d.id, d.next_at, d.endpoint_id FROM webhook_deliveries d
+        WHERE d.state = 'pending' AND d.next_at <= $3 AND $4 NOT LIKE '%,' || d.endpoint_id || ',%'
+          AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.state = 'active')
+        ORDER BY d.next_at, d.id LIMIT $7
+      ) AS head
     ) AS due WHERE n <= $5 ORDER BY next_at, id LIMIT $6)
   AND state = 'pending'
   RETURNING *`;
+
+/** How far into the due deliveries one claim looks. */
+const CLAIM_HEAD = 128;
 
 export function outboxStore(db: Queryable) {
   const record = db.prepare(RECORD_SQL);
@@ -124,6 +133,7 @@ export function outboxStore(db: Queryable) {
         `,${options.busy.join(',')},`,
         options.perEndpoint,
         options.limit,
+        CLAIM_HEAD,
       );
       return rows.map(toDelivery);
     },
