@@ -42,6 +42,9 @@ export type RouteGates = Record<
   | 'overview'
   | 'settings.read'
   | 'settings.write'
+  | 'integrations.read'
+  | 'integrations.write'
+  | 'integrations.remove'
   | 'alerts'
   | 'alerts.write'
   | 'bulk.read'
@@ -100,6 +103,10 @@ export function createGates(deps: {
       overview: [...may('analytics:read'), noBody, share],
       'settings.read': [...may('settings:manage'), at, noBody, share],
       'settings.write': [sameSite, ...may('settings:manage'), at, json, share],
+      // Settings → Integrations: the same owners; removals and actions carry no body.
+      'integrations.read': [...may('settings:manage'), at, noBody, share],
+      'integrations.write': [sameSite, ...may('settings:manage'), at, json, share],
+      'integrations.remove': [sameSite, ...may('settings:manage'), at, share],
       alerts: [...may('reviews:read'), noBody],
       'alerts.write': [sameSite, ...may('reviews:read'), json],
       // List sends: who may send may send to a list, at the location addressed.

@@ -80,3 +80,21 @@ export const INTEGRATION_PATHS = {
   list: '/api/v1/integrations',
   square: '/api/v1/integrations/square',
 } as const;
+
+/**
+ * The dashboard's server's routes for Settings → Integrations (owners only): each forwards to the
+ * location's upstream route of the same name with the location's key.
+ */
+export const BFF_INTEGRATION_PATHS = {
+  integrations: '/bff/integrations',
+  square: '/bff/integrations/square',
+  webhooks: '/bff/webhooks',
+  webhook: '/bff/webhooks/:id',
+  webhookAction: '/bff/webhooks/:id/:action',
+  deliveries: '/bff/webhooks/:id/deliveries',
+  resend: '/bff/webhooks/:id/deliveries/:delivery/resend',
+} as const;
+
+/** The actions on one endpoint the dashboard offers (POST, no body). */
+export const WEBHOOK_ACTIONS = ['rotate', 'resume', 'test'] as const;
+export type WebhookAction = (typeof WEBHOOK_ACTIONS)[number];
