@@ -14,6 +14,7 @@ import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../../test/support/webhook-receiver.ts';
+import { importReviews } from '../src/demo/import.ts';
 import {
   type Body,
   ENGINES,
@@ -98,19 +99,17 @@ describe.each(ENGINES)('%s', (engine) => {
     );
     // Nothing went out: every delivery failed (the outbox refuses a phone ending 0000).
     await writeJson(api, 'POST', '/api/v1/requests/send', key, { customerPhone: '+14155550000' });
+    // A synced review imported, then imported again once the business had answered it on the
+    // platform: updated, its event carrying it as the list now shows it.
+    const synced = { rating: 2, platform: 'google', review_date: '2030-05-01', external_id: 'g-updated' };
+    expect(await importReviews(api.ctx.store, 'cafe', [synced], clock.now())).toMatchObject({ imported: 1 });
+    const answered = { ...synced, rating: 3, response_status: 'responded', response_text: 'Sorry, fixed.' };
+    expect(await importReviews(api.ctx.store, 'cafe', [answered], clock.now())).toMatchObject({ updated: 1 });
     await drain();
 
     const types = events('/all').map((e) => e.type);
-    expect(new Set(types)).toEqual(
-      new Set([
-        'request.sent',
-        'request.delivered',
-        'review.created',
-        'request.completed',
-        'contact.opted_out',
-        'request.failed',
-      ]),
-    );
+    expect(new Set(types)).toEqual(new Set(WEBHOOK_EVENT_TYPES));
+    expect(types.filter((t) => t === 'review.updated')).toHaveLength(1);
     for (const message of receiver.at('/all')) {
       const verified = receiver.verify(message, secret) as Body;
       expect(verified.id).toBe(message.id);
@@ -130,6 +129,13 @@ describe.each(ENGINES)('%s', (engine) => {
     });
     const reviews = await getJson(api, '/api/v1/reviews', key);
     expect(byType['review.created']).toEqual(reviews.body.data.reviews[0]);
+    expect(byType['review.updated']).toMatchObject({
+      rating: 3,
+      response_status: 'responded',
+      response_text: 'Sorry, fixed.',
+    });
+    const updated = (await getJson(api, '/api/v1/reviews?status=responded', key)).body.data.reviews;
+    expect(byType['review.updated']).toEqual(updated.find((r: Body) => r.id === byType['review.updated'].id));
     expect(byType['request.completed']).toMatchObject({ id: requestId, completed: true });
     expect(byType['contact.opted_out']).toEqual({ phone, email: null, source: 'review_page', requestId });
     expect(byType['request.failed']).toMatchObject({ status: 'failed', legs: [{ state: 'failed' }] });
