@@ -1,3 +1,7 @@
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Code.layer.css';
+import '@mantine/core/styles/InlineInput.layer.css';
+import '@mantine/core/styles/PasswordInput.layer.css';
 import '@mantine/core/styles/Switch.layer.css';
 import {
   Alert,
@@ -22,6 +26,7 @@ import {
 } from '@review-desk/shared/integrations';
 import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../../lib/api-error.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useChangeSquare } from '../api/get-integrations.ts';
 
@@ -76,7 +81,7 @@ export function SquareCard({ square }: { square: Integration }) {
             that posts to the address below, then paste its signature key here.
           </Text>
           {square.notificationUrl && (
-            <Text size="sm">
+            <Text size="sm" className="cell-break">
               Notification URL: <Code data-testid="square-url">{square.notificationUrl}</Code>
             </Text>
           )}
@@ -119,7 +124,7 @@ export function SquareCard({ square }: { square: Integration }) {
           {square.connected && (
             <Text size="sm" c="dimmed">
               Requests made from Square so far: {square.requests}.
-              {square.lastEventAt && ` Last notification: ${new Date(square.lastEventAt).toLocaleString()}.`}
+              {square.lastEventAt && ` Last notification: ${formatDateTime(square.lastEventAt)}.`}
             </Text>
           )}
           {change.error && !(change.error instanceof ApiError && change.error.fields) && (

@@ -1,6 +1,7 @@
 import { Button, Group, Text } from '@mantine/core';
 import { useState } from 'react';
 import { DataTable } from '../../../components/data-table.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
 import { useDeliveries, useWebhookChanges } from '../api/webhooks.ts';
 
 // One endpoint's delivery log (30 days), newest first, ten at a time: each event, what the
@@ -13,7 +14,7 @@ const STATE_WORDS = {
   failed: 'Failed',
 } as const;
 
-export function WebhookLog({ id }: { id: string }) {
+export function WebhookLog({ id, paused }: { id: string; paused: boolean }) {
   const [page, setPage] = useState(1);
   const log = useDeliveries(id, page);
   const { resend } = useWebhookChanges();
@@ -46,13 +47,13 @@ export function WebhookLog({ id }: { id: string }) {
               </Text>
             </td>
             <td data-label="When" className="cell-nowrap">
-              {new Date(d.createdAt).toLocaleString()}
+              {formatDateTime(d.createdAt)}
             </td>
             <td data-label="State">
               {STATE_WORDS[d.state]}
-              {d.nextAttemptAt && (
+              {d.state === 'pending' && (paused || d.nextAttemptAt) && (
                 <Text size="xs" c="dimmed">
-                  next {new Date(d.nextAttemptAt).toLocaleTimeString()}
+                  {paused ? 'held until the endpoint is resumed' : `next ${formatDateTime(d.nextAttemptAt)}`}
                 </Text>
               )}
             </td>

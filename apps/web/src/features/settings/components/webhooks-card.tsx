@@ -1,3 +1,7 @@
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Checkbox.layer.css';
+import '@mantine/core/styles/Code.layer.css';
+import '@mantine/core/styles/InlineInput.layer.css';
 import {
   Alert,
   Badge,
@@ -45,7 +49,11 @@ function Endpoint({ endpoint }: { endpoint: WebhookEndpoint }) {
           <Text fw={600} className="cell-break">
             {endpoint.url}
           </Text>
-          <Badge color={endpoint.state === 'active' ? 'green' : 'red'} variant="light">
+          <Badge
+            color={endpoint.state === 'active' ? 'green' : 'red'}
+            variant="light"
+            style={{ flexShrink: 0 }}
+          >
             {endpoint.state === 'active' ? 'Active' : 'Paused'}
           </Badge>
         </Group>
@@ -59,7 +67,8 @@ function Endpoint({ endpoint }: { endpoint: WebhookEndpoint }) {
         )}
         {secret && (
           <Alert color="blue" title="The new signing secret — shown this once">
-            <Code>{secret}</Code> The previous secret keeps signing beside it for 24 hours.
+            <Code className="cell-break">{secret}</Code> The previous secret keeps signing beside it for 24
+            hours.
           </Alert>
         )}
         <Group gap="xs">
@@ -86,7 +95,7 @@ function Endpoint({ endpoint }: { endpoint: WebhookEndpoint }) {
             {act.error.message}
           </Text>
         )}
-        {open && <WebhookLog id={endpoint.id} />}
+        {open && <WebhookLog id={endpoint.id} paused={endpoint.state === 'paused'} />}
       </Stack>
     </Paper>
   );
@@ -134,7 +143,7 @@ export function WebhooksCard() {
             title="Signing secret — copy it now, it is shown this once"
             data-testid="webhook-secret"
           >
-            <Code>{secret}</Code>
+            <Code className="cell-break">{secret}</Code>
           </Alert>
         )}
         <form onSubmit={add} noValidate>
