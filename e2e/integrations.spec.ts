@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { AxeBuilder } from '@axe-core/playwright';
 import { notify, paymentEvent } from '../test/support/fake-square.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../test/support/webhook-receiver.ts';
 import { expect, test } from './fixtures.ts';
@@ -7,7 +8,8 @@ import { expect, test } from './fixtures.ts';
 // its signature key and turns automatic sends on beside the consent reminder; a completed payment
 // Square signs becomes a request listed as automatic in Recent requests, with the payment it
 // followed; the owner adds a webhook endpoint (a stand-in receiver over HTTPS), sees its signing
-// secret once, sends it a test event, and finds that event delivered in the endpoint's log.
+// secret once, sends it a test event, and finds that event delivered in the endpoint's log; axe
+// finds nothing serious on the section in light or dark.
 
 let receiver: WebhookReceiver;
 
@@ -82,4 +84,21 @@ test('an owner connects Square, adds a webhook endpoint, sends it a test event a
   const row = reloaded.getByTestId('delivery-row').filter({ hasText: 'webhook.test' });
   await expect(row).toContainText(delivered!.id);
   await expect(row).toContainText('HTTP 200');
+
+  // The section, its log open, has no serious accessibility violation, in light or dark.
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await owner.emulateMedia({ colorScheme });
+    await expect(owner.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
+    const axe = await new AxeBuilder({ page: owner })
+      .include('[data-testid="integrations"]')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect
+      .soft(
+        serious.map((v) => v.id),
+        `Settings → Integrations (${colorScheme})`,
+      )
+      .toEqual([]);
+  }
 });
