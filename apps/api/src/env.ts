@@ -174,7 +174,7 @@ export const API_CONFIG = setting.defineConfig({
     type: setting.bool(),
     default: '0',
     description:
-      '`1` runs the service on a clock that `POST /dev/clock` moves (`{"set": "2030-01-01T23:00:00Z"}` or `{"advanceMs": 3600000}`), to see sending hours and scheduled sends at work. Refused with `NODE_ENV=production`.',
+      '`1` runs the service on a clock that `POST /dev/clock` moves (`{"set": "2030-01-01T23:00:00Z"}` or `{"advanceMs": 3600000}`), to see sending hours and scheduled sends at work. Refused with `NODE_ENV=production` and beside a provider that reaches customers (SMTP, Twilio other than a stand-in on this machine).',
   },
   SEED_DEMO: {
     type: setting.bool(),
@@ -200,6 +200,27 @@ export const API_CONFIG = setting.defineConfig({
 
 export type Config = ReturnType<typeof toConfig>;
 
+const LOOPBACK = /^(127(\.\d{1,3}){3}|\[::1\]|localhost)$/i;
+
+/**
+ * The providers that would reach customers, as `VARIABLE=value` (none: every message stays on this
+ * machine). Twilio's API reached on this machine's own address is the tests' stand-in
+ * (test/support/fake-twilio.ts): the real one is api.twilio.com. Any SMTP server is real — a
+ * relay on this machine delivers too.
+ */
+function realProviders(p: {
+  emailVariable: string;
+  emailProvider: string;
+  smsProvider: string;
+  twilio: { apiBase: string } | null;
+}): string[] {
+  const real: string[] = [];
+  if (p.smsProvider === 'twilio' && p.twilio && !LOOPBACK.test(new URL(p.twilio.apiBase).hostname))
+    real.push(`SMS_PROVIDER=twilio at ${new URL(p.twilio.apiBase).origin}`);
+  if (p.emailProvider !== 'outbox') real.push(`${p.emailVariable}=${p.emailProvider}`);
+  return real;
+}
+
 function toConfig(env: Record<string, string | undefined>) {
   const { values: e } = setting.parseEnv(API_CONFIG, env);
   const emailVariable = e.EMAIL_PROVIDER ? 'EMAIL_PROVIDER' : 'DELIVERY_PROVIDER';
@@ -215,6 +236,14 @@ function toConfig(env: Record<string, string | undefined>) {
     throw setting.configError(
       'DEV_CLOCK',
       'must be off when NODE_ENV=production (anyone could move the clock)',
+    );
+  // Anyone, signed in or not, may move the dev clock: beside a provider that reaches customers it
+  // would let them skip a frequency cap, the sending hours or a reminder's wait, whatever NODE_ENV says.
+  const real = realProviders({ emailVariable, emailProvider, smsProvider, twilio });
+  if (e.DEV_CLOCK && real.length > 0)
+    throw setting.configError(
+      'DEV_CLOCK',
+      `must be off with a real delivery provider (${real.join(', ')}): anyone could move the clock`,
     );
   // The dev outbox shows customers' contacts and its fault hooks fail real sends on purpose.
   if (e.DEV_OUTBOX && e.NODE_ENV === 'production')
