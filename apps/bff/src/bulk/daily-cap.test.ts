@@ -68,7 +68,7 @@ describeEngines('a list send with a daily cap', (dialect) => {
     // Midnight in New York (05:00 UTC, EST) on Wed 2 Dec.
     const midnight = Date.parse('2026-12-02T05:00:00Z');
     expect(first).toMatchObject({ continueAt: midnight, payload: { id: created.id, run: 1 } });
-    const waiting = await jobView(store, (await store.get(created.id))!);
+    const waiting = await jobView(store, (await store.get(created.id))!, 'main');
     expect(waiting).toMatchObject({
       status: 'running',
       dailyCap: 3,
@@ -86,14 +86,14 @@ describeEngines('a list send with a daily cap', (dialect) => {
       continueAt: Date.parse('2026-12-03T05:00:00Z'),
     });
     expect(sent).toHaveLength(6);
-    expect((await jobView(store, (await store.get(created.id))!)).waitingUntil).toBe(
+    expect((await jobView(store, (await store.get(created.id))!, 'main')).waitingUntil).toBe(
       '2026-12-03T05:00:00.000Z',
     );
 
     clock.set(Date.parse('2026-12-03T05:00:00Z'));
     expect(await run({ id: created.id, run: 1 })).toBeUndefined();
     expect(sent).toHaveLength(7);
-    const done = await jobView(store, (await store.get(created.id))!);
+    const done = await jobView(store, (await store.get(created.id))!, 'main');
     expect(done).toMatchObject({ status: 'done', waitingUntil: null });
     expect(new Set(sent).size).toBe(7);
   });

@@ -40,7 +40,7 @@ const MAX_ATTEMPTS = 20;
 
 export function openBulk(
   db: Database,
-  config: Pick<Config, 'bulk' | 'upstream'>,
+  config: Pick<Config, 'bulk' | 'upstreamTimeoutMs'>,
   worker: Omit<BulkWorkerDeps, 'store' | 'owner' | 'stopping' | 'ratePerMinute' | 'downBoundMs'>,
   logger: Logger,
 ): BulkModule {
@@ -142,7 +142,7 @@ export function openBulk(
       stopping.abort();
       // A send in flight finishes and is recorded; then the run ends and its job waits for the
       // next process (pending, due now).
-      await runner?.stop({ timeoutMs: config.upstream.timeoutMs + 2_000 });
+      await runner?.stop({ timeoutMs: config.upstreamTimeoutMs + 2_000 });
     },
   };
 }

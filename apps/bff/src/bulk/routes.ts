@@ -43,14 +43,15 @@ async function waitingUntil(store: BulkStore, job: BulkJobRecord): Promise<strin
   return sent >= job.dailyCap ? new Date(nextDayStart(now, job.timeZone)).toISOString() : null;
 }
 
-export async function jobView(store: BulkStore, job: BulkJobRecord): Promise<BulkJob> {
+/** A job as the dashboard reads it, in the location (by slug) it belongs to. */
+export async function jobView(store: BulkStore, job: BulkJobRecord, locationSlug: string): Promise<BulkJob> {
   return {
     id: job.id,
     status: job.status,
     reason: job.reason,
     channel: job.channel,
     skipRecent: job.skipRecent,
-    location: job.location,
+    location: locationSlug,
     counts: await store.counts(job.id, job.total),
     createdBy: job.createdByEmail,
     createdAt: isoTime(job.createdAt),
@@ -70,7 +71,7 @@ export function bulkRoutes(deps: { bulk: BulkModule; gates: RouteGates; logger: 
   async function found(req: Request): Promise<{ store: BulkStore; job: BulkJobRecord }> {
     const store = await bulk.store();
     const job = await store.get(String(req.params.id));
-    if (!job || job.location !== req.ctx.location?.slug) throw new AppError('bulk_not_found');
+    if (!job || job.location !== req.ctx.location?.id) throw new AppError('bulk_not_found');
     return { store, job };
   }
 
@@ -80,7 +81,7 @@ export function bulkRoutes(deps: { bulk: BulkModule; gates: RouteGates; logger: 
     const user = req.ctx.session!.user;
     const job = await bulk.create({
       id: randomUUID(),
-      location: req.ctx.location!.slug,
+      location: req.ctx.location!.id,
       channel: parsed.data.channel,
       skipRecent: parsed.data.skipRecent,
       dailyCap: parsed.data.dailyCap,
@@ -101,16 +102,19 @@ export function bulkRoutes(deps: { bulk: BulkModule; gates: RouteGates; logger: 
 
   router.get(base, named('bulk-sends'), gateway(deps.gates['bulk.read']), async (req, res) => {
     const store = await bulk.store();
-    const jobs = await store.list(req.ctx.location!.slug);
+    const jobs = await store.list(req.ctx.location!.id);
     res.json(
-      ok({ jobs: await Promise.all(jobs.map((job) => jobView(store, job))), timeZone: bulk.timeZone }),
+      ok({
+        jobs: await Promise.all(jobs.map((job) => jobView(store, job, req.ctx.location!.slug))),
+        timeZone: bulk.timeZone,
+      }),
     );
   });
   router.all(base, methodNotAllowed('GET', 'POST'));
 
   router.get(`${base}/:id`, named('bulk-send'), gateway(deps.gates['bulk.read']), async (req, res) => {
     const { store, job } = await found(req);
-    res.json(ok(await jobView(store, job)));
+    res.json(ok(await jobView(store, job, req.ctx.location!.slug)));
   });
 
   router.get(`${base}/:id/rows`, named('bulk-send'), gateway(deps.gates['bulk.read']), async (req, res) => {
@@ -178,7 +182,7 @@ export function bulkRoutes(deps: { bulk: BulkModule; gates: RouteGates; logger: 
           );
         deps.logger.info({ reqId: req.ctx.id, user: user.id, bulk: job.id, action }, 'list send changed');
         const after = await store.get(job.id);
-        res.json(ok(await jobView(store, after ?? job)));
+        res.json(ok(await jobView(store, after ?? job, req.ctx.location!.slug)));
       },
     );
   }

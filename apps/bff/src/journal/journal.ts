@@ -23,13 +23,15 @@ export type ClaimInput = {
   contactMasked: string;
   phoneHash: string | null;
   emailHash: string | null;
-  /** The location the send goes to (its slug). */
+  /** The id of the location the send goes to. */
   location: string;
 };
 
 export type JournalEntry = {
   id: string;
   fingerprint: string;
+  /** The id of the location the key was used for. */
+  location: string;
   outcome: SendOutcome;
   httpStatus: number | null;
   responseType: string | null;
@@ -96,7 +98,7 @@ export function createJournal(db: Database, instanceId: string) {
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'in_flight', $11, $12, $13, $14)
      ON CONFLICT (user_id, idem_key) WHERE idem_key IS NOT NULL DO NOTHING`;
   const byKey = db.prepare(
-    `SELECT id, fingerprint, outcome, http_status, response_type, response_body, created_at
+    `SELECT id, fingerprint, location, outcome, http_status, response_type, response_body, created_at
        FROM sends WHERE user_id = $1 AND idem_key = $2`,
   );
   // Two statements rather than one with `idem_key = CASE …`: assigning the key column, even to
@@ -127,8 +129,8 @@ export function createJournal(db: Database, instanceId: string) {
   // Ids are time-ordered (UUIDv7), so `id DESC` breaks a tie of created_at as insertion order would.
   const listColumns = `id, created_at, finished_at, sent_by, channel, customer_name, contact_masked, outcome,
                        http_status, request_id, status, review_link, warning, error`;
-  // A location's history: its own sends, and those journaled before sends named their location ('').
-  const at = `location IN ($1, '')`;
+  // A location's history: the sends bound to its id (never to a slug a removed location had).
+  const at = 'location = $1';
   const listAll = db.prepare(
     `SELECT ${listColumns} FROM sends WHERE ${at} ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
   );
@@ -201,6 +203,7 @@ export function createJournal(db: Database, instanceId: string) {
       const row = await byKey.get<{
         id: string;
         fingerprint: string;
+        location: string;
         outcome: SendOutcome;
         http_status: number | null;
         response_type: string | null;
@@ -211,6 +214,7 @@ export function createJournal(db: Database, instanceId: string) {
       return {
         id: row.id,
         fingerprint: row.fingerprint,
+        location: row.location,
         outcome: row.outcome,
         httpStatus: row.http_status,
         responseType: row.response_type,
@@ -270,7 +274,7 @@ export function createJournal(db: Database, instanceId: string) {
       await dropOld.run(now - historyMs);
     },
 
-    /** One location's sends, newest first, all or to one contact. */
+    /** One location's sends (by its id), newest first, all or to one contact. */
     async list(query: {
       location: string;
       page: number;

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
 import { AppError } from '@review-desk/server/errors';
 import type { AuthScheme, LocationAccess } from '@review-desk/shared';
+import { adoptImplicitRecords, dropLocationRecords } from './records/records.ts';
 import type { SecretBox } from './secrets.ts';
 
 // The locations table and who may see which (component `locations`, own migrations). A location's
@@ -11,6 +13,8 @@ import type { SecretBox } from './secrets.ts';
 export const LOCATION_MIGRATIONS = migrationsBeside(import.meta.url, 'locations');
 
 export type Location = {
+  /** Never used again once the location is removed: what its records are bound to. */
+  id: string;
   slug: string;
   name: string;
   /** null: the configured UPSTREAM_URL. */
@@ -22,9 +26,10 @@ export type Location = {
   updatedAt: number;
 };
 
-export type NewLocation = Omit<Location, 'createdAt' | 'updatedAt'> & { key: string };
+export type NewLocation = Omit<Location, 'id' | 'createdAt' | 'updatedAt'> & { key: string };
 
 type LocationRow = {
+  id: string;
   slug: string;
   name: string;
   upstream_url: string | null;
@@ -35,10 +40,11 @@ type LocationRow = {
   updated_at: number;
 };
 
-const COLUMNS = 'slug, name, upstream_url, key_sealed, auth_scheme, origin, created_at, updated_at';
+const COLUMNS = 'id, slug, name, upstream_url, key_sealed, auth_scheme, origin, created_at, updated_at';
 
 function toLocation(row: LocationRow): Location {
   return {
+    id: row.id,
     slug: row.slug,
     name: row.name,
     upstreamUrl: row.upstream_url,
@@ -90,9 +96,11 @@ export function createLocationStore(db: Database, box: SecretBox, now: () => num
         const next = await tx.get<{ position: number | null }>(
           'SELECT max(position) AS position FROM locations',
         );
+        // 128 random bits: no location, removed or not, ever has this id again.
+        const id = randomBytes(16).toString('hex');
         const row = await tx.get<LocationRow>(
-          `INSERT INTO locations (slug, name, upstream_url, key_sealed, auth_scheme, origin, position, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING ${COLUMNS}`,
+          `INSERT INTO locations (id, slug, name, upstream_url, key_sealed, auth_scheme, origin, position, created_at, updated_at)
+           VALUES ($9, $1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING ${COLUMNS}`,
           input.slug,
           input.name,
           input.upstreamUrl,
@@ -101,7 +109,10 @@ export function createLocationStore(db: Database, box: SecretBox, now: () => num
           input.origin,
           Number(next?.position ?? 0) + 1,
           at,
+          id,
         );
+        // The first location replaces the implicit one (docs/locations.md) and takes its records.
+        if (next?.position == null) await adoptImplicitRecords(tx, id);
         return toLocation(row as LocationRow);
       });
     },
@@ -116,9 +127,13 @@ export function createLocationStore(db: Database, box: SecretBox, now: () => num
       if (changes === 0) throw new AppError('location_not_found');
     },
 
+    /** Removes the location with everyone's access to it, and every record it kept. */
     async remove(slug: string): Promise<void> {
-      const { changes } = await db.run('DELETE FROM locations WHERE slug = $1', slug);
-      if (changes === 0) throw new AppError('location_not_found');
+      await db.transaction(async (tx) => {
+        const row = await tx.get<{ id: string }>('DELETE FROM locations WHERE slug = $1 RETURNING id', slug);
+        if (!row) throw new AppError('location_not_found');
+        await dropLocationRecords(tx, row.id);
+      });
     },
 
     /** Every location with its key opened: for the proxy's routing table only, never for an answer. */
