@@ -24,6 +24,7 @@ import { answerPreflight, type OriginPolicy } from './http/origin.ts';
 import { createContactHasher } from './journal/contact.ts';
 import { createJournal, type Journal } from './journal/journal.ts';
 import { sendHistoryRoutes } from './journal/routes.ts';
+import { developmentUpstreams } from './locations/dev-upstream.ts';
 import { createLocationDirectory, type LocationDirectory } from './locations/directory.ts';
 import { locationPrefix } from './locations/gate.ts';
 import { createHandlerSet, type HandlerSet } from './locations/handlers.ts';
@@ -80,13 +81,18 @@ export async function runMaintenance(stores: Stores, config: Config): Promise<vo
   await stores.sessions.sweep();
   await createLoginThrottle(stores.db).sweep();
   if (config.userRatePerMinute > 0) await createUserRate(stores.db, config.userRatePerMinute).sweep();
-  await stores.journal.orphanStale(config.upstream.timeoutMs + 5_000);
+  await stores.journal.orphanStale(config.upstreamTimeoutMs + 5_000);
   await stores.journal.cleanup(config.idempotencyRetentionMs, config.sendHistoryMs);
 }
 
-/** Whether the upstream answers HTTP at all (any status below 500), cached briefly. */
+/**
+ * Whether the configured upstream (UPSTREAM_URL) answers HTTP at all (any status below 500),
+ * cached briefly. Without UPSTREAM_URL each stored location's upstream answers for itself (its
+ * failures are its own rows in the overview), and readiness does not wait on any of them.
+ */
 function upstreamProbe(config: Config) {
   let cached: { at: number; ok: boolean } | null = null;
+  if (config.upstream === null) return null;
   const probeUrl = new URL(`${config.upstream.url.href.replace(/\/+$/, '')}/healthz`);
   return async (): Promise<boolean> => {
     if (cached && Date.now() - cached.at < 2_000) return cached.ok;
@@ -127,9 +133,12 @@ export function createBff(
   const { logger } = logs;
   const hasher = createContactHasher(stores.contactSecret);
   const opened = openLocations(stores.db, config);
-  const directory = createLocationDirectory({ config, store: opened.store });
-  const handlers = createHandlerSet({
+  const directory = createLocationDirectory({
     config,
+    store: opened.store,
+    ...(config.devHooks ? { developmentUpstream: developmentUpstreams(2_000) } : {}),
+  });
+  const handlers = createHandlerSet({
     journal: stores.journal,
     hasher,
     logger,
@@ -201,7 +210,7 @@ export function createBff(
           await dbCheck.get();
           return 'ok';
         },
-        upstream: async () => ((await ready()) ? 'ok' : 'unreachable'),
+        ...(ready ? { upstream: async () => ((await ready()) ? 'ok' : 'unreachable') } : {}),
       },
       metrics: () => metricsText(metrics),
       metricsToken: config.metricsToken,
@@ -229,7 +238,7 @@ export function createBff(
       journal: stores.journal,
       hasher,
       gates: gates.routes,
-      staleAfterMs: config.upstream.timeoutMs + 5_000,
+      staleAfterMs: config.upstreamTimeoutMs + 5_000,
     }),
   );
   app.use(

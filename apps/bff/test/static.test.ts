@@ -102,7 +102,10 @@ describe('the dashboard build', () => {
   it('serves / and the dashboard’s pages to any GET, as static hosts do; unknown API paths and files stay JSON 404s', async () => {
     // curl and scripts send no Accept: text/html.
     for (const target of ['/', '/reviews', '/l/alpha/send?channel=sms', '/users']) {
-      for (const headers of [{}, { accept: 'application/json' }, { accept: '*/*' }]) {
+      for (const headers of [{}, { accept: 'application/json' }, { accept: '*/*' }] as Record<
+        string,
+        string
+      >[]) {
         const reply = await raw(built.url, 'GET', target, headers);
         expect({ target, headers, status: reply.status, body: reply.text }).toEqual({
           target,
