@@ -3,6 +3,7 @@ import { systemClock } from '@review-desk/server/clock';
 import { migrate } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
 import { createJobRunner, type JobRunner } from '@review-desk/server/jobs/runner';
+import { jobRetention } from '@review-desk/server/jobs/retention';
 import { jobStore, schedulingMigrations } from '@review-desk/server/jobs/store';
 import type { Logger } from 'pino';
 import type { Config } from '../env.ts';
@@ -116,6 +117,10 @@ export function openBulk(
         const job = await store.get(id);
         if (job) await enqueue(db, id, job.runs);
       }
+      // Finished jobs of every kind (list sends' runs, alerts' digests) are deleted after a while,
+      // by a job of their own that this runner runs.
+      const retention = jobRetention({ db, clock, logger });
+      await retention.schedule();
       runner = createJobRunner({
         db,
         owner,
@@ -123,6 +128,7 @@ export function openBulk(
         leaseMs: config.bulk.leaseMs,
         pollMs: config.bulk.pollMs,
         handlers: {
+          [retention.kind]: retention.handler,
           [BULK_JOB_KIND]: bulkWorker({
             ...worker,
             clock,
