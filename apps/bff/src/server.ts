@@ -258,7 +258,7 @@ export function createBff(
     locationRoutes({
       directory,
       store: opened.store,
-      userExists: async (id) => (await stores.users.get(id)) !== null,
+      userRole: async (id) => (await stores.users.get(id))?.role ?? null,
       gates: gates.routes,
       logger,
     }),

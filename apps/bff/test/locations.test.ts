@@ -229,6 +229,50 @@ describe('locations through the BFF', () => {
     keys.uptown = rotated;
   });
 
+  it('never limits an owner: a limit is refused, and a user made owner reaches every location', async () => {
+    const other = await owner.post('/bff/users', {
+      email: 'second-owner@example.com',
+      password: 'second-owner-pw-1',
+      role: 'owner',
+    });
+    const ownerId = other.json.data.user.id;
+    const limited = await owner.request('PUT', `/bff/users/${ownerId}/locations`, {
+      body: { all: false, slugs: ['airport'] },
+    });
+    expect({ status: limited.status, code: limited.json.code }).toEqual({
+      status: 409,
+      code: 'owner_every_location',
+    });
+    expect((await owner.get(`/bff/users/${ownerId}/locations`)).json.data.access).toEqual({ all: true });
+
+    // A manager limited to the airport, then made owner: every location, at once and later.
+    const manager = await owner.post('/bff/users', {
+      email: 'promoted@example.com',
+      password: 'promoted-pw-123',
+      role: 'manager',
+    });
+    const managerId = manager.json.data.user.id;
+    await owner.request('PUT', `/bff/users/${managerId}/locations`, {
+      body: { all: false, slugs: ['airport'] },
+    });
+    expect(
+      (await owner.request('PATCH', `/bff/users/${managerId}`, { body: { role: 'owner' } })).status,
+    ).toBe(200);
+    expect((await owner.get(`/bff/users/${managerId}/locations`)).json.data.access).toEqual({ all: true });
+    const promoted = bff.client();
+    await promoted.login('promoted@example.com', 'promoted-pw-123');
+    const deadline = Date.now() + 5_000;
+    let slugs: string[] = [];
+    while (Date.now() < deadline) {
+      slugs = (await promoted.get('/bff/locations')).json.data.locations.map((l: { slug: string }) => l.slug);
+      if (slugs.length === 3) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(slugs).toEqual(['downtown', 'airport', 'uptown']);
+    expect((await promoted.get('/l/uptown/api/v1/reviews')).status).toBe(200);
+    for (const id of [ownerId, managerId]) await owner.request('DELETE', `/bff/users/${id}`);
+  });
+
   it("a removed user's reach goes with them", async () => {
     const other = await owner.post('/bff/users', { ...STAFF, email: 'gone@example.com' });
     const id = other.json.data.user.id;

@@ -107,6 +107,13 @@ export const BFF_ERROR_CODES = {
     retry: false,
     action: 'Choose another slug, or rotate the existing location’s key.',
   },
+  owner_every_location: {
+    from: 'bff',
+    status: 409,
+    message: 'Owners have every location: their locations cannot be limited.',
+    retry: false,
+    action: 'Make the user a manager or staff first, then choose their locations.',
+  },
 
   // Sending to a list (docs/bulk.md).
   bulk_not_found: {

@@ -64,12 +64,15 @@ export function createLocationStore(db: Database, box: SecretBox, now: () => num
   const listAll = db.prepare(`SELECT ${COLUMNS} FROM locations ORDER BY position, slug`);
   const one = db.prepare(`SELECT ${COLUMNS} FROM locations WHERE slug = $1`);
 
+  // Owners have every location, whatever a scope row says (decision 0026): an owner manages
+  // every user, so an owner limited to some locations could always widen their own reach.
   async function scopeOf(userId: string): Promise<LocationAccess> {
-    const scope = await db.get<{ all_locations: number }>(
-      'SELECT all_locations FROM location_scopes WHERE user_id = $1',
+    const scope = await db.get<{ all_locations: number | null; role: string | null }>(
+      `SELECT s.all_locations, u.role FROM location_scopes s LEFT JOIN users u ON u.id = s.user_id
+       WHERE s.user_id = $1`,
       userId,
     );
-    if (!scope || Number(scope.all_locations) === 1) return { all: true };
+    if (!scope || scope.role === 'owner' || Number(scope.all_locations) === 1) return { all: true };
     const rows = await db.all<{ slug: string }>(
       `SELECT u.slug FROM user_locations u JOIN locations l ON l.slug = u.slug
        WHERE u.user_id = $1 ORDER BY l.position, l.slug`,
