@@ -8,6 +8,7 @@ import express, { type Express } from 'express';
 import { alertRoutes } from './alerts/routes.ts';
 import { type Alerts, createAlerts } from './alerts/service.ts';
 import type { CookieSettings } from './auth/cookies.ts';
+import { deviceCookies } from './auth/devices.ts';
 import { authRoutes } from './auth/routes.ts';
 import { createSessionStore, type SessionEvent, type SessionStore } from './auth/sessions.ts';
 import { createLoginThrottle } from './auth/throttle.ts';
@@ -225,6 +226,7 @@ export function createBff(
       users: stores.users,
       sessions: stores.sessions,
       throttle,
+      devices: deviceCookies(stores.contactSecret),
       cookies,
       gates: gates.routes,
       businessName: config.businessName,
