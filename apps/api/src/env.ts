@@ -9,6 +9,7 @@ import {
   timeZoneSchema,
 } from '@review-desk/shared';
 import { z } from 'zod';
+import { realProviders } from './delivery/real-providers.ts';
 import { twilioConfig } from './delivery/twilio-config.ts';
 
 // The only reader of process.env: the service's configuration table. Every variable has a
@@ -199,27 +200,6 @@ export const API_CONFIG = setting.defineConfig({
 });
 
 export type Config = ReturnType<typeof toConfig>;
-
-const LOOPBACK = /^(127(\.\d{1,3}){3}|\[::1\]|localhost)$/i;
-
-/**
- * The providers that would reach customers, as `VARIABLE=value` (none: every message stays on this
- * machine). Twilio's API reached on this machine's own address is the tests' stand-in
- * (test/support/fake-twilio.ts): the real one is api.twilio.com. Any SMTP server is real — a
- * relay on this machine delivers too.
- */
-function realProviders(p: {
-  emailVariable: string;
-  emailProvider: string;
-  smsProvider: string;
-  twilio: { apiBase: string } | null;
-}): string[] {
-  const real: string[] = [];
-  if (p.smsProvider === 'twilio' && p.twilio && !LOOPBACK.test(new URL(p.twilio.apiBase).hostname))
-    real.push(`SMS_PROVIDER=twilio at ${new URL(p.twilio.apiBase).origin}`);
-  if (p.emailProvider !== 'outbox') real.push(`${p.emailVariable}=${p.emailProvider}`);
-  return real;
-}
 
 function toConfig(env: Record<string, string | undefined>) {
   const { values: e } = setting.parseEnv(API_CONFIG, env);

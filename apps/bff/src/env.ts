@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import * as setting from '@review-desk/server/config';
 import { REPO_ROOT, resolveFrom } from '@review-desk/server/files';
-import { AUTH_SCHEMES, FREQUENCY_CAP_DAYS_DEFAULT, PASSWORD_MIN, timeZoneSchema } from '@review-desk/shared';
+import { AUTH_SCHEMES, FREQUENCY_CAP_DAYS_DEFAULT, PASSWORD_MIN } from '@review-desk/shared';
 import { z } from 'zod';
+import { BULK_CONFIG, loadBulkConfig } from './env-bulk.ts';
 import { loadStorageConfig, STORAGE_CONFIG } from './env-storage.ts';
 
 // The only reader of process.env: the BFF's configuration table. Each variable is declared once
@@ -157,30 +158,7 @@ export const BFF_CONFIG = setting.defineConfig({
     shown: 'none',
     description: '`production` refuses `BFF_DEV_HOOKS=1`.',
   },
-  BULK_SEND_RATE_PER_MINUTE: {
-    type: setting.wholeNumber(1, 100_000),
-    default: '60',
-    description:
-      'A list send’s most sends a minute (each job; one at a time). The upstream’s `429` and `Retry-After` slow it further.',
-  },
-  BULK_UPSTREAM_DOWN_MINUTES: {
-    type: setting.decimal(0.01, 10_080),
-    default: '15',
-    description:
-      'A list send pauses, with the reason, when the upstream has failed every attempt for this long.',
-  },
-  BULK_LEASE_SECONDS: {
-    type: setting.decimal(0.5, 3_600),
-    default: '30',
-    description:
-      'How long a list send’s worker holds its job without renewing: after a crash another process (or the restarted one) resumes it this long later.',
-  },
-  BULK_TIME_ZONE: {
-    type: timeZoneSchema,
-    default: 'UTC',
-    description:
-      'The wall clock a list send’s daily cap counts days on (IANA, e.g. `Europe/London`): the next day’s rows go from its midnight.',
-  },
+  ...BULK_CONFIG,
   ...setting.OPERATION_VARIABLES,
 });
 
@@ -317,12 +295,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       smtp: env.BFF_SMTP_URL ? { url: env.BFF_SMTP_URL, from: env.BFF_SMTP_FROM } : null,
     },
     devHooks: env.BFF_DEV_HOOKS,
-    bulk: {
-      ratePerMinute: env.BULK_SEND_RATE_PER_MINUTE,
-      downBoundMs: Math.round(env.BULK_UPSTREAM_DOWN_MINUTES * 60_000),
-      leaseMs: Math.round(env.BULK_LEASE_SECONDS * 1_000),
-      pollMs: Math.min(1_000, Math.round(env.BULK_LEASE_SECONDS * 250)),
-      timeZone: env.BULK_TIME_ZONE,
-    },
+    bulk: loadBulkConfig(env),
   };
 }

@@ -1,5 +1,3 @@
-import http from 'node:http';
-import https from 'node:https';
 import type { Database } from '@review-desk/server/db/types';
 import { AppError, errorHandler, sendError } from '@review-desk/server/errors';
 import { healthRoutes } from '@review-desk/server/health';
@@ -39,6 +37,7 @@ import { createProxy } from './proxy/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { staticSite } from './static.ts';
 import { type DatabaseSettings, metaValue, openBffDatabase } from './store/database.ts';
+import { upstreamProbe } from './upstream-probe.ts';
 import { userRoutes } from './users/routes.ts';
 
 // Composition: the stores, the proxy, and the middleware in the order a request meets them —
@@ -86,32 +85,6 @@ export async function runMaintenance(stores: Stores, config: Config): Promise<vo
   await stores.journal.cleanup(config.idempotencyRetentionMs, config.sendHistoryMs);
 }
 
-/**
- * Whether the configured upstream (UPSTREAM_URL) answers HTTP at all (any status below 500),
- * cached briefly. Without UPSTREAM_URL each stored location's upstream answers for itself (its
- * failures are its own rows in the overview), and readiness does not wait on any of them.
- */
-function upstreamProbe(config: Config) {
-  let cached: { at: number; ok: boolean } | null = null;
-  if (config.upstream === null) return null;
-  const probeUrl = new URL(`${config.upstream.url.href.replace(/\/+$/, '')}/healthz`);
-  return async (): Promise<boolean> => {
-    if (cached && Date.now() - cached.at < 2_000) return cached.ok;
-    const ok = await new Promise<boolean>((resolve) => {
-      const transport = probeUrl.protocol === 'https:' ? https : http;
-      const request = transport.request(probeUrl, { method: 'GET', timeout: 2_000, agent: false }, (res) => {
-        res.resume();
-        resolve((res.statusCode ?? 500) < 500);
-      });
-      request.on('timeout', () => request.destroy(new Error('timeout')));
-      request.on('error', () => resolve(false));
-      request.end();
-    });
-    cached = { at: Date.now(), ok };
-    return ok;
-  };
-}
-
 export type Bff = {
   /** The server's request listener. */
   app: Express;
@@ -147,12 +120,15 @@ export function createBff(
     metrics,
   });
   const alerts = createAlerts({ config, db: stores.db, directory, users: stores.users, logger });
+  // Each user's share of the key's limit: their calls through the proxy, and their lists' rows.
+  const share = config.userRatePerMinute > 0 ? createUserRate(stores.db, config.userRatePerMinute) : null;
   const bulk = openBulk(
     stores.db,
     config,
     {
       senderFor: locationSender({ users: stores.users, directory, handlers }),
       recentlySent: recentContactCheck({ journal: stores.journal, hasher, capDays: config.frequencyCapDays }),
+      share,
       // The same scheduling clock as alerts: the dev hook (BFF_DEV_HOOKS=1) moves both.
       clock: alerts.clock,
       logger,
@@ -182,7 +158,6 @@ export function createBff(
     maxAgeMs: config.session.absoluteMs,
     trust: policy.trust,
   };
-  const share = config.userRatePerMinute > 0 ? createUserRate(stores.db, config.userRatePerMinute) : null;
   const gates = createGates({
     share,
     access: logs.access,

@@ -123,6 +123,20 @@ export const BFF_ERROR_CODES = {
     retry: false,
     action: 'Choose a list send from the list of past ones.',
   },
+  bulk_lists_limit: {
+    from: 'bff',
+    status: 429,
+    message: 'Too many list sends are in progress.',
+    retry: true,
+    action: 'Wait for a list send to finish, or cancel one, then send this list again.',
+  },
+  bulk_rows_limit: {
+    from: 'bff',
+    status: 413,
+    message: 'Storing this list would keep more rows than allowed.',
+    retry: false,
+    action: 'Send a shorter list, or wait until older finished lists are deleted.',
+  },
   bulk_state_conflict: {
     from: 'bff',
     status: 409,

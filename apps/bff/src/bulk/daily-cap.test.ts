@@ -11,6 +11,8 @@ import { jobView } from './routes.ts';
 import { BULK_MIGRATIONS, createBulkStore } from './store.ts';
 import { bulkWorker, type Sender } from './worker.ts';
 
+const UNLIMITED = { userLists: 1e9, locationLists: 1e9, userRows: 1e9, locationRows: 1e9 };
+
 // "At most N a day" on a fake clock: the worker sends a day's share, then its run ends due at the
 // next day's start on the job's time zone (so the jobs table, under its lease, brings it back);
 // the job's view says when it goes on.
@@ -35,20 +37,23 @@ describeEngines('a list send with a daily cap', (dialect) => {
     const clock = new FakeClock(Date.parse('2026-12-02T03:30:00Z'));
     const store = createBulkStore(db, () => clock.now());
     const sent: string[] = [];
-    const created = await store.create({
-      id: randomUUID(),
-      location: 'main',
-      channel: 'email',
-      skipRecent: false,
-      dailyCap: 3,
-      timeZone: 'America/New_York',
-      createdBy: 'u1',
-      createdByEmail: 'owner@example.com',
-      rows: Array.from({ length: 7 }, (_, i) => ({
-        send: { channel: 'email' as const, customerEmail: `cap-${i}@example.com` },
-        contactMasked: `cap-${i}@…`,
-      })),
-    });
+    const created = await store.create(
+      {
+        id: randomUUID(),
+        location: 'main',
+        channel: 'email',
+        skipRecent: false,
+        dailyCap: 3,
+        timeZone: 'America/New_York',
+        createdBy: 'u1',
+        createdByEmail: 'owner@example.com',
+        rows: Array.from({ length: 7 }, (_, i) => ({
+          send: { channel: 'email' as const, customerEmail: `cap-${i}@example.com` },
+          contactMasked: `cap-${i}@…`,
+        })),
+      },
+      UNLIMITED,
+    );
     const worker = bulkWorker({
       store,
       owner: 'one',

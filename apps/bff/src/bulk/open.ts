@@ -7,6 +7,8 @@ import { createJobRunner, type JobRunner } from '@review-desk/server/jobs/runner
 import { jobStore, schedulingMigrations } from '@review-desk/server/jobs/store';
 import type { Logger } from 'pino';
 import type { Config } from '../env.ts';
+import type { BulkLimits } from '../env-bulk.ts';
+import { bulkRetention } from './retention.ts';
 import {
   BULK_MIGRATIONS,
   type BulkJobRecord,
@@ -23,6 +25,8 @@ import { BULK_JOB_KIND, type BulkWorkerDeps, bulkWorker } from './worker.ts';
 export type BulkModule = {
   /** The wall clock a new list's days are counted on (its daily cap). */
   timeZone: string;
+  /** What lists may hold, per user and per location (limits.ts). */
+  limits: BulkLimits;
   store(): Promise<BulkStore>;
   /** Stores the job and its first run in one transaction, and wakes this process's runner. */
   create(job: NewBulkJob): Promise<BulkJobRecord>;
@@ -71,6 +75,7 @@ export function openBulk(
 
   return {
     timeZone: config.bulk.timeZone,
+    limits: config.bulk.limits,
 
     async store() {
       return (await get()).store;
@@ -79,7 +84,7 @@ export function openBulk(
     async create(job) {
       const { db, store } = await get();
       const created = await db.transaction(async () => {
-        const record = await store.create(job);
+        const record = await store.create(job, config.bulk.limits);
         await enqueue(db, record.id, record.runs);
         return record;
       });
@@ -121,6 +126,9 @@ export function openBulk(
       // by a job of their own that this runner runs.
       const retention = jobRetention({ db, clock, logger });
       await retention.schedule();
+      // Finished list sends and their rows, after BULK_RETENTION_DAYS.
+      const lists = bulkRetention({ db, clock, retentionMs: config.bulk.retentionMs, logger });
+      await lists.schedule();
       runner = createJobRunner({
         db,
         owner,
@@ -129,6 +137,7 @@ export function openBulk(
         pollMs: config.bulk.pollMs,
         handlers: {
           [retention.kind]: retention.handler,
+          [lists.kind]: lists.handler,
           [BULK_JOB_KIND]: bulkWorker({
             ...worker,
             clock,

@@ -7,7 +7,6 @@ import {
   type BulkAction,
   type BulkJob,
   bulkRowsQuerySchema,
-  bulkSendRequestSchema,
   ok,
   queryRecord,
 } from '@review-desk/shared';
@@ -21,8 +20,10 @@ import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
 import { named } from '../http/named.ts';
 import { maskContact } from '../journal/contact.ts';
+import { checkBulkList, inSlices } from './check.ts';
+import { tooManyOfMine } from './limits.ts';
 import type { BulkModule } from './open.ts';
-import type { BulkJobRecord, BulkStore } from './store.ts';
+import type { BulkJobRecord, BulkStore, NewBulkJob } from './store.ts';
 
 // The list sends' interface (docs/bulk.md), for the dashboard and for scripts:
 //   POST /bff/bulk-sends                      store the job and its rows, answer 202 at once
@@ -75,23 +76,44 @@ export function bulkRoutes(deps: { bulk: BulkModule; gates: RouteGates; logger: 
     return { store, job };
   }
 
+  /** Lists being read and checked in this process, per user: no more than a user may have in progress. */
+  const checking = new Map<string, number>();
+
   router.post(base, named('bulk-sends'), gateway(deps.gates['bulk.write']), async (req, res) => {
-    const parsed = bulkSendRequestSchema.safeParse(await readJsonBody(req, BULK_BODY_LIMIT_BYTES));
-    if (!parsed.success) throw AppError.validation(parsed.error);
     const user = req.ctx.session!.user;
+    // A flood of lists from one user costs at most their limit's worth of reading and checking;
+    // the rest are refused before their bodies are read (the stored count decides in bulk.create).
+    const before = checking.get(user.id) ?? 0;
+    if (before >= bulk.limits.userLists) throw tooManyOfMine(before);
+    checking.set(user.id, before + 1);
+    let list: Awaited<ReturnType<typeof checkBulkList>>;
+    const rows: NewBulkJob['rows'] = [];
+    try {
+      const stored = await (await bulk.store()).inProgressOf(user.id);
+      if (stored + before >= bulk.limits.userLists) throw tooManyOfMine(stored + before);
+      // Checked (and stored) a slice at a time: a long list never holds other requests up (check.ts).
+      list = await checkBulkList(await readJsonBody(req, BULK_BODY_LIMIT_BYTES));
+      await inSlices(list.rows, (send) => {
+        rows.push({
+          send,
+          contactMasked: maskContact({ phone: send.customerPhone, email: send.customerEmail }),
+        });
+      });
+    } finally {
+      const left = (checking.get(user.id) ?? 1) - 1;
+      if (left > 0) checking.set(user.id, left);
+      else checking.delete(user.id);
+    }
     const job = await bulk.create({
       id: randomUUID(),
       location: req.ctx.location!.id,
-      channel: parsed.data.channel,
-      skipRecent: parsed.data.skipRecent,
-      dailyCap: parsed.data.dailyCap,
+      channel: list.channel,
+      skipRecent: list.skipRecent,
+      dailyCap: list.dailyCap,
       timeZone: bulk.timeZone,
       createdBy: user.id,
       createdByEmail: user.email,
-      rows: parsed.data.rows.map((send) => ({
-        send,
-        contactMasked: maskContact({ phone: send.customerPhone, email: send.customerEmail }),
-      })),
+      rows,
     });
     deps.logger.info(
       { reqId: req.ctx.id, user: user.id, bulk: job.id, rows: job.total, location: job.location },

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { groupCommit } from '@review-desk/server/db/group-commit';
 import { isoTime } from '@review-desk/server/db/rows';
 import type { Database } from '@review-desk/server/db/types';
 import type { SendHistoryEntry, SendOutcome } from '@review-desk/shared';
+import { timeOrderedId } from './ids.ts';
 
 // The send journal: one row per forwarded send, claimed atomically *before* the request leaves
 // (INSERT … ON CONFLICT DO NOTHING on the unique (user, idempotency key) index), then finished
@@ -53,6 +53,13 @@ export type Finish = {
   releaseKey?: boolean;
 };
 
+type KeyRow = Pick<JournalEntry, 'id' | 'fingerprint' | 'location' | 'outcome'> & {
+  http_status: number | null;
+  response_type: string | null;
+  response_body: Uint8Array | null;
+  created_at: number;
+};
+
 type Row = {
   id: string;
   created_at: number;
@@ -74,17 +81,6 @@ const ORPHANED =
   'The dashboard server stopped before the service answered: a request may have been sent. Check recent requests before sending again.';
 const STALE =
   'No answer was recorded for this send: a request may have been sent. Check recent requests before sending again.';
-
-/**
- * A UUID version 7 (RFC 9562): the millisecond clock in its first 48 bits, then random bits. Entry
- * ids in creation order put each new one at the end of the id index, on the page the previous
- * send already touched, rather than on a random page of it.
- */
-function timeOrderedId(): string {
-  const random = randomUUID();
-  const clock = Date.now().toString(16).padStart(12, '0');
-  return `${clock.slice(0, 8)}-${clock.slice(8, 12)}-7${random.slice(15)}`;
-}
 
 // The stale sweep reads `sends_owner_in_flight`, the one index of the in-flight rows (migration 005):
 // SQLite scans a partial index only when told to (else it walks all older history by `sends_created`).
@@ -200,16 +196,7 @@ export function createJournal(db: Database, instanceId: string) {
     },
 
     async find(userId: string, key: string): Promise<JournalEntry | null> {
-      const row = await byKey.get<{
-        id: string;
-        fingerprint: string;
-        location: string;
-        outcome: SendOutcome;
-        http_status: number | null;
-        response_type: string | null;
-        response_body: Uint8Array | null;
-        created_at: number;
-      }>(userId, key);
+      const row = await byKey.get<KeyRow>(userId, key);
       if (!row) return null;
       return {
         id: row.id,
