@@ -29,6 +29,8 @@ export type BulkModule = {
   resume(id: string): Promise<boolean>;
   retryUnknown(id: string): Promise<number>;
   start(): Promise<void>;
+  /** Runs the due runs until none is left (dev hooks, tests); how many ran. */
+  drain(): Promise<number>;
   stop(): Promise<void>;
 };
 
@@ -137,6 +139,8 @@ export function openBulk(
       });
       runner.start();
     },
+
+    drain: async () => (runner ? runner.drain() : 0),
 
     async stop() {
       stopping.abort();
