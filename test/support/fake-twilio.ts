@@ -193,6 +193,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
     const url = message.statusCallback;
     const run = (async () => {
       for (const status of receipts) {
+        // Stand-in: Twilio calls back a moment after accepting.
         await new Promise((resolve) => setTimeout(resolve, receiptDelayMs));
         const params: Record<string, string> = {
           AccountSid: message.accountSid,
@@ -268,6 +269,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
       message.answered = 400;
       return twilioError(res, 21606);
     }
+    // Stand-in: a Twilio that takes this long to answer.
     if (behaviour.delayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
     const now = new Date().toUTCString().replace('GMT', '+0000');
     const segments = message.body.length <= 160 ? 1 : Math.ceil(message.body.length / 153);

@@ -219,7 +219,7 @@ describe('locations through the BFF', () => {
       expect((await owner.get('/l/uptown/api/v1/reviews')).status).toBe(200);
       seen = keysIn(a.calls)[0] ?? '';
       if (seen === rotated) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, 200)); // poll: a look again after the reload
     }
     expect(seen).toBe(rotated);
     a.reset();

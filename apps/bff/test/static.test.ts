@@ -135,7 +135,7 @@ describe('the dashboard build', () => {
     let best = await decoded('gzip, deflate, br');
     for (let i = 0; i < 100 && best.encoding !== 'br'; i++) {
       expect(best).toEqual({ ...expected, encoding: 'gzip' });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 50)); // poll: a look again at the encoding
       best = await decoded('gzip, deflate, br');
     }
     expect(best).toEqual({ ...expected, encoding: 'br' });
@@ -218,7 +218,7 @@ describe('operations', () => {
     const id = String(reply.headers['x-request-id']);
     let line: string | undefined;
     for (let i = 0; i < 40 && line === undefined; i++) {
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 50)); // poll: a look again at the log
       line = built.app.logs.find((l) => l.includes(id) && l.includes('"msg":"request"'));
     }
     const { path: logged } = JSON.parse(line!) as { path: string };
