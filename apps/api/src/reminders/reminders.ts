@@ -7,7 +7,8 @@ import { DAY_MS, messagedContacts, nextAllowedSendTime } from '@review-desk/shar
 import { composeMessages } from '../delivery/messages.ts';
 import type { DeliveryProvider } from '../delivery/provider.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
-import { afterDelivery, deliverAll } from '../requests/deliver.ts';
+import { afterDelivery } from '../requests/after-delivery.ts';
+import { deliverAll } from '../requests/deliver.ts';
 import { legRecords } from '../requests/outcome.ts';
 import type { RequestRow } from '../requests/store.ts';
 import type { SettingsService } from '../settings/service.ts';

@@ -1,7 +1,8 @@
 import type { OutgoingMessage } from '../delivery/provider.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
 import type { Store } from '../store/index.ts';
-import { afterDelivery, deliverAll, type LegOutcome } from './deliver.ts';
+import { afterDelivery } from './after-delivery.ts';
+import { deliverAll, type LegOutcome } from './deliver.ts';
 import { legRecords, outcomeOf } from './outcome.ts';
 import { finish, type Recording } from './record.ts';
 import type { RequestRow } from './store.ts';

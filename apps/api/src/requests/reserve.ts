@@ -1,6 +1,5 @@
 import { capWindowStart } from '@review-desk/shared';
 import type { DeliveryProvider } from '../delivery/provider.ts';
-import { monthOf } from '../store/time.ts';
 import { legRecords, outcomeOf } from './outcome.ts';
 import { heldLegs, scheduledSendJob } from './scheduled.ts';
 import type { Checks, SendStore, Written } from './send-store.ts';
@@ -20,21 +19,7 @@ export type Reserving = {
 };
 
 export async function reserve(ctx: Reserving, plan: SendPlan): Promise<RequestRow> {
-  const request = {
-    publicId: plan.publicId,
-    token: plan.token,
-    businessId: plan.key.businessId,
-    apiKeyId: plan.key.id,
-    channel: plan.send.channel,
-    customerName: plan.send.customerName ?? null,
-    customerPhone: plan.send.customerPhone ?? null,
-    customerEmail: plan.send.customerEmail ?? null,
-    createdAt: plan.now,
-  };
-  return ctx.sends.reserve(checksOf(ctx, plan), request, writtenAs(ctx, plan));
-}
-
-function checksOf(ctx: Reserving, plan: SendPlan): Checks {
+  const written = writtenAs(ctx, plan);
   const { businessId } = plan.key;
   const capped = ctx.frequencyCapDays > 0 && (plan.phone !== null || plan.email !== null);
   // Sends to one contact queue behind these locks, taken before the statements they guard, so the
@@ -43,7 +28,7 @@ function checksOf(ctx: Reserving, plan: SendPlan): Checks {
     .filter((c): c is string => c !== null)
     .map((c) => `${businessId}:${c}`)
     .sort();
-  return {
+  const checks: Checks = {
     businessId,
     phone: plan.phone,
     email: plan.email,
@@ -51,10 +36,22 @@ function checksOf(ctx: Reserving, plan: SendPlan): Checks {
     // docs/api.md: beyond the sending allowance → 403. Links send nothing and are not counted.
     allowance:
       plan.sendsMessage && ctx.monthlySendAllowance > 0
-        ? { month: monthOf(plan.now), limit: ctx.monthlySendAllowance }
+        ? { month: plan.month, limit: ctx.monthlySendAllowance }
         : null,
     locks: capped ? keys.map((key) => ({ namespace: 'contact', key })) : [],
   };
+  const request = {
+    publicId: plan.publicId,
+    token: plan.token,
+    businessId,
+    apiKeyId: plan.key.id,
+    channel: plan.send.channel,
+    customerName: plan.send.customerName ?? null,
+    customerPhone: plan.send.customerPhone ?? null,
+    customerEmail: plan.send.customerEmail ?? null,
+    createdAt: plan.now,
+  };
+  return ctx.sends.reserve(checks, request, written);
 }
 
 function writtenAs(ctx: Reserving, plan: SendPlan): Written {
@@ -73,6 +70,6 @@ function writtenAs(ctx: Reserving, plan: SendPlan): Written {
     outcome,
     legs,
     records: legRecords(ctx.delivery, legs),
-    allowanceMonth: outcome.allFailed && ctx.monthlySendAllowance > 0 ? monthOf(plan.now) : null,
+    allowanceMonth: outcome.allFailed && ctx.monthlySendAllowance > 0 ? plan.month : null,
   };
 }

@@ -12,6 +12,7 @@ import { composeMessages } from '../delivery/messages.ts';
 import type { OutgoingMessage } from '../delivery/provider.ts';
 import { randomToken, requestPublicId } from '../ids.ts';
 import type { SettingsService } from '../settings/index.ts';
+import { monthOf } from '../store/time.ts';
 import { type Carriers, knownOutcomes, type LegOutcome } from './deliver.ts';
 
 // Step 1 of a send (send.ts): the body against the shared schema (400 names every offending
@@ -28,6 +29,8 @@ export type SendPlan = {
   messages: OutgoingMessage[];
   /** Whether it sends a message (a link does not: no allowance, no sending hours). */
   sendsMessage: boolean;
+  /** The calendar month whose allowance it uses ('YYYY-MM'). */
+  month: string;
   /** Outside the business's sending hours a message is held until they open; a link never is. */
   held: boolean;
   sendAt: number;
@@ -83,6 +86,7 @@ export async function validate(ctx: Validating, key: AuthenticatedKey, body: unk
     email,
     messages,
     sendsMessage,
+    month: monthOf(now),
     held,
     sendAt,
     publicId: requestPublicId(),
