@@ -1,14 +1,16 @@
 import { ALERT_PATHS } from '@review-desk/shared/alerts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drainDevJobs, moveDevClock } from '../../../test/support/dev-clock.ts';
 import { type FakeUpstream, faults, json, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import type { Session } from '../../../test/support/http.ts';
 import { type SmtpCatcher, startSmtpCatcher } from '../../../test/support/smtp.ts';
-import { type SystemApi, type SystemBff, startSystemBff, waitFor } from '../../../test/support/stack.ts';
-import { leaveReview as leaveReviewOn, startReviewedApi } from './support/alerts.ts';
+import { type SystemApi, type SystemBff, startSystemBff } from '../../../test/support/stack.ts';
+import { leaveReview as leaveReviewOn, nextPolls, startReviewedApi } from './support/alerts.ts';
 import { MANAGER, STAFF } from './support/fixtures.ts';
 
 // Low-rating alerts end to end: the real API as the upstream (through a relay that can turn
-// into a 429 storm), the real BFF process polling it every second, and a real SMTP listener.
+// into a 429 storm), the real BFF process polling it every second of its dev clock, which the
+// test moves (running what falls due each step), and a real SMTP listener.
 
 let smtp: SmtpCatcher;
 let api: SystemApi;
@@ -18,15 +20,18 @@ let key: string;
 let owner: Session;
 let manager: Session;
 let staff: Session;
-/** When each throttled reviews read arrived (the storm's answers). */
+/** The BFF's dev clock as last moved. */
+let clock = 0;
+/** The clock's time at each throttled reviews read (the storm's answers). */
 const throttled: number[] = [];
 
 const reviewsCalls = () => link.count('/api/v1/reviews');
 
-/** Waits until the BFF has read the reviews `n` more times. */
+/** The BFF's clock a poll interval on, `n` times, each poll run to its end; it read the reviews each time. */
 async function polls(n: number) {
   const target = reviewsCalls() + n;
-  await waitFor(() => reviewsCalls() >= target, 20_000, `${n} more polls`);
+  clock = await nextPolls(bff, n);
+  expect(reviewsCalls()).toBeGreaterThanOrEqual(target);
 }
 
 /** A customer leaves a review through the API's customer page (a link request, then the form). */
@@ -61,6 +66,7 @@ beforeAll(async () => {
   bff = await startSystemBff(link.url, {
     UPSTREAM_API_KEY: key,
     ALERT_POLL_SECONDS: '1',
+    BFF_DEV_HOOKS: '1',
     BFF_SMTP_URL: smtp.url,
     BFF_SMTP_FROM: 'Review Desk <alerts@example.com>',
   });
@@ -134,6 +140,7 @@ describe('low-rating alerts', () => {
   it('a new 1★ review raises one alert per subscriber and one email to the one who chose email; a 5★ none', async () => {
     await leaveReview(1, 'Cold coffee <b>and</b> a rude "welcome" & a long wait. '.repeat(10), 'Dana <Doe>');
     await leaveReview(5, 'Lovely place', 'Happy Customer');
+    await polls(1);
     await smtp.waitFor(1);
     await polls(2);
     expect(smtp.messages).toHaveLength(1);
@@ -165,6 +172,8 @@ describe('low-rating alerts', () => {
 
   it('a restart raises nothing again', async () => {
     await bff.restart();
+    // A new process's clock starts at the real time: take it back to where the polls left it.
+    clock = await moveDevClock(bff.url, { set: clock });
     // The same users, on the BFF's new address.
     owner = await bff.owner();
     manager = await signIn(MANAGER);
@@ -176,7 +185,7 @@ describe('low-rating alerts', () => {
 
   it('a 429 storm delays the alert, with growing waits, and never duplicates it', async () => {
     link.behaveOn('/api/v1/reviews', (_req, res) => {
-      throttled.push(Date.now());
+      throttled.push(clock);
       json(
         res,
         429,
@@ -184,16 +193,24 @@ describe('low-rating alerts', () => {
         { 'retry-after': '1' },
       );
     });
-    await waitFor(() => throttled.length >= 1, 10_000, 'a throttled poll');
+    /** The clock on by steps of 250 ms, what falls due run at each, until `done` (at most a minute). */
+    const stepUntil = async (done: () => boolean) => {
+      for (let i = 0; i < 240 && !done(); i++) {
+        clock = await moveDevClock(bff.url, { advanceMs: 250 });
+        await drainDevJobs(bff.url);
+      }
+      expect(done()).toBe(true);
+    };
+    await stepUntil(() => throttled.length >= 1);
     await leaveReview(2, 'Slow service during the storm', 'Storm Customer');
-    await waitFor(() => throttled.length >= 3, 20_000, 'three throttled polls');
+    await stepUntil(() => throttled.length >= 3);
     expect(smtp.messages).toHaveLength(1);
     // Backing off: each wait at least as long as the last, the third clearly longer than the interval.
     const gaps = throttled.slice(1).map((at, i) => at - throttled[i]!);
     expect(gaps[1]!).toBeGreaterThanOrEqual(gaps[0]! - 250);
     expect(gaps[1]!).toBeGreaterThan(2_500);
     link.behaveOn('/api/v1/reviews', null);
-    await smtp.waitFor(2, 30_000);
+    await stepUntil(() => smtp.messages.length >= 2);
     await polls(2);
     expect(smtp.messages).toHaveLength(2);
     expect(smtp.messages[1]!.subject).toContain('2★');

@@ -220,7 +220,7 @@ describe('locations through the BFF', () => {
       expect((await owner.get('/l/uptown/api/v1/reviews')).status).toBe(200);
       seen = keysIn(a.calls)[0] ?? '';
       if (seen === rotated) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, 200)); // poll: a look again after the reload
     }
     expect(seen).toBe(rotated);
     a.reset();
@@ -266,6 +266,7 @@ describe('locations through the BFF', () => {
     while (Date.now() < deadline) {
       slugs = (await promoted.get('/bff/locations')).json.data.locations.map((l: { slug: string }) => l.slug);
       if (slugs.length === 3) break;
+      // Poll: the promotion reaches the user's session when the BFF next reads the table.
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(slugs).toEqual(['downtown', 'airport', 'uptown']);
@@ -368,6 +369,7 @@ describe('locations through the BFF', () => {
         const reply = await owner.get('/l/beta/api/v1/reviews');
         if (reply.status === 200 && keysIn(a.calls)[0] === key) return;
         if (Date.now() > deadline) throw new Error(`beta is not routed with its key: ${reply.status}`);
+        // Poll: the re-added location is routed once the BFF reads the table again.
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     };
