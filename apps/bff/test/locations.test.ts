@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, type Recorded, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { request } from '../../../test/support/http.ts';
 import { runCli, startApp, tempDir } from '../../../test/support/processes.ts';
-import { bffTestEnv, newApiKey } from '../../../test/support/stack.ts';
+import { bffTestEnv, newApiKey, waitFor } from '../../../test/support/stack.ts';
 import { OWNER, startBff, type TestBff } from './support/bff.ts';
 import { DashboardClient } from './support/client.ts';
 import { SMS } from './support/fixtures.ts';
@@ -419,6 +419,10 @@ describe('locations through the BFF', () => {
       await db.close();
     }
     await runCli('bff', ['location', 'remove', '--slug', 'beta'], { env });
+    // The tests after this one see the three locations again once the BFF reads the table.
+    const slugs = async () =>
+      (await owner.get('/bff/locations')).json.data.locations.map((l: { slug: string }) => l.slug);
+    await waitFor(async () => !(await slugs()).includes('beta'), 10_000, 'beta gone');
   }, 60_000);
 
   it("one location's upstream down fails only that location", async () => {
