@@ -17,11 +17,15 @@ import { functionsOf } from './support/functions.ts';
 //   exports, the service never says "bulk" (the dashboard's list sends), and the length of a day is
 //   written once (shared DAY_MS);
 // - rate limits are written once: GCRA and its stores live in packages/server/src/rate/, and no
-//   other source keeps a theoretical arrival time.
+//   other source keeps a theoretical arrival time;
+// - tests wait on events, not on time: every timer a test waits on says what it is — a look again
+//   at a condition (`poll:`), a stand-in server's or worker's own pace (`stand-in:`), or one of at
+//   most MAX_FIXED_SLEEPS sleeps that must be real time (`Real time:` and why).
 
 const root = path.join(import.meta.dirname, '..');
 const MAX_LINES = 300;
 const SEND_FUNCTION_MAX_LINES = 60;
+const MAX_FIXED_SLEEPS = 10;
 
 /** Lines as an editor numbers them: a final newline ends the last line, it does not start one. */
 const lineCount = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
@@ -192,5 +196,44 @@ describe('the send and its words', () => {
     const own = sources().filter((f) => !isTest(f) && /\btat\b/.test(read(f)));
     expect(own.length).toBeGreaterThan(0);
     expect(own.filter((f) => !f.startsWith(path.join('packages/server/src/rate/')))).toEqual([]);
+  });
+});
+
+/** Test code: tests beside the code, each workspace's test/ and test-support/, the system suite, e2e/. */
+function testCode(): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules' && entry.name !== 'dist') walk(file);
+      } else if (/\.tsx?$/.test(entry.name)) found.push(file);
+    }
+  };
+  for (const dir of ['apps', 'packages', 'test', 'e2e']) walk(dir);
+  return found.filter((f) => isTest(f) || /\.spec\.ts$/.test(f) || /(^|\/)(test|e2e|test-support)\//.test(f));
+}
+
+describe('the tests', () => {
+  it(`wait on events, not on time: at most ${MAX_FIXED_SLEEPS} fixed sleeps, each saying why`, () => {
+    const SLEEP = /setTimeout\(\s*(resolve|r|res|done)\s*,|\bsleep\(|waitForTimeout\(|pg_sleep\(/;
+    const found = testCode().flatMap((file) => {
+      const lines = read(file).split('\n');
+      return lines.flatMap((line, i) => {
+        if (!SLEEP.test(line)) return [];
+        const said = lines.slice(Math.max(0, i - 3), i + 1).join(' ');
+        const kind = /real time/i.test(said)
+          ? 'fixed'
+          : /\bpoll\b/i.test(said)
+            ? 'poll'
+            : /stand-in/i.test(said)
+              ? 'stand-in'
+              : 'unexplained';
+        return [{ where: `${file}:${i + 1}`, kind }];
+      });
+    });
+    expect(found.filter((f) => f.kind === 'poll').length).toBeGreaterThan(5);
+    expect(found.filter((f) => f.kind === 'unexplained').map((f) => f.where)).toEqual([]);
+    expect(found.filter((f) => f.kind === 'fixed').length).toBeLessThanOrEqual(MAX_FIXED_SLEEPS);
   });
 });

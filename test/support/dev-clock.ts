@@ -3,8 +3,8 @@
 
 export type ClockMove = { set: string | number } | { advanceMs: number };
 
-/** Moves the clock of the process at `base`; rejects unless it answers 200. */
-export async function moveDevClock(base: string, move: ClockMove): Promise<void> {
+/** Moves the clock of the process at `base` (`{}` reads it); rejects unless it answers 200. Its time after. */
+export async function moveDevClock(base: string, move: ClockMove | Record<string, never>): Promise<number> {
   const reply = await fetch(`${base}/dev/clock`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -12,6 +12,7 @@ export async function moveDevClock(base: string, move: ClockMove): Promise<void>
   });
   if (reply.status !== 200)
     throw new Error(`${base}/dev/clock answered ${reply.status}: ${await reply.text()}`);
+  return ((await reply.json()) as { data: { now: number } }).data.now;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Database } from '@review-desk/server/db/types';
-import type { JobRunner } from '@review-desk/server/jobs/runner';
+import type { JobHandler, JobRunner } from '@review-desk/server/jobs/runner';
 import { jobStore } from '@review-desk/server/jobs/store';
 import { type AppContext, sendContextOf } from './context.ts';
 import { REMINDER_JOB } from './reminders/reminders.ts';
@@ -12,8 +12,11 @@ import { WEBHOOK_RETENTION_JOB, webhookRetention, webhookRetentionJob } from './
 // What every process of the service does besides answering: the leased jobs (held sends going out
 // at their time, reminders, the webhooks' retention) and the delivery of the webhooks' outbox.
 
-/** The process's runner of scheduled work, made with the app and started by startApi. */
-export function createJobs(ctx: AppContext, db: Database): JobRunner {
+/**
+ * The process's runner of scheduled work, made with the app and started by startApi; `more`: the
+ * handlers of other kinds (the jobs' own retention).
+ */
+export function createJobs(ctx: AppContext, db: Database, more: Record<string, JobHandler> = {}): JobRunner {
   const sendContext = () => sendContextOf(ctx);
   return createScheduler({
     db,
@@ -35,6 +38,7 @@ export function createJobs(ctx: AppContext, db: Database): JobRunner {
         ),
     }),
     more: {
+      ...more,
       [REMINDER_JOB]: ctx.reminders.handler,
       [WEBHOOK_RETENTION_JOB]: webhookRetention(ctx.store, ctx.clock),
     },

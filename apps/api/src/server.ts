@@ -1,6 +1,7 @@
 import { type Clock, FakeClock, systemClock } from '@review-desk/server/clock';
 import type { Database } from '@review-desk/server/db/types';
 import { healthRoutes } from '@review-desk/server/health';
+import { jobRetention } from '@review-desk/server/jobs/retention';
 import type { JobRunner } from '@review-desk/server/jobs/runner';
 import { createLogSink, type LogSink, writeReadyLine } from '@review-desk/server/log';
 import { createHttpMetrics } from '@review-desk/server/metrics';
@@ -140,7 +141,9 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     monthlySendAllowance: config.monthlySendAllowance,
     reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
   });
-  ctx.jobs = createJobs(ctx, db);
+  // Finished jobs (one per reminder, per held send) are deleted after a while, by a job of their own.
+  const retention = jobRetention({ db, clock, logger: sink.logger });
+  ctx.jobs = createJobs(ctx, db, { [retention.kind]: retention.handler });
   ctx.square = createSquare({
     store,
     box,
@@ -188,7 +191,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     app.use(devClockRoutes(clock, { drain: () => drainAll(ctx) }));
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
-  return { app, ctx, sink };
+  return { app, ctx, sink, retention };
 }
 
 export type RunningApi = {
@@ -202,7 +205,7 @@ export type RunningApi = {
 export async function startApi(config: Config, options: ApiOptions = {}): Promise<RunningApi> {
   // Every component's tables migrate before the ready line: a refusal stops the start.
   const db = await openApiDatabase(config);
-  const { app, ctx, sink } = buildApp(config, db, options);
+  const { app, ctx, sink, retention } = buildApp(config, db, options);
   // Keys and settings are cached for up to a second; what other processes change drops them here.
   const changes = [await ctx.store.keys.listen(), await ctx.settings.listen()];
   const stopListening = () => Promise.all(changes.map((subscription) => subscription.close()));
@@ -210,6 +213,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
   // Held requests and reminders go out when due, from whichever process claims them; every
   // process delivers the webhooks' outbox.
+  await retention.schedule();
   ctx.jobs.start();
   await startOutbox(ctx, db, { webhookCa: options.webhookCa });
 

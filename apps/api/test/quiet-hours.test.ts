@@ -79,7 +79,8 @@ describe.each(ENGINES)('%s', (engine) => {
 
       // One minute before the opening: still held.
       clock.set(OPENING - 60_000);
-      expect(await api.ctx.jobs.drain()).toBe(0);
+      // Whatever else is due runs (the jobs' retention); the held send is not due yet.
+      await api.ctx.jobs.drain();
       expect(fake.count(phone)).toBe(0);
       expect((await read(result.requestId)).status).toBe('scheduled');
 
@@ -94,7 +95,7 @@ describe.each(ENGINES)('%s', (engine) => {
       expect(fake.messages.find((m) => m.to === phone)?.body).toContain('Ada');
       // Time moves on; the job is done and never runs again.
       clock.advance(3_600_000);
-      expect(await api.ctx.jobs.drain()).toBe(0);
+      await api.ctx.jobs.drain();
       expect(fake.count(phone)).toBe(1);
     });
 

@@ -160,4 +160,32 @@ describe.each(ENGINES)('%s', (engine) => {
       }
     });
   });
+
+  describe('their jobs', () => {
+    it('are deleted once finished longer ago than the retention, by the service’s own retention job', async () => {
+      const request = await send({ customerPhone: uniquePhone() });
+      clock.advance(2 * DAY + 1_000);
+      await drain();
+      expect(await stateOf(request.requestId)).toBe('sent');
+      const db = api.ctx.store.db;
+      const finishedReminders = async () =>
+        Number(
+          (
+            await db.get<{ n: number }>(
+              `SELECT count(*) AS n FROM jobs WHERE kind = 'reminders.send' AND state IN ('done', 'failed', 'cancelled')`,
+            )
+          )?.n,
+        );
+      expect(await finishedReminders()).toBeGreaterThan(0);
+      expect(await db.get(`SELECT state FROM jobs WHERE kind = 'jobs.retention'`)).toEqual({
+        state: 'pending',
+      });
+      clock.advance(15 * DAY);
+      await drain();
+      expect(await finishedReminders()).toBe(0);
+      expect(await db.get(`SELECT state FROM jobs WHERE kind = 'jobs.retention'`)).toEqual({
+        state: 'pending',
+      });
+    });
+  });
 });

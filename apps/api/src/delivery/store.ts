@@ -8,6 +8,7 @@ import {
   type RequestStatus,
 } from '@review-desk/shared';
 import { callsBack, earlyReceipts } from './early-receipts.ts';
+import { type OptOutHooks, optOutStore } from './opt-outs.ts';
 import { deliveryReads } from './reads.ts';
 import {
   type DeliveryRequestRow,
@@ -39,7 +40,7 @@ export type DeliveryHooks = {
   /** A receipt moved a leg to delivered, undelivered or failed. */
   legSettled?: (leg: LegRow, at: number) => Promise<void>;
   /** A phone was opted out of a business's texts: it texted STOP, or the carrier said so. */
-  optedOut?: (businessId: number, phone: string, source: 'sms_stop' | 'carrier', at: number) => Promise<void>;
+  optedOut?: OptOutHooks['optedOut'];
 };
 
 export function deliveryStore(db: Database, hooks: DeliveryHooks = {}) {
@@ -66,13 +67,6 @@ export function deliveryStore(db: Database, hooks: DeliveryHooks = {}) {
     'SELECT request_id, business_id, channel, status, scheduled_for, created_at, updated_at, cancelled_at FROM delivery_requests WHERE request_id = $1 AND business_id = $2',
   );
   const legsOf = db.prepare(`SELECT * FROM delivery_legs WHERE request_id = $1 ORDER BY ${LEG_ORDER}`);
-  const optOut = db.prepare(`INSERT INTO sms_opt_outs (business_id, phone, opted_out, updated_at)
-    VALUES ($1, $2, $3, $4) ON CONFLICT (business_id, phone) DO UPDATE SET opted_out = excluded.opted_out,
-    updated_at = excluded.updated_at`);
-  const optedOut = db.prepare('SELECT opted_out FROM sms_opt_outs WHERE business_id = $1 AND phone = $2');
-  // The business that last texted this phone from this sender: the one a reply is about.
-  const lastSender = db.prepare(`SELECT business_id FROM delivery_legs
-    WHERE to_addr = $1 AND channel = 'sms' AND (sender = $2 OR $2 = '') ORDER BY updated_at DESC LIMIT 1`);
   const startSending = db.prepare(
     "UPDATE delivery_requests SET status = 'sending', updated_at = $2 WHERE request_id = $1 AND status = 'scheduled'",
   );
@@ -124,6 +118,7 @@ export function deliveryStore(db: Database, hooks: DeliveryHooks = {}) {
   }
 
   return {
+    ...optOutStore(db, hooks),
     db,
 
     /** A request's record; with its legs, when the carriers already answered (one transaction). */
@@ -206,35 +201,6 @@ export function deliveryStore(db: Database, hooks: DeliveryHooks = {}) {
     },
 
     ...deliveryReads(db),
-
-    async setOptOut(
-      businessId: number,
-      phone: string,
-      out: boolean,
-      at: number,
-      source: 'sms_stop' | 'carrier' = 'carrier',
-    ): Promise<void> {
-      const told = hooks.optedOut;
-      if (!out || !told) {
-        await optOut.run(businessId, phone, out ? 1 : 0, at);
-        return;
-      }
-      await db.transaction(async () => {
-        await optOut.run(businessId, phone, 1, at);
-        await told(businessId, phone, source, at);
-      });
-    },
-
-    async isOptedOut(businessId: number, phone: string): Promise<boolean> {
-      const row = await optedOut.get<{ opted_out: number }>(businessId, phone);
-      return Number(row?.opted_out ?? 0) === 1;
-    },
-
-    /** The business that last texted `phone` (from `sender`, when known). */
-    async businessTexting(phone: string, sender: string | null): Promise<number | null> {
-      const row = await lastSender.get<{ business_id: number }>(phone, sender ?? '');
-      return row ? Number(row.business_id) : null;
-    },
 
     /** A held request's time came: marks it being sent; false when it no longer waits. */
     async startSending(requestId: string, at: number): Promise<boolean> {

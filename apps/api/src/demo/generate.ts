@@ -1,4 +1,12 @@
-import { type Channel, DAY_MS, DIRECT_PLATFORM, OUTBOX_FAULTS, type ReviewStatus } from '@review-desk/shared';
+import {
+  CHANNEL_REQUIRES,
+  type Channel,
+  channelSendsMessage,
+  DAY_MS,
+  DIRECT_PLATFORM,
+  OUTBOX_FAULTS,
+  type ReviewStatus,
+} from '@review-desk/shared';
 import { randomToken, requestPublicId } from '../ids.ts';
 import type { NewReview } from '../reviews/store.ts';
 import type { Store } from '../store/index.ts';
@@ -167,22 +175,21 @@ export function generateData(
       const n = Math.floor(rand() * 100_000);
       // A few deliveries fail, through the outbox's own fault hooks (a number ending 0000, a
       // mailbox at fail.example), so the data tells the same story the service would.
-      const fails = channel !== 'link' && rand() < 0.04;
+      const fails = channelSendsMessage(channel) && rand() < 0.04;
+      const messaged = CHANNEL_REQUIRES[channel];
       // US 555 numbers are valid and fictional; the demo keeps to 555-1000…1999 so numbers people
       // type to try the product (e.g. the +14155552671 example) are not already capped.
       // +14155550000 ends in the SMS fault digits.
-      const phone =
-        channel === 'sms' || channel === 'both'
-          ? `+1415555${fails ? OUTBOX_FAULTS.smsFailsWhenPhoneEndsWith : String(1000 + (n % 1000))}`
-          : null;
+      const phone = messaged.phone
+        ? `+1415555${fails ? OUTBOX_FAULTS.smsFailsWhenPhoneEndsWith : String(1000 + (n % 1000))}`
+        : null;
       const emailDomain = fails ? OUTBOX_FAULTS.emailBouncesAtDomain : 'example.com';
-      const email =
-        channel === 'email' || channel === 'both'
-          ? `${first
-              .normalize('NFD')
-              .replace(/[^a-zA-Z]/g, '')
-              .toLowerCase()}.${n}@${emailDomain}`
-          : null;
+      const email = messaged.email
+        ? `${first
+            .normalize('NFD')
+            .replace(/[^a-zA-Z]/g, '')
+            .toLowerCase()}.${n}@${emailDomain}`
+        : null;
       const partial = channel === 'both' && !fails && rand() < 0.05;
       const request: LoadedRequest = {
         public_id: requestPublicId(),

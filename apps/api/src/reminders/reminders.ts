@@ -7,7 +7,8 @@ import { DAY_MS, messagedContacts, nextAllowedSendTime } from '@review-desk/shar
 import { composeMessages } from '../delivery/messages.ts';
 import type { DeliveryProvider } from '../delivery/provider.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
-import { afterDelivery, deliverAll } from '../requests/deliver.ts';
+import { afterDelivery } from '../requests/after-delivery.ts';
+import { deliverAll } from '../requests/deliver.ts';
 import { legRecords } from '../requests/outcome.ts';
 import type { RequestRow } from '../requests/store.ts';
 import type { SettingsService } from '../settings/service.ts';
@@ -68,7 +69,14 @@ export function createReminders(deps: {
     if (r.opted_out_at !== null) return 'the customer opted out';
     const { phone, email } = contactsOf(r);
     // Through the page's link, or STOP texted to the business's number (requests/opt-outs.ts).
-    if (await deps.store.optOuts.optedOut(r.business_id, phone, email)) return 'the customer opted out';
+    if (
+      await deps.store.optOuts.optedOut(r.business_id, {
+        phone,
+        email,
+        sender: deps.delivery.sender?.() ?? null,
+      })
+    )
+      return 'the customer opted out';
     const contact = { ...(phone ? { phone } : {}), ...(email ? { email } : {}) };
     if (await deps.store.requests.contactedSince(r.business_id, contact, r.created_at + 1))
       return 'the customer was sent another request since';

@@ -2,8 +2,7 @@ import type { CarrierOutcome, DeliveryProvider, OutgoingMessage } from '../deliv
 import type { DeliveryTracker } from '../delivery/tracker.ts';
 
 // Step 3 of a send (send.ts), and of a held send and a reminder: each message handed to its
-// provider, with no transaction open (a provider that throws failed the leg); and, once the legs
-// are recorded, what their answers leave to do.
+// provider, with no transaction open. A provider that throws failed the leg.
 
 /** What handing messages over needs: the providers, and the outbox's ids for its messages. */
 export type Carriers = { delivery: DeliveryProvider; tracker: DeliveryTracker };
@@ -57,20 +56,4 @@ export async function deliver(
 ): Promise<LegOutcome[]> {
   if (plan.held) return [];
   return plan.known ?? (await deliverAll(ctx, plan.messages));
-}
-
-/** After the legs are recorded: the outbox's receipts, and the opt-outs the carrier reported. */
-export async function afterDelivery(
-  ctx: Carriers,
-  businessId: number,
-  legs: readonly LegOutcome[],
-  at: number,
-): Promise<void> {
-  const delivery = await ctx.tracker.store();
-  for (const { message, outcome, messageId } of legs) {
-    if (outcome.status === 'accepted' && messageId && ctx.delivery.nameFor?.(message.channel) !== 'smtp')
-      ctx.tracker.outboxReceipt(messageId, message.channel, message.to);
-    if (outcome.status === 'failed' && outcome.refusal === 'opted_out' && message.channel === 'sms')
-      await delivery.setOptOut(businessId, message.to, true, at);
-  }
 }

@@ -2,7 +2,8 @@ import { capWindowStart, MESSAGES } from '@review-desk/shared';
 import type { OutgoingMessage } from '../delivery/provider.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
 import type { Store } from '../store/index.ts';
-import { afterDelivery, deliverAll, type LegOutcome } from './deliver.ts';
+import { afterDelivery } from './after-delivery.ts';
+import { deliverAll, type LegOutcome } from './deliver.ts';
 import { legRecords, outcomeOf } from './outcome.ts';
 import { finish, type Recording } from './record.ts';
 import type { RequestRow } from './store.ts';
@@ -24,7 +25,12 @@ export async function deliverHeld(ctx: HeldContext, reserved: RequestRow, messag
     const phone = message.channel === 'sms' ? message.to : null;
     const email = message.channel === 'email' ? message.to : null;
     // A customer who opted out while it was held is not messaged.
-    const why = (await ctx.store.optOuts.optedOut(reserved.business_id, phone, email))
+    const optedOut = await ctx.store.optOuts.optedOut(reserved.business_id, {
+      phone,
+      email,
+      sender: ctx.delivery.sender?.() ?? null,
+    });
+    const why = optedOut
       ? 'The customer opted out while the request was held: not sent.'
       : capped
         ? `${MESSAGES.frequencyCap(ctx.frequencyCapDays)} Another request reached the customer while this one was held: not sent.`

@@ -1,8 +1,8 @@
 import type { Logger } from '@review-desk/server/log';
 import type { NewLeg } from '../delivery/store.ts';
-import type { Reminders } from '../reminders/reminders.ts';
 import { monthOf } from '../store/time.ts';
-import { afterDelivery, type Carriers, type LegOutcome } from './deliver.ts';
+import { afterDelivery } from './after-delivery.ts';
+import type { Carriers, LegOutcome } from './deliver.ts';
 import { contactRefusal, legRecords, outcomeOf, type RequestOutcome } from './outcome.ts';
 import type { SendStore } from './send-store.ts';
 import type { RequestRow } from './store.ts';
@@ -12,11 +12,13 @@ import type { SendPlan } from './validate.ts';
 // record yet, and one whose outcomes were known was recorded with its reservation; one handed to
 // a carrier over the network is finished in one transaction — or forgotten, and refused, when
 // the carrier's only answer is about the contact. After the commit: the outbox's receipts, the
-// opt-outs the carrier reported, and the request's reminder.
+// opt-outs the carrier reported (after-delivery.ts, for held sends and reminders too), and the
+// request's reminder.
 
 export type Recording = Carriers & {
   sends: SendStore;
-  reminders: Reminders;
+  /** The reminder after a send (reminders/reminders.ts). */
+  reminders: { schedule(request: RequestRow, afterDays: number): Promise<unknown> };
   logger: Logger;
   monthlySendAllowance: number;
   now: () => number;
@@ -31,19 +33,28 @@ export async function record(
   reserved: RequestRow,
   legs: LegOutcome[],
 ): Promise<Recorded> {
-  if (plan.held) return remind(ctx, plan, { row: reserved, legs, outcome: null });
-  const outcome = outcomeOf(legs);
-  const refusal = plan.known ? null : contactRefusal(legs);
+  const outcome = plan.held ? null : outcomeOf(legs);
+  // Refused by the carrier for the contact: nothing reached anyone, so nothing is counted or kept.
+  const refusal = plan.held || plan.known ? null : contactRefusal(legs);
   const records = legRecords(ctx.delivery, legs);
-  if (refusal) {
-    // Nothing reached anyone: nothing is counted or kept.
-    await ctx.sends.discard(reserved, allowanceBack(ctx, reserved, true));
-    await afterDelivery(ctx, reserved.business_id, legs, ctx.now());
-    throw refusal;
+  const month = ctx.monthlySendAllowance > 0 ? plan.month : null;
+  let row = reserved;
+  if (refusal) await ctx.sends.discard(reserved, month);
+  else if (outcome && !plan.known)
+    row = await ctx.sends.finish(
+      reserved,
+      { outcome, legs, records, allowanceMonth: outcome.allFailed ? month : null },
+      ctx.now(),
+    );
+  if (!plan.held) await afterDelivery(ctx, reserved.business_id, legs, ctx.now());
+  if (refusal) throw refusal;
+  // Its reminder, if the business has one (held sends too). The send stands whatever happens here.
+  try {
+    await ctx.reminders.schedule(row, plan.reminderAfterDays);
+  } catch (error) {
+    ctx.logger.warn({ err: error, requestId: row.public_id }, 'scheduling the reminder failed');
   }
-  const row = plan.known ? reserved : await finish(ctx, reserved, { outcome, legs, records });
-  await afterDelivery(ctx, reserved.business_id, legs, ctx.now());
-  return remind(ctx, plan, { row, legs, outcome });
+  return { row, legs, outcome };
 }
 
 /** Records the outcome of a request reserved before its delivery (a send's, or a held one's). */
@@ -59,14 +70,4 @@ export function finish(
 /** Nothing reached the customer: the month to give the allowance back to (the failed status keeps the attempt out of the cap). */
 function allowanceBack(ctx: Recording, reserved: RequestRow, nothingWent: boolean): string | null {
   return nothingWent && ctx.monthlySendAllowance > 0 ? monthOf(reserved.created_at) : null;
-}
-
-/** Its reminder, if the business has one (held sends too). The send stands whatever happens here. */
-async function remind(ctx: Recording, plan: SendPlan, recorded: Recorded): Promise<Recorded> {
-  try {
-    await ctx.reminders.schedule(recorded.row, plan.reminderAfterDays);
-  } catch (error) {
-    ctx.logger.warn({ err: error, requestId: recorded.row.public_id }, 'scheduling the reminder failed');
-  }
-  return recorded;
 }

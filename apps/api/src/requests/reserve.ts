@@ -1,6 +1,5 @@
 import { capWindowStart } from '@review-desk/shared';
 import type { DeliveryProvider } from '../delivery/provider.ts';
-import { monthOf } from '../store/time.ts';
 import { legRecords, outcomeOf } from './outcome.ts';
 import { heldLegs, scheduledSendJob } from './scheduled.ts';
 import type { Checks, SendStore, Written } from './send-store.ts';
@@ -43,7 +42,6 @@ const countedAt = (plan: SendPlan) => (plan.held ? plan.sendAt : plan.now);
 
 function checksOf(ctx: Reserving, plan: SendPlan): Checks {
   const { businessId } = plan.key;
-  const at = countedAt(plan);
   const capped = ctx.frequencyCapDays > 0 && (plan.phone !== null || plan.email !== null);
   // Sends to one contact queue behind these locks, taken before the statements they guard, so the
   // cap's read and the insert see every other replica's send. One order for every send.
@@ -55,11 +53,12 @@ function checksOf(ctx: Reserving, plan: SendPlan): Checks {
     businessId,
     phone: plan.phone,
     email: plan.email,
-    capSince: capped ? capWindowStart(at, ctx.frequencyCapDays) : null,
+    sender: ctx.delivery.sender?.() ?? null,
+    capSince: capped ? capWindowStart(countedAt(plan), ctx.frequencyCapDays) : null,
     // docs/api.md: beyond the sending allowance → 403. Links send nothing and are not counted.
     allowance:
       plan.sendsMessage && ctx.monthlySendAllowance > 0
-        ? { month: monthOf(at), limit: ctx.monthlySendAllowance }
+        ? { month: plan.month, limit: ctx.monthlySendAllowance }
         : null,
     locks: capped ? keys.map((key) => ({ namespace: 'contact', key })) : [],
   };
@@ -81,6 +80,6 @@ function writtenAs(ctx: Reserving, plan: SendPlan): Written {
     outcome,
     legs,
     records: legRecords(ctx.delivery, legs),
-    allowanceMonth: outcome.allFailed && ctx.monthlySendAllowance > 0 ? monthOf(plan.now) : null,
+    allowanceMonth: outcome.allFailed && ctx.monthlySendAllowance > 0 ? plan.month : null,
   };
 }

@@ -25,6 +25,8 @@ export type Checks = {
   /** The contacts the channel messages: either opted out refuses the send. */
   phone: string | null;
   email: string | null;
+  /** The number texts go from: a STOP texted to it holds for every business. */
+  sender: string | null;
   /** Sends to these contacts since then count toward the frequency cap; null: no cap applies. */
   capSince: number | null;
   /** The month's allowance to take one message from; null: not counted (a link, or no allowance). */
@@ -115,13 +117,13 @@ export function sendStore(deps: {
       asked: { askedAt: number; origin: Origin | null },
     ): Promise<RequestRow> {
       const delivery = await tracker.store();
-      const { businessId, phone, email, capSince, allowance } = checks;
+      const { businessId, phone, email, sender, capSince, allowance } = checks;
       const { origin } = asked;
       return store.db.transactionTogether(() => {
         const refusals = [
           // First: a point of sale's retry is answered with its request, not refused by the cap.
           origin && store.origins.claim({ ...request, createdAt: asked.askedAt }, origin),
-          store.optOuts.refuse(businessId, phone, email),
+          store.optOuts.refuse(businessId, { phone, email, sender }),
           capSince === null ? undefined : store.requests.refuseContacted(businessId, phone, email, capSince),
           allowance && store.allowance.takeOrRefuse(businessId, allowance.month, allowance.limit),
         ];

@@ -13,6 +13,7 @@ import { composeMessages } from '../delivery/messages.ts';
 import type { OutgoingMessage } from '../delivery/provider.ts';
 import { randomToken, requestPublicId } from '../ids.ts';
 import type { SettingsService } from '../settings/index.ts';
+import { monthOf } from '../store/time.ts';
 import { type Carriers, knownOutcomes, type LegOutcome } from './deliver.ts';
 import type { Origin } from './origins.ts';
 
@@ -34,6 +35,8 @@ export type SendPlan = {
   messages: OutgoingMessage[];
   /** Whether it sends a message (a link does not: no allowance, no sending hours). */
   sendsMessage: boolean;
+  /** The calendar month whose allowance it uses ('YYYY-MM'): a held request's, the month it goes. */
+  month: string;
   /**
    * Held until `sendAt`: asked for later (sendAt, delayMinutes), or outside the business's sending
    * hours; a link never is. A held request counts (cap, allowance, analytics) from `sendAt`.
@@ -102,6 +105,7 @@ export async function validate(
     email,
     messages,
     sendsMessage,
+    month: monthOf(held ? sendAt : now),
     held,
     sendAt,
     origin: send.externalId !== undefined || source ? { externalId: send.externalId ?? null, source } : null,
