@@ -77,8 +77,7 @@ test('an owner connects Square, adds a webhook endpoint, sends it a test event a
     .getByTestId('webhook-endpoint')
     .filter({ hasText: receiver.url('/e2e-events') });
   await reloaded.getByRole('button', { name: 'Send a test event' }).click();
-  await expect.poll(() => receiver.at('/e2e-events').length).toBe(1);
-  const [delivered] = receiver.at('/e2e-events');
+  const [delivered] = await receiver.arrived('/e2e-events', 1);
   expect(receiver.verify(delivered!, secret)).toMatchObject({ type: 'webhook.test' });
   await reloaded.getByRole('button', { name: 'Delivery log' }).click();
   const row = reloaded.getByTestId('delivery-row').filter({ hasText: 'webhook.test' });

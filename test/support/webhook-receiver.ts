@@ -35,6 +35,8 @@ export type WebhookReceiver = {
   url(pathname: string): string;
   received: Received[];
   at(pathname: string): Received[];
+  /** Resolves once `count` requests have arrived at `pathname` (an event, not a timer). */
+  arrived(pathname: string, count: number): Promise<Received[]>;
   behave(pathname: string, behaviour: Behaviour): void;
   /** The event as the package verifies it with `secret` (throws when it does not verify). */
   verify(message: Received, secret: string): unknown;
@@ -47,6 +49,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: Received[] = [];
   const behaviours = new Map<string, Behaviour>();
   const hanging = new Set<ServerResponse>();
+  const waiting = new Set<() => void>();
   const sockets = new Set<Duplex>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -61,11 +64,13 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       body: Buffer.concat(chunks).toString('utf8'),
       at: Date.now(),
     });
+    for (const wake of waiting) wake();
     const behaviour = behaviours.get(pathname) ?? {};
     if (behaviour.hang) {
       hanging.add(res);
       return;
     }
+    // The stand-in answers as late as it was told to (a slow receiver in the benchmark).
     if (behaviour.delayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
     const status = behaviour.statuses?.shift() ?? 200;
     res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'no');
@@ -85,6 +90,18 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     url: (pathname) => `${origin}${pathname}`,
     received,
     at: (pathname) => received.filter((r) => r.path === pathname),
+    arrived(pathname, count) {
+      const now = () => received.filter((r) => r.path === pathname);
+      if (now().length >= count) return Promise.resolve(now());
+      return new Promise((resolve) => {
+        const wake = () => {
+          if (now().length < count) return;
+          waiting.delete(wake);
+          resolve(now());
+        };
+        waiting.add(wake);
+      });
+    },
     behave: (pathname, behaviour) => behaviours.set(pathname, { ...behaviour }),
     verify(message, secret) {
       return new Webhook(secret).verify(message.body, {

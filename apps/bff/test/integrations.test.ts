@@ -66,9 +66,8 @@ describe('/bff/integrations and /bff/webhooks', () => {
     const { id, secret } = made.json.data as { id: string; secret: string };
     expect(secret).toMatch(/^whsec_/);
     expect((await owner.post(`/bff/webhooks/${id}/test`, {})).status).toBe(200);
-    for (let i = 0; i < 100 && receiver.at('/dash').length === 0; i++)
-      await new Promise((r) => setTimeout(r, 50));
-    const event = receiver.verify(receiver.at('/dash')[0]!, secret) as { type: string };
+    const [arrived] = await receiver.arrived('/dash', 1);
+    const event = receiver.verify(arrived!, secret) as { type: string };
     expect(event.type).toBe('webhook.test');
     const listed = webhookListSchema.parse((await owner.get('/bff/webhooks')).json.data);
     expect(listed.webhooks.map((w) => w.id)).toContain(id);
