@@ -43,6 +43,9 @@ import { createSettingsService, openSettings } from './settings/index.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { openApiDatabase } from './store/database.ts';
 import { createStore } from './store/index.ts';
+import { widgetOwnerRoutes } from './widget/owner-routes.ts';
+import { widgetPublicRoutes } from './widget/public-routes.ts';
+import { createWidgets } from './widget/service.ts';
 
 // Composition: configuration → store, delivery, logger → the Express app, mounted in the order
 // of a request's story.
@@ -98,6 +101,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     }),
     // Made just below: it reads the settings, the tracker and the delivery above.
     reminders: undefined as unknown as Reminders,
+    widgets: createWidgets({ store, now, publicOrigin: () => site.publicOrigin, logger: sink.logger }),
     now,
     clock,
     site,
@@ -123,6 +127,8 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   app.use(requestId());
   app.use(requestLogging(ctx));
   app.use(securityHeaders(ctx));
+  // Visitors of businesses' websites: first, the busiest path, with no key and no key's limit.
+  app.use(widgetPublicRoutes(ctx));
   app.use(API_PREFIX, cors(ctx), credentials(ctx), rateLimit(ctx));
   app.use(sendRoutes(ctx));
   app.use(reviewsRoutes(ctx));
@@ -130,6 +136,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   app.use(requestsRoutes(ctx));
   app.use(twilioWebhookRoutes(ctx));
   app.use(settingsRoutes(ctx));
+  app.use(widgetOwnerRoutes(ctx));
   app.use(docsRoutes(ctx));
   app.use(reviewPageRoutes(ctx));
   app.use(
@@ -165,7 +172,11 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   const db = await openApiDatabase(config);
   const { app, ctx, sink } = buildApp(config, db, options);
   // Keys and settings are cached for up to a second; what other processes change drops them here.
-  const changes = [await ctx.store.keys.listen(), await ctx.settings.listen()];
+  const changes = [
+    await ctx.store.keys.listen(),
+    await ctx.settings.listen(),
+    ...(await ctx.widgets.start()),
+  ];
   const stopListening = () => Promise.all(changes.map((subscription) => subscription.close()));
   const recovered = await recoverInterruptedSends(ctx.store, ctx.tracker, ctx.now());
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');

@@ -22,3 +22,6 @@ export * from './send.ts';
 export * from './settings.ts';
 export * from './settings-test.ts';
 export * from './sms-segments.ts';
+export * from './widget.ts';
+export * from './widget-schema.ts';
+export * from './widget-words.ts';

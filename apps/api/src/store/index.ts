@@ -6,6 +6,8 @@ import { analyticsStore } from '../analytics/store.ts';
 import { outboxStore } from '../delivery/outbox-store.ts';
 import { requestStore } from '../requests/store.ts';
 import { reviewStore } from '../reviews/store.ts';
+import { websiteStore } from '../reviews/website-store.ts';
+import { widgetStore } from '../widget/store.ts';
 import { type ApiDatabaseSettings, openApiDatabase } from './database.ts';
 import { settingsStore } from './service-values.ts';
 
@@ -25,6 +27,9 @@ export function createStore(db: Database, options: CacheOverrides = {}) {
     keys,
     requests: requestStore(db),
     reviews: reviewStore(db),
+    /** A review on the business's website: consent, reports, what the widget reads. */
+    website: websiteStore(db),
+    widgets: widgetStore(db),
     analytics: analyticsStore(db),
     outbox: outboxStore(db),
     settings: settingsStore(db),
