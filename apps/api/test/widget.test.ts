@@ -205,6 +205,45 @@ describeEachEngine({}, (api) => {
     expect(changed.headers.get('etag')).not.toBe(etag);
   });
 
+  it('answers views from memory: a hundred views, no build, no look-up', async () => {
+    await visitorData(api, id);
+    const before = api.ctx.widgets.stats();
+    expect(before.builds).toBeGreaterThan(0);
+    for (let i = 0; i < 100; i++) expect((await visitorData(api, id)).status).toBe(200);
+    const after = api.ctx.widgets.stats();
+    expect(after.builds).toBe(before.builds);
+    expect(after.lookups).toBe(before.lookups);
+  });
+
+  it('serves the script and its stylesheet to any site, cacheable and gzipped', async () => {
+    const script = await api.fetch('/widget/v1.js', { headers: { 'accept-encoding': 'gzip' } });
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(script.headers.get('content-encoding')).toBe('gzip');
+    expect(script.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(script.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(await script.text()).toContain('Review widget:');
+    const style = await api.fetch('/widget/v1.css');
+    expect(style.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(
+      (await api.fetch('/widget/v1.js', { headers: { 'if-none-match': script.headers.get('etag')! } })).status,
+    ).toBe(304);
+    expect((await api.fetch('/widget/v1.js', { method: 'POST' })).status).toBe(405);
+  });
+
+  it('lets any site frame the HTML rendition, which runs no script', async () => {
+    const embed = await api.fetch(`/widget/v1/${id}.html`);
+    expect(embed.headers.get('x-frame-options')).toBeNull();
+    const csp = embed.headers.get('content-security-policy')!;
+    expect(csp).toContain('frame-ancestors *');
+    expect(csp).not.toMatch(/script-src|unsafe/);
+    expect(await embed.text()).not.toMatch(/<script|style="|AggregateRating|itemprop|application\/ld\+json/);
+    // The public page is not framed.
+    expect((await api.fetch(`/reviews/${id}`)).headers.get('content-security-policy')).toContain(
+      "frame-ancestors 'none'",
+    );
+  });
+
   it('turned off: the data says so, the HTML is empty, the public page says reviews are not shown', async () => {
     const off = await ownerWrite(api, key, 'PUT', '/api/v1/widget', { enabled: false });
     expect(off.body.data.enabled).toBe(false);

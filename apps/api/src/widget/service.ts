@@ -49,8 +49,10 @@ export function createWidgets(deps: {
   const { store, now } = deps;
   const assets: WidgetAssets = loadWidgetAssets();
   const directory = createDirectory(store.widgets, { missesPerSecond: deps.missesPerSecond });
+  let builds = 0;
   const cache = createViewCache<WidgetEntry>({
     build: async (businessId) => {
+      builds++;
       const view = await buildWidget(store, businessId, now(), deps.publicOrigin());
       return view && representWidget(view);
     },
@@ -113,6 +115,8 @@ export function createWidgets(deps: {
     stats: () => ({
       entries: cache.size(),
       bytes: cache.bytes(),
+      /** Entries built from the database since the start: a view served from memory builds none. */
+      builds,
       ids: directory.size(),
       lookups: directory.lookups(),
     }),
