@@ -97,12 +97,3 @@ export const WIDGET_ENDPOINTS = {
   hide: { method: 'PUT', path: '/api/v1/widget/hidden/:id', scope: 'widget:write' },
   show: { method: 'DELETE', path: '/api/v1/widget/hidden/:id', scope: 'widget:write' },
 } as const satisfies Record<string, { method: 'GET' | 'PUT' | 'DELETE'; path: string; scope: Scope }>;
-
-/** The dashboard's server forwards them at these paths (owners only). */
-export const BFF_WIDGET_PATHS = {
-  widget: '/bff/widget',
-  hidden: '/bff/widget/hidden/:id',
-} as const;
-
-export const hiddenPath = (base: string, reviewId: string) =>
-  base.replace(':id', encodeURIComponent(reviewId));

@@ -108,3 +108,12 @@ export function widgetSnippet(origin: string, id: string, businessName: string):
     `<script src="${escapeHtml(origin + WIDGET_PATHS.script)}" data-business="${escapeHtml(id)}" async></script>`,
   ].join('\n');
 }
+
+/** The dashboard's server forwards them at these paths (owners only). */
+export const BFF_WIDGET_PATHS = {
+  widget: '/bff/widget',
+  hidden: '/bff/widget/hidden/:id',
+} as const;
+
+export const hiddenPath = (base: string, reviewId: string) =>
+  base.replace(':id', encodeURIComponent(reviewId));
