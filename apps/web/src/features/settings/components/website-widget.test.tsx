@@ -34,8 +34,8 @@ describe('Settings → Website widget', () => {
   it('shows the snippet to copy and a preview in the widget’s words, every rating', async () => {
     bff(widgetAnswer());
     open();
-    const snippet = await screen.findByLabelText('Snippet to paste into your website');
-    expect((snippet as HTMLTextAreaElement).value).toContain('data-business="wgt_');
+    const snippet = await screen.findByRole('figure', { name: 'Snippet to paste into your website' });
+    expect(snippet).toHaveTextContent('data-business="wgt_');
     expect(screen.getByRole('button', { name: 'Copy snippet' })).toBeEnabled();
     const preview = screen.getByRole('region', { name: 'Preview of the widget' });
     expect(preview).toHaveTextContent('3.4 out of 5 from 7 reviews in the last 12 months');
@@ -94,14 +94,14 @@ describe('Settings → Website widget', () => {
     const calls = bff(widgetAnswer(), () => ok(widgetAnswer({ enabled: false })));
     const u = userEvent.setup();
     open();
-    const toggle = await screen.findByRole('switch', { name: 'Show the widget on my website' });
+    const toggle = await screen.findByRole('checkbox', { name: 'Show the widget on my website' });
     expect(toggle).toBeChecked();
     await u.click(toggle);
     expect(calls.at(-1)).toEqual({ method: 'PUT', path: '/bff/widget', body: { enabled: false } });
     expect(await screen.findByTestId('widget-off')).toHaveTextContent(
       'Visitors of your website see no reviews.',
     );
-    expect(screen.getByRole('switch', { name: 'Show the widget on my website' })).not.toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Show the widget on my website' })).not.toBeChecked();
   });
 
   it('says when the review service offers no widget', async () => {

@@ -1,17 +1,15 @@
-import '@mantine/core/styles/Switch.layer.css';
 import './website-widget.css';
 import {
   Alert,
   Anchor,
   Button,
+  Checkbox,
   CopyButton,
   Group,
   Paper,
   Skeleton,
   Stack,
-  Switch,
   Text,
-  Textarea,
   Title,
 } from '@mantine/core';
 import type { WidgetOwner } from '@review-desk/shared/widget-schema';
@@ -38,7 +36,7 @@ function WidgetSettings({ widget }: { widget: WidgetOwner }) {
     <Stack gap="md">
       {change.error && <ErrorState error={change.error} />}
       <Stack gap={4}>
-        <Switch
+        <Checkbox
           label="Show the widget on my website"
           checked={widget.enabled}
           disabled={busy === 'switch'}
@@ -57,15 +55,18 @@ function WidgetSettings({ widget }: { widget: WidgetOwner }) {
       )}
 
       <Stack gap={6}>
-        <Textarea
-          label="Snippet to paste into your website"
-          description="Paste it where the reviews should appear. Visitors without JavaScript get the link to your public page of reviews."
-          value={widget.snippet}
-          readOnly
-          rows={3}
-          className="widget-snippet"
-          onFocus={(event) => event.currentTarget.select()}
-        />
+        <figure className="widget-snippet" aria-labelledby="widget-snippet-title">
+          <Text component="figcaption" id="widget-snippet-title" fw={500} size="sm">
+            Snippet to paste into your website
+          </Text>
+          <Text size="xs" c="dimmed">
+            Paste it where the reviews should appear. Visitors without JavaScript get the link to your public
+            page of reviews.
+          </Text>
+          <pre className="widget-snippet__code" data-testid="widget-snippet">
+            <code>{widget.snippet}</code>
+          </pre>
+        </figure>
         <Group gap="sm">
           <CopyButton value={widget.snippet}>
             {({ copied, copy }) => (
