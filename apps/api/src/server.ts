@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Clock, FakeClock, systemClock } from '@review-desk/server/clock';
 import type { Database } from '@review-desk/server/db/types';
 import { healthRoutes } from '@review-desk/server/health';
@@ -43,6 +44,7 @@ import { createSettingsService, openSettings } from './settings/index.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { openApiDatabase } from './store/database.ts';
 import { createStore } from './store/index.ts';
+import { widgetFastPath } from './widget/fast-path.ts';
 import { widgetOwnerRoutes } from './widget/owner-routes.ts';
 import { widgetPublicRoutes } from './widget/public-routes.ts';
 import { createWidgets } from './widget/service.ts';
@@ -127,7 +129,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   app.use(requestId());
   app.use(requestLogging(ctx));
   app.use(securityHeaders(ctx));
-  // Visitors of businesses' websites: first, the busiest path, with no key and no key's limit.
+  // Visitors of businesses' websites whose answer is not in memory yet (widget/fast-path.ts).
   app.use(widgetPublicRoutes(ctx));
   app.use(API_PREFIX, cors(ctx), credentials(ctx), rateLimit(ctx));
   app.use(sendRoutes(ctx));
@@ -156,7 +158,12 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   if (config.devClock && clock instanceof FakeClock) app.use(devClockRoutes(clock));
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
-  return { app, ctx, sink };
+  // Widget views answered from memory go out before Express; everything else goes through it.
+  const fastPath = widgetFastPath(ctx);
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (!fastPath(req, res)) app(req, res);
+  };
+  return { app, handler, ctx, sink };
 }
 
 export type RunningApi = {
@@ -170,7 +177,7 @@ export type RunningApi = {
 export async function startApi(config: Config, options: ApiOptions = {}): Promise<RunningApi> {
   // Every component's tables migrate before the ready line: a refusal stops the start.
   const db = await openApiDatabase(config);
-  const { app, ctx, sink } = buildApp(config, db, options);
+  const { handler, ctx, sink } = buildApp(config, db, options);
   // Keys and settings are cached for up to a second; what other processes change drops them here.
   const changes = [
     await ctx.store.keys.listen(),
@@ -220,7 +227,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   let served: Served;
   try {
     served = await serve({
-      handler: app,
+      handler,
       port: config.port,
       host: config.host,
       portVariable: 'PORT',

@@ -215,6 +215,23 @@ describeEachEngine({}, (api) => {
     expect(after.lookups).toBe(before.lookups);
   });
 
+  it('answers the same, headers and all, whether the widget is built for the view or read from memory', async () => {
+    const headersOf = (response: Response) =>
+      Object.fromEntries([...response.headers].filter(([name]) => !['date', 'x-request-id'].includes(name)));
+    for (const path of [`/widget/v1/${id}.json`, `/widget/v1/${id}.html`, `/reviews/${id}`]) {
+      await api.ctx.widgets.changed({ businessId });
+      const built = api.ctx.widgets.stats().builds;
+      const first = await api.fetch(path, { headers: { 'x-request-id': 'view-1' } });
+      const again = await api.fetch(path);
+      expect(api.ctx.widgets.stats().builds).toBe(built + 1);
+      expect(headersOf(again)).toEqual(headersOf(first));
+      expect(await again.text()).toBe(await first.text());
+      expect(first.headers.get('x-request-id')).toBe('view-1');
+      expect(again.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(again.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+  });
+
   it('serves the script and its stylesheet to any site, cacheable and gzipped', async () => {
     const script = await api.fetch('/widget/v1.js', { headers: { 'accept-encoding': 'gzip' } });
     expect(script.status).toBe(200);
@@ -226,7 +243,8 @@ describeEachEngine({}, (api) => {
     const style = await api.fetch('/widget/v1.css');
     expect(style.headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect(
-      (await api.fetch('/widget/v1.js', { headers: { 'if-none-match': script.headers.get('etag')! } })).status,
+      (await api.fetch('/widget/v1.js', { headers: { 'if-none-match': script.headers.get('etag')! } }))
+        .status,
     ).toBe(304);
     expect((await api.fetch('/widget/v1.js', { method: 'POST' })).status).toBe(405);
   });

@@ -76,21 +76,25 @@ export function createViewCache<E>(options: {
     return job.promise;
   }
 
+  /**
+   * The entry of `key` if one is kept: fresh, or stale while it is built again in the
+   * background. Undefined: nothing kept (`lookup` builds it).
+   */
+  function peek(key: number): E | undefined {
+    const slot = slots.get(key);
+    if (!slot) return undefined;
+    // Most recently viewed last: the first in the map is the next to go.
+    slots.delete(key);
+    slots.set(key, slot);
+    if (now() - slot.at > limits.ttlMs || (options.fresh && !options.fresh(slot.entry)))
+      build(key).catch((error: unknown) => options.onError?.(error));
+    return slot.entry;
+  }
+
   return {
-    /**
-     * The entry of `key`: a fresh one at once; a stale one at once while it is built again;
-     * otherwise the build's promise (undefined: nothing to show under that key).
-     */
-    lookup(key: number): E | Promise<E | undefined> {
-      const slot = slots.get(key);
-      if (!slot) return build(key);
-      // Most recently viewed last: the first in the map is the next to go.
-      slots.delete(key);
-      slots.set(key, slot);
-      if (now() - slot.at > limits.ttlMs || (options.fresh && !options.fresh(slot.entry)))
-        build(key).catch((error: unknown) => options.onError?.(error));
-      return slot.entry;
-    },
+    peek,
+    /** The entry of `key`: kept (see `peek`), or the build's promise (undefined: nothing to show). */
+    lookup: (key: number): E | Promise<E | undefined> => peek(key) ?? build(key),
     /**
      * What `key` shows changed: never served again, nor kept from a build already running; the
      * next view waits for a build that starts after the change.

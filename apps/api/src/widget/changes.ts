@@ -6,9 +6,12 @@ import type { Queryable } from '@review-desk/server/db/types';
 // not hear (the CLI beside a SQLite server, a lost listening connection) sees the change within
 // the cache's time to live (cache.ts).
 
-/** The notification channel: `{"businessId":N}`, with `publicId` when its widget was made. */
+/**
+ * The notification channel: `{"businessId":N}`, with `publicId` when its widget was made, and
+ * `from` the process that made the change (which dropped its own copy already).
+ */
 export const WEBSITE_CHANNEL = 'api_website';
-export type WebsiteEvent = { businessId: number; publicId?: string };
+export type WebsiteEvent = { businessId: number; publicId?: string; from?: string };
 
 export const isWebsiteEvent = (value: unknown): value is WebsiteEvent => {
   const event = value as WebsiteEvent | null;
@@ -16,7 +19,8 @@ export const isWebsiteEvent = (value: unknown): value is WebsiteEvent => {
     typeof event === 'object' &&
     event !== null &&
     typeof event.businessId === 'number' &&
-    (event.publicId === undefined || typeof event.publicId === 'string')
+    (event.publicId === undefined || typeof event.publicId === 'string') &&
+    (event.from === undefined || typeof event.from === 'string')
   );
 };
 

@@ -41,6 +41,8 @@ export function createDirectory(
     add(publicId: string, businessId: number): void {
       ids.set(publicId, businessId);
     },
+    /** The business of a public id this process knows, from memory only. */
+    known: (publicId: string): number | undefined => ids.get(publicId),
     /** The business of a public id: at once when known, otherwise a bounded look-up. */
     find(publicId: string): number | undefined | Promise<number | undefined> {
       const known = ids.get(publicId);

@@ -2,6 +2,7 @@ import type { Subscription } from '@review-desk/server/db/types';
 import type { Logger } from '@review-desk/server/log';
 import { ok } from '@review-desk/shared';
 import { KEY_CHANNEL } from '../accounts/keys-store.ts';
+import { randomToken } from '../ids.ts';
 import type { Store } from '../store/index.ts';
 import { dayOf } from '../store/time.ts';
 import { loadWidgetAssets, type WidgetAssets } from './assets.ts';
@@ -68,6 +69,9 @@ export function createWidgets(deps: {
     if (event.publicId) directory.add(event.publicId, event.businessId);
     cache.drop(event.businessId);
   };
+  // This process's changes are dropped when they are made (after they committed): their echo
+  // would only throw away a copy built since from the committed data.
+  const self = randomToken(9);
 
   return {
     assets,
@@ -78,10 +82,15 @@ export function createWidgets(deps: {
       if (typeof found === 'number') return cache.lookup(found);
       return found.then((businessId) => (businessId === undefined ? undefined : cache.lookup(businessId)));
     },
+    /** A view answered from memory alone, or undefined (then `lookup`: a build, a look-up, a 404). */
+    peek(publicId: string): WidgetEntry | undefined {
+      const businessId = directory.known(publicId);
+      return businessId === undefined ? undefined : cache.peek(businessId);
+    },
     /** After a change committed: dropped here at once, and in every other process when it hears. */
     async changed(event: WebsiteEvent): Promise<void> {
       heard(event);
-      await notifyWebsiteChange(store.db, event);
+      await notifyWebsiteChange(store.db, { ...event, from: self });
     },
     /** Reads the directory and listens for changes (close the subscriptions on stop). */
     async start(): Promise<Subscription[]> {
@@ -94,7 +103,7 @@ export function createWidgets(deps: {
           WEBSITE_CHANNEL,
           (payload) => {
             const event = parse(payload);
-            if (isWebsiteEvent(event)) heard(event);
+            if (isWebsiteEvent(event) && event.from !== self) heard(event);
           },
           { onReconnect },
         ),

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Checkbox.layer.css';
 import './website-widget.css';
 import {
   Alert,
