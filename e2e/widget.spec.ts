@@ -49,6 +49,14 @@ async function widgetSettings(owner: Page) {
   return section;
 }
 
+/** The business's site with the snippet the owner copies from Settings → Website widget. */
+async function hostSiteOf(owner: Page): Promise<HostSite> {
+  const settings = await widgetSettings(owner);
+  const snippet = (await settings.getByTestId('widget-snippet').textContent()) ?? '';
+  const embed = settings.getByRole('link', { name: 'The widget as HTML (for an iframe)' });
+  return startHostSite(snippet, (await embed.getAttribute('href')) ?? '');
+}
+
 /** A visitor's page on the host site, with the policy's violations and the console collected. */
 async function visit(
   browser: Browser,
@@ -73,6 +81,8 @@ test('a visitor of the business’s own site sees the widget under a strict CSP;
   browser,
   signedIn,
 }) => {
+  // Two customers, the owner's settings and four visits: long on a busy machine.
+  test.slow();
   const owner = await signedIn('owner');
   const stamp = Date.now();
   const shown = `Shared with everyone ${stamp}`;
@@ -95,7 +105,9 @@ test('a visitor of the business’s own site sees the widget under a strict CSP;
     const visitor = await visit(browser, site.url);
     const widget = visitor.page.locator('.review-desk-widget');
     await expect(widget.getByRole('heading', { name: 'Reviews of Harbour Street Coffee' })).toBeVisible();
-    await expect(widget.getByText(/^\d\.\d out of 5 from [\d,]+ reviews in the last 12 months$/)).toBeVisible();
+    await expect(
+      widget.getByText(/^\d\.\d out of 5 from [\d,]+ reviews in the last 12 months$/),
+    ).toBeVisible();
     await expect(widget.getByText(shown)).toBeVisible();
     await expect(widget.getByText(`Consenting V. ·`, { exact: false })).toBeVisible();
     await expect(visitor.page.getByText(kept)).toHaveCount(0);
@@ -151,17 +163,14 @@ test('a visitor of the business’s own site sees the widget under a strict CSP;
   }
 });
 
-test('the widget is accessible and readable in light and dark, at desk and phone widths; the iframe and no-JavaScript versions show the same', async ({
+test('the widget is accessible and readable in light and dark, at desk and phone widths', async ({
   browser,
   signedIn,
 }, testInfo) => {
+  // Four visits, each with axe: long on a busy machine.
+  test.slow();
   const owner = await signedIn('owner');
-  const settings = await widgetSettings(owner);
-  const snippet = (await settings.getByTestId('widget-snippet').textContent()) ?? '';
-  const embedUrl = (await settings
-    .getByRole('link', { name: 'The widget as HTML (for an iframe)' })
-    .getAttribute('href'))!;
-  const site = await startHostSite(snippet, embedUrl);
+  const site = await hostSiteOf(owner);
   try {
     for (const dark of [false, true])
       for (const width of [1280, 390]) {
@@ -187,15 +196,27 @@ test('the widget is accessible and readable in light and dark, at desk and phone
         ).toEqual([]);
         await visitor.close();
       }
+  } finally {
+    await site.close();
+  }
+});
 
-    // The HTML rendition in an iframe on the same strict site.
+test('the HTML rendition in an iframe, and without JavaScript the link to the public page of reviews', async ({
+  browser,
+  signedIn,
+}, testInfo) => {
+  const owner = await signedIn('owner');
+  const site = await hostSiteOf(owner);
+  try {
     const framed = await visit(browser, `${site.url}/frame`);
     const frame = framed.page.frameLocator('iframe[title="Customer reviews"]');
     await expect(frame.getByRole('heading', { name: 'Reviews of Harbour Street Coffee' })).toBeVisible();
-    await expect(frame.getByText(/^\d\.\d out of 5 from [\d,]+ reviews in the last 12 months$/)).toBeVisible();
+    await expect(
+      frame.getByText(/^\d\.\d out of 5 from [\d,]+ reviews in the last 12 months$/),
+    ).toBeVisible();
+    expect(framed.console.filter((line) => /Content Security Policy|Refused/i.test(line))).toEqual([]);
     await framed.close();
 
-    // Without JavaScript: the snippet's link, to the public page of reviews.
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(site.url);
@@ -204,11 +225,50 @@ test('the widget is accessible and readable in light and dark, at desk and phone
       page.getByRole('heading', { name: 'Reviews of Harbour Street Coffee', level: 1 }),
     ).toBeVisible();
     await expect(page.getByRole('heading', { name: 'How these reviews are chosen' })).toBeVisible();
-    await page.screenshot({ path: testInfo.outputPath('public-page.png'), fullPage: true });
-    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'best-practice']).analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    const publicPage = page.url();
     await context.close();
+
+    // The public page runs no script of its own: axe (which needs one) checks it as it is.
+    const checked = await visit(browser, publicPage);
+    await expect(checked.page.getByRole('heading', { name: 'How these reviews are chosen' })).toBeVisible();
+    await checked.page.screenshot({ path: testInfo.outputPath('public-page.png'), fullPage: true });
+    const axe = await new AxeBuilder({ page: checked.page })
+      .withTags(['wcag2a', 'wcag2aa', 'best-practice'])
+      .analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await checked.close();
   } finally {
     await site.close();
   }
+});
+
+test('Settings → Website widget is accessible in light and dark, at desk and phone widths', async ({
+  signedIn,
+}, testInfo) => {
+  test.slow();
+  const owner = await signedIn('owner');
+  const section = await widgetSettings(owner);
+  for (const colorScheme of ['light', 'dark'] as const)
+    for (const width of [1280, 390]) {
+      await owner.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+      await owner.emulateMedia({ colorScheme });
+      await expect(owner.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
+      await section
+        .getByRole('button', { name: /^Hide the review by .+ from the website…$/ })
+        .first()
+        .click();
+      const why = section.getByRole('radiogroup', { name: /^Why hide the review by/ });
+      await expect(why).toBeVisible();
+      await why.scrollIntoViewIfNeeded();
+      await owner.screenshot({ path: testInfo.outputPath(`settings-widget-${colorScheme}-${width}.png`) });
+      const results = await new AxeBuilder({ page: owner })
+        .include('section[aria-labelledby="website-widget-title"]')
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+        .analyze();
+      expect(
+        results.violations.map((v) => `${v.id}: ${v.help}`),
+        `${colorScheme}, ${width}px`,
+      ).toEqual([]);
+      await section.getByRole('button', { name: 'Cancel' }).click();
+    }
 });

@@ -11,9 +11,14 @@ import { type Html, html, pageDocument, raw } from '../http/html.ts';
 const dates = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
 const dateWords = (day: string) => dates.format(new Date(`${day}T00:00:00Z`));
 
-const starGlyphs = (rating: number) => {
+const STAR = 'M12 2.5l2.9 6.1 6.6.8-4.9 4.6 1.3 6.6L12 17.3l-5.9 3.3 1.3-6.6-4.9-4.6 6.6-.8z';
+
+/** Five drawn stars (no font needs a star glyph), hidden from screen readers: the words say it. */
+const stars = (rating: number): Html => {
   const full = Math.max(0, Math.min(RATING_MAX, Math.round(rating)));
-  return '★'.repeat(full) + '☆'.repeat(RATING_MAX - full);
+  const one = (on: boolean) =>
+    raw(`<svg class="rd-star${on ? ' rd-star-on' : ''}" viewBox="0 0 24 24"><path d="${STAR}"/></svg>`);
+  return html`<span class="rd-stars" aria-hidden="true">${Array.from({ length: RATING_MAX }, (_, i) => one(i < full))}</span>`;
 };
 
 type Mode = 'embed' | 'page';
@@ -26,7 +31,7 @@ export function widgetSection(data: WidgetShown, mode: Mode): Html {
   const target = mode === 'embed' ? raw(' target="_blank"') : null;
   const reviews = data.reviews.map(
     (r) => html`<li><article>
-<p><span class="rd-stars" aria-hidden="true">${starGlyphs(r.rating)}</span><span class="rd-sr">${words.ratings[r.rating - 1]}</span></p>
+<p>${stars(r.rating)}<span class="rd-sr">${words.ratings[r.rating - 1]}</span></p>
 <p class="rd-meta">${r.author ?? words.anonymous} · <time datetime="${r.date}">${dateWords(r.date)}</time></p>
 ${r.text ? html`<p class="rd-text">${r.text}</p>` : null}
 </article></li>`,
@@ -38,7 +43,7 @@ ${r.text ? html`<p class="rd-text">${r.text}</p>` : null}
   });
   return html`<section class="rd" aria-labelledby="rd-title">
 ${raw(`<${heading} id="rd-title">`)}${words.heading}${raw(`</${heading}>`)}
-<p class="rd-summary">${summary.average === null ? null : html`<span class="rd-stars" aria-hidden="true">${starGlyphs(summary.average)}</span> `}<strong>${words.summary}</strong></p>
+<p class="rd-summary">${summary.average === null ? null : html`${stars(summary.average)} `}<strong>${words.summary}</strong></p>
 <p class="rd-note">${words.note}</p>
 ${reviews.length > 0 ? html`<ul class="rd-list">${reviews}</ul>` : html`<p class="rd-empty">${words.empty}</p>`}
 ${words.hidden ? html`<p class="rd-hidden">${words.hidden}</p>` : null}

@@ -25,7 +25,7 @@ const HEADERS: Record<ViewKind, Readonly<Record<string, string>>> = {
   embed: {
     'cache-control': FOR_A_WHILE,
     'content-security-policy':
-      "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *",
+      "default-src 'none'; style-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors *",
   },
   page: { 'cache-control': FOR_A_WHILE, 'content-security-policy': PAGE_CSP },
 };

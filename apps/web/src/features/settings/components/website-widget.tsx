@@ -1,3 +1,4 @@
+import '@mantine/core/styles/InlineInput.layer.css';
 import '@mantine/core/styles/Checkbox.layer.css';
 import './website-widget.css';
 import {
@@ -92,6 +93,8 @@ function WidgetSettings({ widget }: { widget: WidgetOwner }) {
           if (!review) return null;
           return (
             <HideControl
+              // A control per review: its open state never passes to the review that takes its place.
+              key={review.id}
               who={review.author ?? 'a customer'}
               busy={busy === review.id}
               onHide={(reason) => run(review.id, { kind: 'hide', reviewId: review.id, reason })}

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/InlineInput.layer.css';
 import '@mantine/core/styles/Radio.layer.css';
 import { Button, Group, Radio, Stack, Text, Title } from '@mantine/core';
 import { HIDE_REASON_LABELS, HIDE_REASONS, type HideReason } from '@review-desk/shared/widget';
