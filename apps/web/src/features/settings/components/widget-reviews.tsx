@@ -31,6 +31,7 @@ export function HideControl({
         <Button
           variant="subtle"
           size="compact-sm"
+          className="widget-hide__open"
           onClick={() => setOpen(true)}
           aria-label={`Hide the review by ${who} from the website…`}
         >
@@ -102,7 +103,7 @@ export function HiddenReviews({
               </Text>
               {review.text && <Text className="widget-preview__text">{review.text}</Text>}
               <Text size="sm">
-                Hidden on {formatDate(review.hiddenAt)}: {HIDE_REASON_LABELS[review.reason]}
+                Hidden on {formatDate(review.hiddenAt)} · {HIDE_REASON_LABELS[review.reason]}
               </Text>
               <div>
                 <Button
