@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Clock, FakeClock, systemClock } from '@review-desk/server/clock';
 import type { Database } from '@review-desk/server/db/types';
 import { healthRoutes } from '@review-desk/server/health';
+import { jobRetention } from '@review-desk/server/jobs/retention';
 import { createLogSink, type LogSink, writeReadyLine } from '@review-desk/server/log';
 import { createHttpMetrics } from '@review-desk/server/metrics';
 import { type Served, serve } from '@review-desk/server/serve';
@@ -189,6 +190,9 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
   // Held requests go out when their sending hours open, from whichever process claims them.
   const sendContext = () => sendContextOf(ctx);
+  // Finished jobs (one per reminder, per held send) are deleted after a while, by a job of their own.
+  const retention = jobRetention({ db, clock: ctx.clock, logger: ctx.logger });
+  await retention.schedule();
   const scheduler: Scheduler = await startScheduler({
     tracker: ctx.tracker,
     clock: ctx.clock,
@@ -208,7 +212,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
           messages.map((message) => ({ message, outcome })),
         ),
     }),
-    more: { [REMINDER_JOB]: ctx.reminders.handler },
+    more: { [REMINDER_JOB]: ctx.reminders.handler, [retention.kind]: retention.handler },
   });
 
   // Demo data before the ready line: whoever waits for `listening` finds it in place.

@@ -155,4 +155,30 @@ describe.each(ENGINES)('%s', (engine) => {
       }
     });
   });
+
+  describe('their jobs', () => {
+    it('are deleted once finished longer ago than the retention, by the service’s own retention job', async () => {
+      const request = await send({ customerPhone: uniquePhone() });
+      clock.advance(2 * DAY + 1_000);
+      await until(async () => (await stateOf(request.requestId)) === 'sent');
+      const db = api.ctx.store.db;
+      const finishedReminders = async () =>
+        Number(
+          (
+            await db.get<{ n: number }>(
+              `SELECT count(*) AS n FROM jobs WHERE kind = 'reminders.send' AND state IN ('done', 'failed', 'cancelled')`,
+            )
+          )?.n,
+        );
+      expect(await finishedReminders()).toBeGreaterThan(0);
+      expect(await db.get(`SELECT state FROM jobs WHERE kind = 'jobs.retention'`)).toEqual({
+        state: 'pending',
+      });
+      clock.advance(15 * DAY);
+      await until(async () => (await finishedReminders()) === 0);
+      expect(await db.get(`SELECT state FROM jobs WHERE kind = 'jobs.retention'`)).toEqual({
+        state: 'pending',
+      });
+    });
+  });
 });

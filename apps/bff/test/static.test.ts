@@ -82,11 +82,9 @@ describe('the dashboard build', () => {
     expect(reply.headers['referrer-policy']).toBe('no-referrer');
   });
 
-  it('answers client routes with index.html for navigations only', async () => {
+  it('answers client routes with index.html for navigations', async () => {
     await expectDashboardAt(built.url, ['/reviews', '/send?channel=sms', '/analytics/30']);
-    const fetchLike = await raw(built.url, 'GET', '/reviews', { accept: 'application/json' });
-    expect(fetchLike.status).toBe(404);
-    for (const target of ['/api/v1/nothing', '/auth/nothing', '/bff/nothing']) {
+    for (const target of ['/api/v1/nothing', '/auth/nothing', '/bff/nothing', '/dev/nothing']) {
       const reply = await raw(built.url, 'GET', target, html);
       expect({ target, status: reply.status }).toEqual({ target, status: 404 });
       expect(JSON.parse(reply.text)).toEqual({ success: false, error: 'Not found.', code: 'not_found' });
@@ -99,6 +97,36 @@ describe('the dashboard build', () => {
       '{}',
     );
     expect(post.status).toBe(404);
+  });
+
+  it('serves / and the dashboard’s pages to any GET, as static hosts do; unknown API paths and files stay JSON 404s', async () => {
+    // curl and scripts send no Accept: text/html.
+    for (const target of ['/', '/reviews', '/l/alpha/send?channel=sms', '/users']) {
+      for (const headers of [{}, { accept: 'application/json' }, { accept: '*/*' }] as Record<
+        string,
+        string
+      >[]) {
+        const reply = await raw(built.url, 'GET', target, headers);
+        expect({ target, headers, status: reply.status, body: reply.text }).toEqual({
+          target,
+          headers,
+          status: 200,
+          body: INDEX,
+        });
+      }
+    }
+    expect((await raw(built.url, 'HEAD', '/reviews')).status).toBe(200);
+    for (const target of [
+      '/api/v1/nothing',
+      '/bff/nothing',
+      '/auth/nothing',
+      '/favicon.ico',
+      '/robots.txt',
+    ]) {
+      const reply = await raw(built.url, 'GET', target);
+      expect({ target, status: reply.status }).toEqual({ target, status: 404 });
+      expect(JSON.parse(reply.text)).toMatchObject({ success: false, code: 'not_found' });
+    }
   });
 
   it('caches hashed assets for a year as immutable, compressed', async () => {

@@ -73,7 +73,10 @@ export function createReminders(deps: {
         return 'the customer opted out';
     }
     // STOP texted to the business's number (the carrier's opt-out list).
-    if (phone && (await (await deps.tracker.store()).isOptedOut(r.business_id, phone)))
+    if (
+      phone &&
+      (await (await deps.tracker.store()).isOptedOut(r.business_id, phone, deps.delivery.sender?.() ?? null))
+    )
       return 'the customer opted out';
     const contact = { ...(phone ? { phone } : {}), ...(email ? { email } : {}) };
     if (await deps.store.requests.contactedSince(r.business_id, contact, r.created_at + 1))

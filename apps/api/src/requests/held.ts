@@ -15,7 +15,9 @@ export async function deliverHeld(ctx: SendContext, reserved: RequestRow, messag
   const phone = messages.find((m) => m.channel === 'sms')?.to;
   const optedOut = async (m: OutgoingMessage) =>
     (await ctx.store.requests.isOptedOut(reserved.business_id, m.to)) ||
-    (m.channel === 'sms' && phone !== undefined && (await delivery.isOptedOut(reserved.business_id, m.to)));
+    (m.channel === 'sms' &&
+      phone !== undefined &&
+      (await delivery.isOptedOut(reserved.business_id, m.to, ctx.delivery.sender?.() ?? null)));
   // A customer who opted out while it was held is not messaged.
   const sendable: OutgoingMessage[] = [];
   const refused: LegOutcome[] = [];

@@ -122,7 +122,7 @@ export async function sendReviewRequest(
     const checks = [
       store.requests.refuseOptedOut(business.id, phone, email),
       // A phone that texted STOP to the business's number.
-      phone ? delivery.refuseStopped(business.id, phone) : undefined,
+      phone ? delivery.refuseStopped(business.id, phone, ctx.delivery.sender?.() ?? null) : undefined,
       ctx.frequencyCapDays > 0 && (phone || email)
         ? store.requests.refuseContacted(business.id, phone, email, now - ctx.frequencyCapDays * DAY_MS)
         : undefined,

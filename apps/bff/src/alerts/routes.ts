@@ -73,19 +73,20 @@ export function alertRoutes(deps: {
   router.get(ALERT_PATHS.alerts, named('alerts'), gateway(deps.gates.alerts), async (req, res) => {
     const { user } = req.ctx.session!;
     const reach = await directory.forUser(user.id);
-    const names = new Map(reach.map((l) => [l.slug, l.name]));
+    // Alerts are bound to their location's id: only those of locations the user reaches now.
+    const byId = new Map(reach.map((l) => [l.id, l]));
     const store = await alerts.store();
-    const slugs = reach.map((l) => l.slug);
-    const list = await store.list(user.id, slugs);
+    const ids = reach.map((l) => l.id);
+    const list = await store.list(user.id, ids);
     const enabledAt = await store.enabledAt(user.id);
-    const since = enabledAt === null ? null : await store.activeSince(slugs, enabledAt);
+    const since = enabledAt === null ? null : await store.activeSince(ids, enabledAt);
     const body: AlertList = {
       unread: list.unread,
       activeSince: isoTime(since),
       alerts: list.alerts.map((a) => ({
         id: a.id,
-        location: a.location,
-        locationName: names.get(a.location) ?? a.location,
+        location: byId.get(a.location)?.slug ?? '',
+        locationName: byId.get(a.location)?.name ?? '',
         reviewId: a.reviewId,
         rating: a.rating,
         author: a.author,

@@ -12,6 +12,8 @@ import type { Delivery, DeliveryResult } from '../proxy/send.ts';
 import { BULK_MIGRATIONS, createBulkStore } from './store.ts';
 import { BULK_JOB_KIND, bulkWorker, type Sender } from './worker.ts';
 
+const UNLIMITED = { userLists: 1e9, locationLists: 1e9, userRows: 1e9, locationRows: 1e9 };
+
 // The list send's store and worker on both engines: two runners (two processes' worth of
 // leases) on one job never send a row twice, and the job's controls do what they say.
 
@@ -65,7 +67,7 @@ describeEngines('list sends', (dialect) => {
     const stopping = new AbortController();
     const ids: string[] = [];
     for (const tag of ['a', 'b', 'c']) {
-      const created = await store.create(job(30, `${dialect}-${tag}`));
+      const created = await store.create(job(30, `${dialect}-${tag}`), UNLIMITED);
       await jobStore(db).enqueue({
         kind: BULK_JOB_KIND,
         payload: { id: created.id, run: 1 },
@@ -122,7 +124,7 @@ describeEngines('list sends', (dialect) => {
     const store = createBulkStore(db);
     const { sender, sent } = countingSender(15);
     const stopping = new AbortController();
-    const created = await store.create(job(40, `${dialect}-resume`));
+    const created = await store.create(job(40, `${dialect}-resume`), UNLIMITED);
     const jobs = jobStore(db);
     await jobs.enqueue({ kind: BULK_JOB_KIND, payload: { id: created.id, run: 1 }, uniqueKey: 'r:1' });
     const runner = createJobRunner({
@@ -161,7 +163,7 @@ describeEngines('list sends', (dialect) => {
 
   it('cancel skips what was not sent; retry-unknown reopens unknown rows with a new generation', async () => {
     const store = createBulkStore(database().db);
-    const created = await store.create(job(3, `${dialect}-ctl`));
+    const created = await store.create(job(3, `${dialect}-ctl`), UNLIMITED);
     expect(await store.claimRow(created.id, 0, 'w')).toBe(true);
     expect(await store.settleRow(created.id, 0, 'w', { outcome: 'unknown', code: 'upstream_timeout' })).toBe(
       true,

@@ -158,13 +158,17 @@ export type ExistingAnswer =
 /** A new attempt with a key the journal holds: replay a finished send, or say why not. */
 export function answerExisting(
   entry: JournalEntry,
-  fingerprint: string,
+  attempt: { fingerprint: string; location: string },
   now: number,
   staleAfterMs: number,
 ): ExistingAnswer {
   const refuse = (metric: string, code: ErrorCode, message: string, orphanStale = false) =>
     ({ kind: 'refuse', error: new AppError(code, message), metric, orphanStale }) as const;
-  if (entry.fingerprint !== fingerprint)
+  // A key is one intent of one user at one location: used at another, it is never that
+  // location's answer (nothing was sent there) — decision 0025.
+  if (entry.location !== attempt.location)
+    return refuse('key_reused', 'idempotency_mismatch', PROXY_MESSAGES.keyOtherLocation);
+  if (entry.fingerprint !== attempt.fingerprint)
     return refuse('key_reused', 'idempotency_mismatch', PROXY_MESSAGES.keyReused);
   if (entry.outcome === 'in_flight' && now - entry.createdAt <= staleAfterMs)
     return refuse('in_flight_conflict', 'idempotency_in_flight', PROXY_MESSAGES.inFlight);
