@@ -204,6 +204,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
     const url = message.statusCallback;
     const run = (async () => {
       for (const status of receipts) {
+        // Stand-in: Twilio calls back a moment after accepting.
         await new Promise((resolve) => setTimeout(resolve, receiptDelayMs));
         const params: Record<string, string> = {
           AccountSid: message.accountSid,
@@ -233,7 +234,10 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
 
   /** GET …/Messages/{Sid}.json: an inbound message's resource. */
   function readMessage(req: IncomingMessage, res: ServerResponse, account: string, messageSid: string): void {
-    if (!authorised(req) || account !== accountSid) return twilioError(res, 20003);
+    if (!authorised(req) || account !== accountSid) {
+      twilioError(res, 20003);
+      return;
+    }
     const message = received.get(messageSid);
     if (!message) {
       res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
@@ -313,6 +317,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
       message.answered = 400;
       return twilioError(res, 21606);
     }
+    // Stand-in: a Twilio that takes this long to answer.
     if (behaviour.delayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
     const now = new Date().toUTCString().replace('GMT', '+0000');
     const segments = message.body.length <= 160 ? 1 : Math.ceil(message.body.length / 153);

@@ -1,5 +1,6 @@
 import * as setting from '@review-desk/server/config';
 import { timeZoneSchema } from '@review-desk/shared';
+import { DAY_MS } from '@review-desk/shared/time';
 
 // List sends' settings (docs/bulk.md): their pace, their lease, the wall clock of their daily caps,
 // and what one user or one location may store. Part of the BFF's configuration table (env.ts).
@@ -75,7 +76,7 @@ export function loadBulkConfig(env: BulkValues) {
       userRows: env.BULK_USER_ROWS_MAX,
       locationRows: env.BULK_LOCATION_ROWS_MAX,
     },
-    retentionMs: env.BULK_RETENTION_DAYS * 86_400_000,
+    retentionMs: env.BULK_RETENTION_DAYS * DAY_MS,
   };
 }
 export type BulkConfig = ReturnType<typeof loadBulkConfig>;

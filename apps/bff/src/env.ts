@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import * as setting from '@review-desk/server/config';
 import { REPO_ROOT, resolveFrom } from '@review-desk/server/files';
 import { AUTH_SCHEMES, FREQUENCY_CAP_DAYS_DEFAULT, PASSWORD_MIN } from '@review-desk/shared';
+import { DAY_MS } from '@review-desk/shared/time';
 import { z } from 'zod';
 import { BULK_CONFIG, loadBulkConfig } from './env-bulk.ts';
 import { loadStorageConfig, STORAGE_CONFIG } from './env-storage.ts';
@@ -11,7 +12,6 @@ import { loadStorageConfig, STORAGE_CONFIG } from './env-storage.ts';
 // (name, type, default, meaning); a bad or missing one stops the start with one line naming it.
 // The README's table is generated from this one (npm run docs:config). Where the data lives is
 // declared in env-storage.ts, which the CLI reads alone.
-
 export { loadCliConfig } from './env-storage.ts';
 
 export const BFF_CONFIG = setting.defineConfig({
@@ -285,7 +285,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       absoluteMs: Math.round(env.SESSION_ABSOLUTE_HOURS * 3_600_000),
     },
     idempotencyRetentionMs: Math.round(env.IDEMPOTENCY_RETENTION_HOURS * 3_600_000),
-    sendHistoryMs: env.SEND_HISTORY_DAYS * 86_400_000,
+    sendHistoryMs: env.SEND_HISTORY_DAYS * DAY_MS,
     cookieSecure: env.COOKIE_SECURE === 'auto' ? ('auto' as const) : env.COOKIE_SECURE === 'true',
     logLevel: env.LOG_LEVEL as string,
     workers: env.BFF_WORKERS,

@@ -243,7 +243,7 @@ export function createBff(
   app.use(overviewRoutes({ directory, gates: gates.routes }));
   app.use(bulkRoutes({ bulk, gates: gates.routes, logger }));
   app.use(settingsRoutes({ gates: gates.routes }));
-  app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger }));
+  app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger, jobs: [alerts, bulk] }));
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';

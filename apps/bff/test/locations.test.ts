@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, type Recorded, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { request } from '../../../test/support/http.ts';
 import { runCli, startApp, tempDir } from '../../../test/support/processes.ts';
-import { bffTestEnv, newApiKey } from '../../../test/support/stack.ts';
+import { bffTestEnv, newApiKey, waitFor } from '../../../test/support/stack.ts';
 import { OWNER, startBff, type TestBff } from './support/bff.ts';
 import { DashboardClient } from './support/client.ts';
 import { SMS } from './support/fixtures.ts';
@@ -220,7 +220,7 @@ describe('locations through the BFF', () => {
       expect((await owner.get('/l/uptown/api/v1/reviews')).status).toBe(200);
       seen = keysIn(a.calls)[0] ?? '';
       if (seen === rotated) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, 200)); // poll: a look again after the reload
     }
     expect(seen).toBe(rotated);
     a.reset();
@@ -266,6 +266,7 @@ describe('locations through the BFF', () => {
     while (Date.now() < deadline) {
       slugs = (await promoted.get('/bff/locations')).json.data.locations.map((l: { slug: string }) => l.slug);
       if (slugs.length === 3) break;
+      // Poll: the promotion reaches the user's session when the BFF next reads the table.
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(slugs).toEqual(['downtown', 'airport', 'uptown']);
@@ -368,6 +369,7 @@ describe('locations through the BFF', () => {
         const reply = await owner.get('/l/beta/api/v1/reviews');
         if (reply.status === 200 && keysIn(a.calls)[0] === key) return;
         if (Date.now() > deadline) throw new Error(`beta is not routed with its key: ${reply.status}`);
+        // Poll: the re-added location is routed once the BFF reads the table again.
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     };
@@ -417,6 +419,10 @@ describe('locations through the BFF', () => {
       await db.close();
     }
     await runCli('bff', ['location', 'remove', '--slug', 'beta'], { env });
+    // The tests after this one see the three locations again once the BFF reads the table.
+    const slugs = async () =>
+      (await owner.get('/bff/locations')).json.data.locations.map((l: { slug: string }) => l.slug);
+    await waitFor(async () => !(await slugs()).includes('beta'), 10_000, 'beta gone');
   }, 60_000);
 
   it("one location's upstream down fails only that location", async () => {

@@ -81,6 +81,7 @@ describe('session expiry, throttling and secure cookies', () => {
   it('ends a session after the idle timeout', async () => {
     const client = await short.owner();
     expect((await client.get('/auth/me')).status).toBe(200);
+    // Real time: sessions expire on the system clock (a session's life is wall time, not the dev clock).
     await new Promise((r) => setTimeout(r, 1_500));
     const reply = await client.get('/auth/me');
     expect(reply.status).toBe(401);
@@ -94,6 +95,7 @@ describe('session expiry, throttling and secure cookies', () => {
     const statuses: [number, number][] = [];
     while (Date.now() - started < 5_000) {
       statuses.push([Date.now() - started, (await client.get('/auth/me')).status]);
+      // Real time: a user active every 400 ms of wall time, as sessions count it.
       await new Promise((r) => setTimeout(r, 400));
     }
     const alive = statuses.filter(([t]) => t < 3_300).map(([, s]) => s);

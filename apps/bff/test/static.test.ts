@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { tempDir } from '../../../test/support/processes.ts';
+import { waitFor } from '../../../test/support/stack.ts';
 import { LOGGED_PATH_MAX } from '../src/http/context.ts';
 import { startBff, type TestBff } from './support/bff.ts';
 import { raw } from './support/client.ts';
@@ -162,7 +163,7 @@ describe('the dashboard build', () => {
     let best = await decoded('gzip, deflate, br');
     for (let i = 0; i < 100 && best.encoding !== 'br'; i++) {
       expect(best).toEqual({ ...expected, encoding: 'gzip' });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 50)); // poll: a look again at the encoding
       best = await decoded('gzip, deflate, br');
     }
     expect(best).toEqual({ ...expected, encoding: 'br' });
@@ -245,7 +246,7 @@ describe('operations', () => {
     const id = String(reply.headers['x-request-id']);
     let line: string | undefined;
     for (let i = 0; i < 40 && line === undefined; i++) {
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 50)); // poll: a look again at the log
       line = built.app.logs.find((l) => l.includes(id) && l.includes('"msg":"request"'));
     }
     const { path: logged } = JSON.parse(line!) as { path: string };
@@ -257,8 +258,9 @@ describe('operations', () => {
     const client = await built.owner();
     const reply = await client.get(`/bff/sends?contact=${encodeURIComponent('+14155552671')}`);
     const id = reply.headers.get('x-request-id')!;
-    await new Promise((r) => setTimeout(r, 200));
-    const line = built.app.logs.find((l) => l.includes(id) && l.includes('"msg":"request"'));
+    const logged = () => built.app.logs.find((l) => l.includes(id) && l.includes('"msg":"request"'));
+    await waitFor(() => logged() !== undefined, 5_000, 'the request line');
+    const line = logged();
     expect(line).toBeDefined();
     expect(JSON.parse(line!)).toMatchObject({
       reqId: id,

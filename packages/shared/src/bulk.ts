@@ -61,7 +61,11 @@ export type CheckedRow =
  * "Row N: …"). The BFF checks a long list row by row with this, a slice at a time
  * (apps/bff/src/bulk/check.ts); the schema below checks it whole.
  */
-export function checkListRow(row: unknown, index: number, channel: z.input<typeof channelSchema>): CheckedRow {
+export function checkListRow(
+  row: unknown,
+  index: number,
+  channel: z.input<typeof channelSchema>,
+): CheckedRow {
   const shape = bulkRowInputSchema.strict().safeParse(row);
   const checked = shape.success ? checkBulkRow(shape.data, channel) : shape;
   if (checked.success) return { ok: true, send: checked.data };

@@ -1,5 +1,4 @@
 import type { Database } from '@review-desk/server/db/types';
-import { refuseWhenFound } from '../store/refusals.ts';
 
 // Who may not be texted (component `delivery`): a STOP texted to one of the service's numbers,
 // for every business sending from it (sms_number_opt_outs, decision 0028), and the older
@@ -14,7 +13,6 @@ export function optOutStore(db: Database) {
   const STOPPED = `SELECT 1 AS hit FROM sms_opt_outs WHERE business_id = $1 AND phone = $2 AND opted_out = 1
     UNION ALL SELECT 1 AS hit FROM sms_number_opt_outs WHERE sender = $3 AND phone = $2 AND opted_out = 1`;
   const optedOut = db.prepare(`${STOPPED} LIMIT 1`);
-  const refuseStopped = refuseWhenFound(db, 'opted_out', STOPPED);
   // A newer message wins; the same message (its MessageSid) never applies twice; at the same
   // second an opt-out wins. RETURNING gives a row only when the row was written.
   const numberKeyword = db.prepare(`INSERT INTO sms_number_opt_outs
@@ -34,13 +32,13 @@ export function optOutStore(db: Database) {
       await optOut.run(businessId, phone, out ? 1 : 0, at);
     },
 
-    /** Whether the phone may not be texted by this business from `sender` (the number it sends from). */
+    /**
+     * The carrier's side alone: whether the phone may not be texted by this business from `sender`.
+     * A send asks requests/opt-outs.ts, which also holds the page's opt-outs.
+     */
     async isOptedOut(businessId: number, phone: string, sender: string | null): Promise<boolean> {
       return (await optedOut.get(businessId, phone, sender ?? '')) !== undefined;
     },
-    /** A send's check: rejects with a Refused when the phone texted STOP (store/refusals.ts). */
-    refuseStopped: (businessId: number, phone: string, sender: string | null): Promise<void> =>
-      refuseStopped(businessId, phone, sender ?? ''),
 
     /**
      * A STOP or START texted to `sender`, applied unless a newer message (or this one) already

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DAY_MS } from '@review-desk/shared';
 import express, { type Request, type Response, Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { SITE_CSS } from '../http/html.ts';
@@ -63,7 +64,7 @@ export function reviewPageRoutes(ctx: AppContext): Router {
       sameSite: 'strict',
       secure: secure(),
       path: '/r/',
-      maxAge: 7 * 86_400_000,
+      maxAge: 7 * DAY_MS,
     });
     return nonce;
   }

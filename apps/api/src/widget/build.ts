@@ -1,4 +1,5 @@
 import {
+  DAY_MS,
   publicAuthorName,
   SOURCE_NAMES,
   sourceLink,
@@ -12,7 +13,7 @@ import {
 } from '@review-desk/shared';
 import type { WebsiteReviewRow } from '../reviews/website-store.ts';
 import type { Store } from '../store/index.ts';
-import { DAY_MS, dayOf, dayToDate } from '../store/time.ts';
+import { dayOf, dayToDate } from '../store/time.ts';
 
 // What a business's widget shows (docs/widget.md, "What is shown and why"), read from the
 // database once per change, never per view:

@@ -4,7 +4,7 @@ import { requestIdOf, securityHeaderValues } from '../http/middleware.ts';
 import { ROUTE_NAMES, respond, viewInMemory } from './views.ts';
 
 // Visitors' views answered from memory before Express
-// (docs/decisions/0030-widget-views-from-memory.md): a GET or HEAD of the script, the stylesheet,
+// (docs/decisions/0031-widget-views-from-memory.md): a GET or HEAD of the script, the stylesheet,
 // or a widget whose answer is kept. The same security headers and request id as every answer, the
 // same per-address headers as the routes; counted in the request metrics, but not logged line by
 // line (at 10,000 views a second the log would be the views). Anything else — a widget to build,

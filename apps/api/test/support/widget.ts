@@ -1,11 +1,11 @@
 import {
+  DAY_MS,
   DIRECT_PLATFORM,
   successEnvelopeSchema,
   widgetDataSchema,
   widgetOwnerSchema,
 } from '@review-desk/shared';
 import { expect } from 'vitest';
-import { DAY_MS } from '../../src/store/time.ts';
 import { type Body, getJson, sendOk, type TestApi, uniquePhone, writeJson } from '../helpers.ts';
 
 // The website widget's tests drive it as its users do: a customer on the customer page, the

@@ -252,6 +252,11 @@ export function createAlerts(deps: AlertsDeps) {
     },
     /** Plans polls and digests now (after a change of preferences). */
     plan,
+    /** Plans, then runs the due polls and digests and what they lead to until none is left (dev hooks, tests). */
+    async drain(): Promise<number> {
+      await planning;
+      return runner ? runner.drain() : 0;
+    },
     /** Forces the next poll of every location to run now (after turning alerts on). */
     async pollSoon(): Promise<void> {
       if (!runner) return;

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { DAY_MS } from '@review-desk/shared/time';
 
 // Device cookies (OWASP, "Slow brute force using device cookies"; decision 0027): a browser that
 // signed in to an account receives a cookie naming a random nonce, bound to the account's email by
@@ -7,7 +8,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 // wrong passwords lock only it, after which it counts as an unknown browser again.
 
 /** How long a browser keeps the cookie after its last sign-in. */
-export const DEVICE_COOKIE_MAX_AGE_MS = 180 * 86_400_000;
+export const DEVICE_COOKIE_MAX_AGE_MS = 180 * DAY_MS;
 
 export type DeviceCookies = {
   /** A new cookie value for a browser that just signed in as `email`. */

@@ -1,5 +1,12 @@
 import { AppError } from '@review-desk/server/errors';
-import { BFF_PATHS, loginBodySchema, type Me, ok, ROLE_PERMISSIONS } from '@review-desk/shared';
+import {
+  BFF_PATHS,
+  loginBodySchema,
+  type Me,
+  ok,
+  ROLE_PERMISSIONS,
+  type SessionUser,
+} from '@review-desk/shared';
 import { type Request, Router } from 'express';
 import type { Logger } from 'pino';
 import type { RouteGates } from '../gates.ts';
@@ -18,7 +25,7 @@ import {
 } from './cookies.ts';
 import { DEVICE_COOKIE_MAX_AGE_MS, type DeviceCookies } from './devices.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
-import type { SessionStore, SessionUser } from './sessions.ts';
+import type { SessionStore } from './sessions.ts';
 import type { LoginThrottle, Outcome } from './throttle.ts';
 import type { UserStore } from './users.ts';
 

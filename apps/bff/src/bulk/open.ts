@@ -34,6 +34,8 @@ export type BulkModule = {
   resume(id: string): Promise<boolean>;
   retryUnknown(id: string): Promise<number>;
   start(): Promise<void>;
+  /** Runs the due runs until none is left (dev hooks, tests); how many ran. */
+  drain(): Promise<number>;
   stop(): Promise<void>;
 };
 
@@ -152,6 +154,8 @@ export function openBulk(
       });
       runner.start();
     },
+
+    drain: async () => (runner ? runner.drain() : 0),
 
     async stop() {
       stopping.abort();

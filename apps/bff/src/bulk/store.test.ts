@@ -34,7 +34,7 @@ function countingSender(delayMs = 2) {
     async deliver(input: Delivery): Promise<DeliveryResult> {
       if (keys.has(input.key)) return { kind: 'refused', error: new AppError('idempotency_in_flight') };
       keys.add(input.key);
-      await sleep(delayMs);
+      await sleep(delayMs); // stand-in: an upstream that takes a moment to answer
       const to = input.send.customerEmail as string;
       sent.set(to, (sent.get(to) ?? 0) + 1);
       return acceptedSend();
@@ -102,7 +102,7 @@ describeEngines('list sends', (dialect) => {
       for (const id of ids) {
         for (let i = 0; i < 400; i++) {
           if ((await store.get(id))?.status === 'done') break;
-          await sleep(25);
+          await sleep(25); // poll: a look again at the job
         }
         expect((await store.get(id))?.status).toBe('done');
         expect(await store.counts(id, 30)).toMatchObject({ sent: 30 });
@@ -146,12 +146,13 @@ describeEngines('list sends', (dialect) => {
     });
     runner.start();
     try {
-      while (sent.size < 10) await sleep(5);
+      while (sent.size < 10) await sleep(5); // poll: a look again at what was sent
       // The first run is in the middle of a send; the second starts before it has finished it.
       expect(await store.pause(created.id, null)).toBe(true);
       const run = await store.resume(created.id);
       await jobs.enqueue({ kind: BULK_JOB_KIND, payload: { id: created.id, run }, uniqueKey: `r:${run}` });
       runner.wake();
+      // poll: a look again at the job
       for (let i = 0; i < 400 && (await store.get(created.id))?.status !== 'done'; i++) await sleep(25);
       expect(await store.counts(created.id, 40)).toMatchObject({ sent: 40, unknown: 0 });
       expect(Math.max(...sent.values())).toBe(1);

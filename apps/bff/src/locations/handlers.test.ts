@@ -63,6 +63,7 @@ it('drops replaced send handlers, keeping one only while a send it forwarded is 
     send: { channel: 'sms', customerPhone: '+14155552671' },
     requestId: 'req-1',
   });
+  // Poll the upstream stand-in until the send is in flight there.
   while (upstream.count('/api/v1/requests/send') === 0)
     await new Promise((resolve) => setTimeout(resolve, 10));
   handlers.forLocation(location(1_001));

@@ -25,7 +25,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const sendReplySchema = successEnvelopeSchema(sendResultSchema);
 const SCOPE = ENDPOINTS.send.scope;
 
-export type Settled = { finish: Finish; answer: Answer; headers: Record<string, string> };
+export type Settlement = { finish: Finish; answer: Answer; headers: Record<string, string> };
 
 const replaced = (code: ErrorCode, message: string): Answer => ({
   kind: 'replace',
@@ -35,7 +35,7 @@ const replaced = (code: ErrorCode, message: string): Answer => ({
 });
 
 /** Nobody can say whether the request was sent: 'unknown', never retried with the same key. */
-const unknown = (httpStatus: number, code: ErrorCode, message: string): Settled => ({
+const unknown = (httpStatus: number, code: ErrorCode, message: string): Settlement => ({
   finish: { outcome: 'unknown', httpStatus, error: message },
   answer: replaced(code, message),
   headers: { 'content-type': JSON_TYPE },
@@ -65,7 +65,7 @@ function envelopeOf(body: Buffer): { error: string; code: string | undefined } |
 function settleReply(
   reply: { status: number; headers: IncomingHttpHeaders; body: Buffer },
   key: string,
-): Settled {
+): Settlement {
   const contentType = reply.headers['content-type'];
   const answer = interpretReply(
     { status: reply.status, contentType, body: reply.body },
@@ -125,7 +125,7 @@ function settleReply(
 }
 
 /** What the upstream exchange's result means for the journal and for the browser. */
-export function settleSend(result: PostResult, key: string): Settled {
+export function settleSend(result: PostResult, key: string): Settlement {
   if (result.kind === 'reply') return settleReply(result, key);
   switch (result.reason) {
     case 'unreachable':

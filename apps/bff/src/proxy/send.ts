@@ -20,7 +20,7 @@ import type { AccessLog } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 import type { UpstreamHeaders } from './headers.ts';
 import { PROXY_MESSAGES } from './messages.ts';
-import { answerExisting, type Settled, settleSend } from './send-outcome.ts';
+import { answerExisting, type Settlement, settleSend } from './send-outcome.ts';
 import { postUpstream } from './upstream-post.ts';
 
 // POST /api/v1/requests/send, at most once per user intent (the upstream's endpoint takes no
@@ -54,7 +54,7 @@ export type Delivery = {
 
 export type DeliveryResult =
   /** The exchange ran: what the upstream's answer (or the lack of one) means. */
-  | { kind: 'settled'; entry: string; settled: Settled }
+  | { kind: 'settled'; entry: string; settled: Settlement }
   /** The key already holds a finished send: its answer again, nothing sent. */
   | { kind: 'replay'; status: number; type: string; body: Uint8Array; outcome: SendOutcome }
   /** The key is in flight, unknown or reused for another intent: nothing sent. */
@@ -165,7 +165,7 @@ export function createSendHandler(deps: SendDeps) {
     }
   }
 
-  async function forward(id: string, body: Buffer, input: Delivery): Promise<Settled> {
+  async function forward(id: string, body: Buffer, input: Delivery): Promise<Settlement> {
     const started = process.hrtime.bigint();
     const headers = deps.upstreamHeaders({
       method: 'POST',

@@ -1,3 +1,4 @@
+import { DAY_MS } from '@review-desk/shared/time';
 import type { Clock } from '../clock.ts';
 import type { Database, DbLogger } from '../db/types.ts';
 import type { JobHandler } from './runner.ts';
@@ -13,7 +14,7 @@ type Logger = DbLogger & { info(details: object, message: string): void };
 
 export const RETENTION_JOB = 'jobs.retention';
 /** How long a finished job is kept. */
-export const FINISHED_JOB_RETENTION_MS = 14 * 86_400_000;
+export const FINISHED_JOB_RETENTION_MS = 14 * DAY_MS;
 /** How often the retention job runs. */
 export const RETENTION_EVERY_MS = 60 * 60_000;
 /** Rows deleted per statement. */
