@@ -29,9 +29,17 @@ import { HiddenReviews, HideControl } from './widget-reviews.tsx';
 function WidgetSettings({ widget }: { widget: WidgetOwner }) {
   const change = useChangeWidget();
   const [busy, setBusy] = useState<string | null>(null);
+  // The switch shows the owner's choice at once; a refusal puts it back (and says why).
+  const [switching, setSwitching] = useState<boolean | null>(null);
   const run = (key: string, variables: Parameters<typeof change.mutate>[0]) => {
     setBusy(key);
-    change.mutate(variables, { onSettled: () => setBusy(null) });
+    if (variables.kind === 'switch') setSwitching(variables.enabled);
+    change.mutate(variables, {
+      onSettled: () => {
+        setBusy(null);
+        setSwitching(null);
+      },
+    });
   };
 
   return (
@@ -40,7 +48,7 @@ function WidgetSettings({ widget }: { widget: WidgetOwner }) {
       <Stack gap={4}>
         <Checkbox
           label="Show the widget on my website"
-          checked={widget.enabled}
+          checked={switching ?? widget.enabled}
           disabled={busy === 'switch'}
           aria-describedby="widget-switch-help"
           onChange={(event) => run('switch', { kind: 'switch', enabled: event.currentTarget.checked })}
