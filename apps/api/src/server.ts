@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Clock, FakeClock, systemClock } from '@review-desk/server/clock';
 import type { Database } from '@review-desk/server/db/types';
 import { healthRoutes } from '@review-desk/server/health';
@@ -11,8 +12,8 @@ import { API_PREFIX } from '@review-desk/shared';
 import express from 'express';
 import { createKeyUsage } from './accounts/keys.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
-import { createJobs, drainAll, startOutbox } from './background.ts';
-import { type AppContext, sendContextOf } from './context.ts';
+import { createJobs, drainAll, squareFor, startOutbox } from './background.ts';
+import type { AppContext } from './context.ts';
 import { createDeliveryProvider } from './delivery/index.ts';
 import { devOutboxRoutes } from './delivery/outbox-routes.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
@@ -33,14 +34,13 @@ import {
   securityHeaders,
 } from './http/index.ts';
 import { squareRoutes } from './integrations/square/routes.ts';
-import { createSquare, type Square } from './integrations/square/service.ts';
+import type { Square } from './integrations/square/service.ts';
 import { docsRoutes } from './openapi/routes.ts';
 import { createRateLimiter, createSharedRateLimiter } from './rate/limiter.ts';
 import { createReminders, type Reminders } from './reminders/reminders.ts';
 import { recoverInterruptedSends } from './requests/held.ts';
 import { requestsRoutes } from './requests/read-routes.ts';
 import { sendRoutes } from './requests/routes.ts';
-import { sendReviewRequest } from './requests/send.ts';
 import { sendStore } from './requests/send-store.ts';
 import { reviewLinkFor } from './requests/validate.ts';
 import { reviewPageRoutes } from './review-page/routes.ts';
@@ -53,6 +53,10 @@ import type { Dispatcher } from './webhooks/dispatcher.ts';
 import { deliveryEvents } from './webhooks/events.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { createWebhooks } from './webhooks/service.ts';
+import { widgetFastPath } from './widget/fast-path.ts';
+import { widgetOwnerRoutes } from './widget/owner-routes.ts';
+import { widgetPublicRoutes } from './widget/public-routes.ts';
+import { createWidgets } from './widget/service.ts';
 
 // Composition: configuration → store, delivery, logger → the Express app, mounted in the order
 // of a request's story.
@@ -115,6 +119,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     }),
     // Made just below: they read the settings, the tracker and the delivery above.
     reminders: undefined as unknown as Reminders,
+    widgets: createWidgets({ store, now, publicOrigin: () => site.publicOrigin, logger: sink.logger }),
     jobs: undefined as unknown as JobRunner,
     webhooks: createWebhooks({
       store,
@@ -144,14 +149,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   // Finished jobs (one per reminder, per held send) are deleted after a while, by a job of their own.
   const retention = jobRetention({ db, clock, logger: sink.logger });
   ctx.jobs = createJobs(ctx, db, { [retention.kind]: retention.handler });
-  ctx.square = createSquare({
-    store,
-    box,
-    config: config.square,
-    publicOrigin: () => ctx.site.publicOrigin,
-    now,
-    send: (sender, body, source) => sendReviewRequest(sendContextOf(ctx), sender, body, source),
-  });
+  ctx.square = squareFor(ctx, config.square);
 
   const app = express();
   app.disable('x-powered-by');
@@ -162,6 +160,8 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   app.use(requestId());
   app.use(requestLogging(ctx));
   app.use(securityHeaders(ctx));
+  // Visitors of businesses' websites whose answer is not in memory yet (widget/fast-path.ts).
+  app.use(widgetPublicRoutes(ctx));
   app.use(API_PREFIX, cors(ctx), credentials(ctx), rateLimit(ctx));
   app.use(sendRoutes(ctx));
   app.use(reviewsRoutes(ctx));
@@ -171,6 +171,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   app.use(webhookRoutes(ctx));
   app.use(squareRoutes(ctx));
   app.use(settingsRoutes(ctx));
+  app.use(widgetOwnerRoutes(ctx));
   app.use(docsRoutes(ctx));
   app.use(reviewPageRoutes(ctx));
   app.use(
@@ -191,7 +192,12 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     app.use(devClockRoutes(clock, { drain: () => drainAll(ctx) }));
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
-  return { app, ctx, sink, retention };
+  // Widget views answered from memory go out before Express; everything else goes through it.
+  const fastPath = widgetFastPath(ctx);
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (!fastPath(req, res)) app(req, res);
+  };
+  return { app, handler, ctx, sink, retention };
 }
 
 export type RunningApi = {
@@ -205,9 +211,13 @@ export type RunningApi = {
 export async function startApi(config: Config, options: ApiOptions = {}): Promise<RunningApi> {
   // Every component's tables migrate before the ready line: a refusal stops the start.
   const db = await openApiDatabase(config);
-  const { app, ctx, sink, retention } = buildApp(config, db, options);
+  const { handler, ctx, sink, retention } = buildApp(config, db, options);
   // Keys and settings are cached for up to a second; what other processes change drops them here.
-  const changes = [await ctx.store.keys.listen(), await ctx.settings.listen()];
+  const changes = [
+    await ctx.store.keys.listen(),
+    await ctx.settings.listen(),
+    ...(await ctx.widgets.start()),
+  ];
   const stopListening = () => Promise.all(changes.map((subscription) => subscription.close()));
   const recovered = await recoverInterruptedSends(ctx.store, ctx.tracker, ctx.now());
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
@@ -233,7 +243,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   let served: Served;
   try {
     served = await serve({
-      handler: app,
+      handler,
       port: config.port,
       host: config.host,
       portVariable: 'PORT',

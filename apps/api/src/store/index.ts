@@ -10,8 +10,10 @@ import { optOutStore } from '../requests/opt-outs.ts';
 import { originStore } from '../requests/origins.ts';
 import { requestStore } from '../requests/store.ts';
 import { reviewStore } from '../reviews/store.ts';
+import { websiteStore } from '../reviews/website-store.ts';
 import { endpointStore } from '../webhooks/endpoints-store.ts';
 import { eventWriter } from '../webhooks/events.ts';
+import { widgetStore } from '../widget/store.ts';
 import { type ApiDatabaseSettings, openApiDatabase } from './database.ts';
 import { settingsStore } from './service-values.ts';
 
@@ -38,6 +40,9 @@ export function createStore(db: Database, options: CacheOverrides = {}) {
     square: squareStore(db),
     allowance: allowanceStore(db),
     reviews: reviewStore(db),
+    /** A review on the business's website: consent, reports, what the widget reads. */
+    website: websiteStore(db),
+    widgets: widgetStore(db),
     analytics: analyticsStore(db),
     outbox: outboxStore(db),
     settings: settingsStore(db),

@@ -34,6 +34,8 @@ import { SendTest } from './send-test.tsx';
 
 // Its own chunk: the Settings page's first load stays within its budget (bench/budgets.json).
 const IntegrationsSection = lazy(() => import('./integrations-section.tsx'));
+/** Settings → Website widget: its own chunk, fetched once the page is drawn. */
+const WebsiteWidget = lazy(() => import('./website-widget.tsx'));
 
 // Owners word their review requests and see them as the customer will, set the one reminder,
 // the sending hours and time zone, and the review site. Checked with the shared schema (the
@@ -231,7 +233,7 @@ export default function SettingsPage({ title }: { title: string }) {
     <Stack gap="md">
       <PageHeader
         title={title}
-        lead="The words of your review requests, the reminder, and when messages may be sent."
+        lead="The words of your review requests, the reminder, when messages may be sent, and your reviews on your website."
       />
       {notOffered && (
         <Alert color="blue" title="Managed by the review service" data-testid="settings-not-offered">
@@ -249,6 +251,9 @@ export default function SettingsPage({ title }: { title: string }) {
           <IntegrationsSection />
         </Suspense>
       )}
+      <Suspense fallback={<Skeleton height={240} aria-label="Loading the website widget" />}>
+        <WebsiteWidget />
+      </Suspense>
     </Stack>
   );
 }
