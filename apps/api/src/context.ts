@@ -8,6 +8,9 @@ import type { Config } from './env.ts';
 import type { RateLimiter } from './rate/memory.ts';
 import type { Reminders } from './reminders/reminders.ts';
 import type { SendContext } from './requests/send.ts';
+import type { GoogleService } from './reviews/google/service.ts';
+import type { GoogleSync } from './reviews/google/sync.ts';
+import type { Replies } from './reviews/reply/replies.ts';
 import type { SettingsService } from './settings/index.ts';
 import type { Store } from './store/index.ts';
 
@@ -26,6 +29,11 @@ export type AppContext = {
   settings: SettingsService;
   /** The one automatic reminder per request: scheduled after a send, counted in analytics. */
   reminders: Reminders;
+  /** Answering reviews: the reply to the customer or on Google, the status changes. */
+  replies: Replies;
+  /** Each business's Google Business Profile connection, and the job that syncs its reviews. */
+  google: GoogleService;
+  googleSync: GoogleSync;
   now: () => number;
   /** The clock `now` reads (movable with DEV_CLOCK=1), which scheduled work waits on. */
   clock: Clock;

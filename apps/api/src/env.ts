@@ -10,6 +10,7 @@ import {
 } from '@review-desk/shared';
 import { z } from 'zod';
 import { twilioConfig } from './delivery/twilio-config.ts';
+import { GOOGLE_VARIABLES, googleConfig } from './reviews/google/config.ts';
 
 // The only reader of process.env: the service's configuration table. Every variable has a
 // default so `npm start` works on a fresh machine; a bad value stops the start with one line
@@ -164,6 +165,7 @@ export const API_CONFIG = setting.defineConfig({
     default: 'Review Desk <reviews@localhost>',
     description: 'Sender of review request emails.',
   },
+  ...GOOGLE_VARIABLES,
   DEV_OUTBOX: {
     type: setting.bool(),
     default: '0',
@@ -261,6 +263,8 @@ function toConfig(env: Record<string, string | undefined>) {
     twilio,
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
+    /** Google Business Profile: where it is reached, the OAuth client, the sync's pace. */
+    google: googleConfig(e),
     devOutbox: e.DEV_OUTBOX,
     /** A movable clock and the /dev/clock hook. */
     devClock: e.DEV_CLOCK,

@@ -38,6 +38,10 @@ import { sendRoutes } from './requests/routes.ts';
 import { type Scheduler, scheduledSendHandler, startScheduler } from './requests/scheduled.ts';
 import { reviewLinkFor } from './requests/send.ts';
 import { reviewPageRoutes } from './review-page/routes.ts';
+import { composeReviews, reviewJobs } from './reviews/compose.ts';
+import { googleRoutes } from './reviews/google/routes.ts';
+import { recoverReplies } from './reviews/reply/recover.ts';
+import { replyRoutes } from './reviews/reply/routes.ts';
 import { reviewsRoutes } from './reviews/routes.ts';
 import { createSettingsService, openSettings } from './settings/index.ts';
 import { settingsRoutes } from './settings/routes.ts';
@@ -67,7 +71,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   const clock: Clock =
     options.clock ?? (options.now ? { now: options.now } : config.devClock ? new FakeClock() : systemClock);
   const now = options.now ?? (() => clock.now());
-  const ctx: AppContext = {
+  const ctx: Omit<AppContext, 'google' | 'googleSync' | 'replies'> = {
     config,
     store,
     delivery:
@@ -113,7 +117,12 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     monthlySendAllowance: config.monthlySendAllowance,
     reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
   });
+  composeReviews(ctx);
+  return { app: expressApp(ctx as AppContext, config, clock, metrics), ctx: ctx as AppContext, sink };
+}
 
+/** The Express app over the context, its middleware in the order of a request's story. */
+function expressApp(ctx: AppContext, config: Config, clock: Clock, metrics: AppContext['metrics']) {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -126,6 +135,8 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   app.use(API_PREFIX, cors(ctx), credentials(ctx), rateLimit(ctx));
   app.use(sendRoutes(ctx));
   app.use(reviewsRoutes(ctx));
+  app.use(replyRoutes(ctx));
+  app.use(googleRoutes(ctx));
   app.use(analyticsRoutes(ctx));
   app.use(requestsRoutes(ctx));
   app.use(twilioWebhookRoutes(ctx));
@@ -149,13 +160,15 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   if (config.devClock && clock instanceof FakeClock) app.use(devClockRoutes(clock));
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
-  return { app, ctx, sink };
+  return app;
 }
 
 export type RunningApi = {
   url: string;
   ctx: AppContext;
   sink: LogSink;
+  /** The job runner of scheduled work (tests drain it after moving the clock). */
+  scheduler: Scheduler;
   close(): Promise<void>;
 };
 
@@ -190,8 +203,11 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
           messages.map((message) => ({ message, outcome })),
         ),
     }),
-    more: { [REMINDER_JOB]: ctx.reminders.handler },
+    more: { [REMINDER_JOB]: ctx.reminders.handler, ...reviewJobs(ctx) },
   });
+  // Replies a stopped process left under way are unknown; every Google location has its sync job.
+  await recoverReplies(ctx, db.dialect);
+  await ctx.googleSync.ensureScheduled();
 
   // Demo data before the ready line: whoever waits for `listening` finds it in place.
   if (config.seedDemo) {
@@ -240,6 +256,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
     url: served.url,
     ctx,
     sink,
+    scheduler,
     close() {
       closing ??= (async () => {
         // In-flight requests get a moment to finish; then their sockets are cut.

@@ -73,7 +73,9 @@ export const analyticsOutputSchema = z.object({
    * Extension: the window's reviews that have a first reply, and the median time to it in seconds
    * (null when none has). Another deployment may leave it out.
    */
-  replies: z.object({ firstReplies: count, medianFirstReplySeconds: z.number().nonnegative().nullable() }).optional(),
+  replies: z
+    .object({ firstReplies: count, medianFirstReplySeconds: z.number().nonnegative().nullable() })
+    .optional(),
 });
 export type AnalyticsOutput = z.infer<typeof analyticsOutputSchema>;
 

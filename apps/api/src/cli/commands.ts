@@ -8,7 +8,9 @@ import { generateData } from '../demo/generate.ts';
 import { ImportError, importReviews, readImportFile } from '../demo/import.ts';
 import { seedDemo } from '../demo/seed.ts';
 import { type Config, loadConfig } from '../env.ts';
+import { GOOGLE_USAGE, GoogleUsageError } from '../reviews/google/cli.ts';
 import { openStore, type Store } from '../store/index.ts';
+import { googleCli } from './google.ts';
 import { MIGRATE_USAGE, migrateToPostgresCommand } from './migrate-to-postgres.ts';
 
 // Operator commands: what a hosted service offers in its dashboard (businesses, keys), for a
@@ -29,6 +31,7 @@ const USAGE = `Usage: npm run cli -w apps/api -- <command>
   generate --business <slug> --reviews N --requests N [--days N] [--seed N]
   rebuild-rollups
   check-rollups
+${GOOGLE_USAGE}
 ${MIGRATE_USAGE}`;
 
 class UsageError extends Error {
@@ -262,10 +265,16 @@ try {
 }
 let code = 0;
 try {
-  await run(store, argv, config, (line) => process.stdout.write(`${line}\n`));
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  if (argv[0] === 'google') await googleCli(store, config, argv.slice(1), out);
+  else await run(store, argv, config, out);
 } catch (error) {
   code = 1;
-  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+  if (
+    error instanceof UsageError ||
+    error instanceof GoogleUsageError ||
+    (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+  ) {
     process.stderr.write(`Error: ${(error as Error).message}\n\n${USAGE}\n`);
     code = 2;
   } else if (

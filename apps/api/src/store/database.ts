@@ -4,6 +4,7 @@ import type { Database, DbLogger } from '@review-desk/server/db/types';
 import { emailContactKey } from '@review-desk/shared/contact';
 import { DELIVERY_MIGRATIONS } from '../delivery/store.ts';
 import { RATE_MIGRATIONS } from '../rate/limiter.ts';
+import { GOOGLE_MIGRATIONS } from '../reviews/google/connections.ts';
 import { SETTINGS_MIGRATIONS } from '../settings/store.ts';
 
 // The service's database: SQLite by default (DATABASE_PATH; WAL, so the CLI can write while the
@@ -19,6 +20,7 @@ export const ALL_API_MIGRATIONS = serviceMigrations(API_MIGRATIONS, [
   SETTINGS_MIGRATIONS,
   DELIVERY_MIGRATIONS,
   RATE_MIGRATIONS,
+  GOOGLE_MIGRATIONS,
 ]);
 
 export type ApiDatabaseSettings = {

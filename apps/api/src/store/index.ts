@@ -5,6 +5,7 @@ import { keyStore } from '../accounts/keys-store.ts';
 import { analyticsStore } from '../analytics/store.ts';
 import { outboxStore } from '../delivery/outbox-store.ts';
 import { requestStore } from '../requests/store.ts';
+import { replyStore } from '../reviews/reply/store.ts';
 import { reviewStore } from '../reviews/store.ts';
 import { type ApiDatabaseSettings, openApiDatabase } from './database.ts';
 import { settingsStore } from './service-values.ts';
@@ -25,6 +26,7 @@ export function createStore(db: Database, options: CacheOverrides = {}) {
     keys,
     requests: requestStore(db),
     reviews: reviewStore(db),
+    replies: replyStore(db),
     analytics: analyticsStore(db),
     outbox: outboxStore(db),
     settings: settingsStore(db),
