@@ -38,7 +38,7 @@ import { sendRoutes } from './requests/routes.ts';
 import { type Scheduler, scheduledSendHandler, startScheduler } from './requests/scheduled.ts';
 import { reviewLinkFor } from './requests/send.ts';
 import { reviewPageRoutes } from './review-page/routes.ts';
-import { composeReviews, reviewJobs } from './reviews/compose.ts';
+import { composeReviews, reviewJobs, scheduleReviewJobs } from './reviews/compose.ts';
 import { googleRoutes } from './reviews/google/routes.ts';
 import { recoverReplies } from './reviews/reply/recover.ts';
 import { replyRoutes } from './reviews/reply/routes.ts';
@@ -207,7 +207,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   });
   // Replies a stopped process left under way are unknown; every Google location has its sync job.
   await recoverReplies(ctx, db.dialect);
-  await ctx.googleSync.ensureScheduled();
+  await scheduleReviewJobs(ctx);
 
   // Demo data before the ready line: whoever waits for `listening` finds it in place.
   if (config.seedDemo) {

@@ -229,6 +229,31 @@ describeEachEngine({}, (api) => {
     });
   });
 
+  describe('analytics', () => {
+    it('reports the median time to first reply of the window’s answered reviews (a withdrawal keeps the first)', async () => {
+      await api.business('timing', 'Timing Cafe', null);
+      const timing = await api.key('timing');
+      const start = api.clock.now;
+      const reviews = [];
+      for (let i = 0; i < 4; i++) reviews.push(await directReview(api, timing, { channel: 'link' }));
+      const replyAfter = async (index: number, seconds: number) => {
+        api.clock.now = start + seconds * 1000;
+        await reply(api, timing, reviews[index]!.id, { text: `After ${seconds} s.` });
+      };
+      const figures = async () => (await getJson(api, '/api/v1/analytics?days=7', timing)).body.data.replies;
+      expect(await figures()).toEqual({ firstReplies: 0, medianFirstReplySeconds: null });
+      await replyAfter(0, 60);
+      await replyAfter(1, 600);
+      await replyAfter(2, 120);
+      expect(await figures()).toEqual({ firstReplies: 3, medianFirstReplySeconds: 120 });
+      await replyAfter(3, 300);
+      expect(await figures()).toEqual({ firstReplies: 4, medianFirstReplySeconds: 210 });
+      await withdraw(api, timing, reviews[1]!.id);
+      expect(await figures()).toEqual({ firstReplies: 4, medianFirstReplySeconds: 210 });
+      api.clock.now = start;
+    });
+  });
+
   describe('who may', () => {
     it('needs reviews:reply (403 like any scope) and the Origin rule; reading needs only reviews:read', async () => {
       const { id } = await directReview(api, key, { customerPhone: uniquePhone() });

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { reviewLinkFor } from '../requests/send.ts';
 import { createGoogle } from './google/service.ts';
 import { createGoogleSync, GOOGLE_SYNC_JOB } from './google/sync.ts';
+import { REPLY_PURGE_JOB, replyPurge } from './reply/purge.ts';
 import { replyStaleMs } from './reply/recover.ts';
 import { createReplies, type RepliesDeps } from './reply/replies.ts';
 import { REPLY_SEND_JOB, replySendHandler } from './reply/to-customer.ts';
@@ -48,10 +49,20 @@ export function composeReviews(ctx: Omit<AppContext, keyof Parts> & Partial<Part
   full.replies = createReplies(repliesDeps(full));
 }
 
+const purgeOf = (ctx: AppContext) =>
+  replyPurge({ db: () => ctx.tracker.db(), store: ctx.store, clock: ctx.clock });
+
 /** The scheduled work of answering reviews, by job kind. */
 export function reviewJobs(ctx: AppContext): Record<string, JobHandler> {
   return {
     [REPLY_SEND_JOB]: replySendHandler(repliesDeps(ctx)),
     [GOOGLE_SYNC_JOB]: ctx.googleSync.handler,
+    [REPLY_PURGE_JOB]: purgeOf(ctx).handler,
   };
+}
+
+/** At start: every Google location has its sync job, and the replies' purge is planned. */
+export async function scheduleReviewJobs(ctx: AppContext): Promise<void> {
+  await ctx.googleSync.ensureScheduled();
+  await purgeOf(ctx).ensureScheduled();
 }

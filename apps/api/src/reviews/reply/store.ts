@@ -93,6 +93,13 @@ export function replyStore(db: Queryable) {
   const setStatus = db.prepare('UPDATE reviews SET status = $2, version = version + 1 WHERE id = $1');
   const stale = db.prepare(`UPDATE review_replies SET state = 'unknown', error = $2, updated_at = $3
     WHERE state IN ('sending', 'posting') AND updated_at < $1 RETURNING *`);
+  // The median time to first reply of the reviews dated since $2: read through reviews_first_reply.
+  const firstReplies = db.prepare(`SELECT count(*) AS n FROM reviews
+    WHERE business_id = $1 AND review_at >= $2 AND first_responded_at IS NOT NULL`);
+  const delays =
+    db.prepare(`SELECT CASE WHEN first_responded_at > review_at THEN first_responded_at - review_at ELSE 0 END AS delay
+    FROM reviews WHERE business_id = $1 AND review_at >= $2 AND first_responded_at IS NOT NULL
+    ORDER BY delay LIMIT $3 OFFSET $4`);
   const purge = db.prepare(`DELETE FROM review_replies WHERE created_at < $1
     AND state NOT IN ('sending', 'posting', 'scheduled')
     AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.reply_id = review_replies.id)`);
@@ -158,6 +165,25 @@ export function replyStore(db: Queryable) {
     /** Attempts left under way since before `before` cannot still be: they become unknown. */
     async settleStale(before: number, now: number): Promise<ReplyRow[]> {
       return (await stale.all<ReplyRow>(before, INTERRUPTED, now)).map(toReply);
+    },
+    /**
+     * The reviews dated since `since` that have a first reply, and the median time to it (ms; the
+     * mean of the middle two for an even count); null when none has.
+     */
+    async firstReplyTimes(
+      businessId: number,
+      since: number,
+    ): Promise<{ n: number; medianMs: number | null }> {
+      const n = Number((await firstReplies.get<{ n: number }>(businessId, since))?.n ?? 0);
+      if (n === 0) return { n, medianMs: null };
+      const middle = await delays.all<{ delay: number }>(
+        businessId,
+        since,
+        n % 2 === 0 ? 2 : 1,
+        Math.floor((n - 1) / 2),
+      );
+      const values = middle.map((row) => Number(row.delay));
+      return { n, medianMs: values.reduce((sum, value) => sum + value, 0) / values.length };
     },
     /** Finished attempts older than `before` that no review names as its latest. */
     async purge(before: number): Promise<number> {
