@@ -15,7 +15,7 @@ beforeAll(async () => {
 
 describe('envelopes', () => {
   it('unknown routes → 404 envelope', async () => {
-    for (const path of ['/api/v1/nope', '/api/v2/reviews', '/anything', '/api/v1/reviews/123']) {
+    for (const path of ['/api/v1/nope', '/api/v2/reviews', '/anything', '/api/v1/reviews/123/nope']) {
       expectFailure(await getJson(api, path, key), 'not_found');
     }
   });

@@ -234,7 +234,7 @@ describeEachEngine({}, (api) => {
       await api.business('timing', 'Timing Cafe', null);
       const timing = await api.key('timing');
       const start = api.clock.now;
-      const reviews = [];
+      const reviews: { id: string }[] = [];
       for (let i = 0; i < 4; i++) reviews.push(await directReview(api, timing, { channel: 'link' }));
       const replyAfter = async (index: number, seconds: number) => {
         api.clock.now = start + seconds * 1000;

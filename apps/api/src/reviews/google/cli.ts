@@ -4,6 +4,7 @@ import { AppError } from '@review-desk/server/errors';
 import { googleConnectBodySchema, validationFailure } from '@review-desk/shared';
 import type { BusinessRow } from '../../accounts/businesses-store.ts';
 import type { Store } from '../../store/index.ts';
+import { GoogleUsageError } from './cli-usage.ts';
 import { connectGoogle } from './connect.ts';
 import type { GoogleService } from './service.ts';
 import type { GoogleSync } from './sync.ts';
@@ -12,13 +13,7 @@ import type { GoogleSync } from './sync.ts';
 // the dashboard. The refresh token is read from a file (never from the command line, where it
 // would land in the shell's history and the process list) and never printed.
 
-export const GOOGLE_USAGE = `  google connect --business <slug|id> --account <account id> --location <location id> --refresh-token-file <file>
-  google disconnect --business <slug|id>
-  google status [--business <slug|id>]`;
-
-export class GoogleUsageError extends Error {
-  override name = 'GoogleUsageError';
-}
+export { GoogleUsageError } from './cli-usage.ts';
 
 async function businessOf(store: Store, given: string | undefined): Promise<BusinessRow> {
   if (!given) throw new GoogleUsageError('missing --business');
