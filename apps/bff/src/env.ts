@@ -4,6 +4,7 @@ import * as setting from '@review-desk/server/config';
 import { REPO_ROOT, resolveFrom } from '@review-desk/server/files';
 import { AUTH_SCHEMES, FREQUENCY_CAP_DAYS_DEFAULT, PASSWORD_MIN, timeZoneSchema } from '@review-desk/shared';
 import { z } from 'zod';
+import { ROLE_CONFIG, rolePolicyOf } from './env-roles.ts';
 import { loadStorageConfig, STORAGE_CONFIG } from './env-storage.ts';
 
 // The only reader of process.env: the BFF's configuration table. Each variable is declared once
@@ -95,6 +96,7 @@ export const BFF_CONFIG = setting.defineConfig({
     description:
       'Each signed-in user’s share of the upstream calls (GCRA, counted in the BFF’s database, so every worker shares it): kept below the API key’s own limit (120/min by default), so one runaway tab or script cannot use up the key for everyone. Over it: 429 `user_rate_limited` with `Retry-After`; `0`: no per-user limit.',
   },
+  ...ROLE_CONFIG,
   WEB_DIST_DIR: { type: setting.text(), default: 'apps/web/dist', description: 'The dashboard’s build.' },
   SESSION_IDLE_MINUTES: {
     type: setting.decimal(0.01, 1_000_000),
@@ -266,6 +268,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : null,
     trustProxy: env.TRUST_PROXY,
     businessName: env.BUSINESS_NAME ?? null,
+    rolePolicy: rolePolicyOf(env),
     frequencyCapDays: env.FREQUENCY_CAP_DAYS,
     /** Upstream calls per user per minute; 0: no per-user limit. */
     userRatePerMinute: env.USER_RATE_LIMIT_PER_MINUTE,

@@ -1,5 +1,3 @@
-import http from 'node:http';
-import https from 'node:https';
 import type { Database } from '@review-desk/server/db/types';
 import { AppError, errorHandler, sendError } from '@review-desk/server/errors';
 import { healthRoutes } from '@review-desk/server/health';
@@ -21,6 +19,7 @@ import { createUserRate } from './fair-share/user-rate.ts';
 import { createGates } from './gates.ts';
 import { type GateRequest, gateway } from './http/gate.ts';
 import { answerPreflight, type OriginPolicy } from './http/origin.ts';
+import { upstreamProbe } from './http/upstream-probe.ts';
 import { createContactHasher } from './journal/contact.ts';
 import { createJournal, type Journal } from './journal/journal.ts';
 import { sendHistoryRoutes } from './journal/routes.ts';
@@ -34,6 +33,10 @@ import type { LogSink } from './log.ts';
 import { type Metrics, metricsText } from './metrics.ts';
 import { createReadTargets } from './proxy/read-targets.ts';
 import { createProxy } from './proxy/routes.ts';
+import { createReviewJournal, type ReviewJournal } from './replies/journal.ts';
+import { replyRoutes } from './replies/routes.ts';
+import { createSavedReplies } from './replies/saved.ts';
+import { googleSettingsRoutes } from './settings/google.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { staticSite } from './static.ts';
 import { type DatabaseSettings, metaValue, openBffDatabase } from './store/database.ts';
@@ -50,6 +53,8 @@ export type Stores = {
   users: UserStore;
   sessions: SessionStore;
   journal: Journal;
+  /** Who answered what: each change asked for on a review, and how it went. */
+  reviewJournal: ReviewJournal;
   /** The secret contacts are hashed with, the same for every process on the database. */
   contactSecret: string;
 };
@@ -71,6 +76,7 @@ export async function openStores(
     users: createUserStore(db),
     sessions: createSessionStore(db, config.session, publish),
     journal: createJournal(db, instanceId),
+    reviewJournal: createReviewJournal(db),
     contactSecret,
   };
 }
@@ -82,27 +88,7 @@ export async function runMaintenance(stores: Stores, config: Config): Promise<vo
   if (config.userRatePerMinute > 0) await createUserRate(stores.db, config.userRatePerMinute).sweep();
   await stores.journal.orphanStale(config.upstream.timeoutMs + 5_000);
   await stores.journal.cleanup(config.idempotencyRetentionMs, config.sendHistoryMs);
-}
-
-/** Whether the upstream answers HTTP at all (any status below 500), cached briefly. */
-function upstreamProbe(config: Config) {
-  let cached: { at: number; ok: boolean } | null = null;
-  const probeUrl = new URL(`${config.upstream.url.href.replace(/\/+$/, '')}/healthz`);
-  return async (): Promise<boolean> => {
-    if (cached && Date.now() - cached.at < 2_000) return cached.ok;
-    const ok = await new Promise<boolean>((resolve) => {
-      const transport = probeUrl.protocol === 'https:' ? https : http;
-      const request = transport.request(probeUrl, { method: 'GET', timeout: 2_000, agent: false }, (res) => {
-        res.resume();
-        resolve((res.statusCode ?? 500) < 500);
-      });
-      request.on('timeout', () => request.destroy(new Error('timeout')));
-      request.on('error', () => resolve(false));
-      request.end();
-    });
-    cached = { at: Date.now(), ok };
-    return ok;
-  };
+  await stores.reviewJournal.sweep(config.upstream.timeoutMs + 5_000, config.sendHistoryMs);
 }
 
 export type Bff = {
@@ -131,6 +117,7 @@ export function createBff(
   const handlers = createHandlerSet({
     config,
     journal: stores.journal,
+    reviewJournal: stores.reviewJournal,
     hasher,
     logger,
     log: logs.access,
@@ -181,6 +168,7 @@ export function createBff(
     sessions: stores.sessions,
     cookies,
     locations: directory,
+    roles: config.rolePolicy,
   });
   const proxy = createProxy({
     gates,
@@ -220,6 +208,7 @@ export function createBff(
       gates: gates.routes,
       businessName: config.businessName,
       frequencyCapDays: config.frequencyCapDays,
+      rolePolicy: config.rolePolicy,
       logger,
       metrics,
     }),
@@ -257,6 +246,10 @@ export function createBff(
   app.use(overviewRoutes({ directory, gates: gates.routes }));
   app.use(bulkRoutes({ bulk, gates: gates.routes, logger }));
   app.use(settingsRoutes({ gates: gates.routes }));
+  app.use(googleSettingsRoutes({ gates: gates.routes }));
+  app.use(
+    replyRoutes({ journal: stores.reviewJournal, saved: createSavedReplies(stores.db), gates: gates.routes }),
+  );
   app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger }));
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {

@@ -40,6 +40,26 @@ describe('overviewFigures', () => {
       reviews: 12,
       avgRating: 4.25,
       lowWaiting: 3,
+      responded: null,
+      responseRate: null,
+      medianFirstReplySeconds: null,
+    });
+  });
+
+  it('takes the response rate from the counts and the median time to first reply as the service gives it', () => {
+    const figures = overviewFigures(
+      {
+        ...analytics(40, 10, 12, 4.25),
+        reviews: { total: 12, responded: 9 },
+        replies: { medianFirstReplySeconds: 5400 },
+      },
+      null,
+    );
+    expect(figures).toMatchObject({
+      reviews: 12,
+      responded: 9,
+      responseRate: 0.75,
+      medianFirstReplySeconds: 5400,
     });
   });
 
@@ -52,6 +72,9 @@ describe('overviewFigures', () => {
       reviews: null,
       avgRating: null,
       lowWaiting: null,
+      responded: null,
+      responseRate: null,
+      medianFirstReplySeconds: null,
     });
     expect(overviewFigures(analytics(0, 0, 0, null), null).completionRate).toBeNull();
   });
@@ -70,7 +93,20 @@ describe('overviewTotals', () => {
     expect(totals.reviews).toBe(303);
     expect(totals.avgRating).toBeCloseTo((300 * 4 + 3 * 1) / 303, 10); // the rows' mean would be 2.5
     expect(totals.lowWaiting).toBe(4);
-    expect(totals).toMatchObject({ counted: 2, failed: 0, partial: [] });
+    expect(totals).toMatchObject({ counted: 2, failed: 0 });
+  });
+
+  it('weighs the response rate by counts, and has no median of medians', () => {
+    const answered = (reviews: number, responded: number, median: number): AnalyticsResult => ({
+      reviews: { total: reviews, responded },
+      replies: { medianFirstReplySeconds: median },
+    });
+    const totals = overviewTotals([
+      row('big', answered(300, 30, 60)),
+      row('small', answered(10, 10, 86_400)),
+    ]);
+    expect(totals.responseRate).toBeCloseTo(40 / 310, 10); // the rows' mean would be 0.55
+    expect(totals.medianFirstReplySeconds).toBeNull();
   });
 
   it('leaves a failed row out of every total and counts it as failed', () => {

@@ -19,6 +19,12 @@ export type OverviewFigures = {
   avgRating: number | null;
   /** Pending reviews rated 1–2★ (now, not limited to the window). */
   lowWaiting: number | null;
+  /** The window's reviews with a reply now (METRIC_DEFINITIONS.responseRate's numerator). */
+  responded: number | null;
+  /** responded / reviews. */
+  responseRate: number | null;
+  /** The median time to first reply of the window's answered reviews (METRIC_DEFINITIONS.medianFirstReply). */
+  medianFirstReplySeconds: number | null;
 };
 
 export type OverviewRow = { slug: string; name: string } & (
@@ -41,6 +47,9 @@ export const overviewRowsSchema = z.object({
         reviews: figure,
         avgRating: figure,
         lowWaiting: figure,
+        responded: figure,
+        responseRate: figure,
+        medianFirstReplySeconds: figure,
       }),
       z.object({
         slug: z.string(),
@@ -62,6 +71,7 @@ export function overviewFigures(
   const sent = analytics.requests?.sent ?? null;
   const reviews = analytics.reviews?.total ?? null;
   const avg = analytics.reviews?.avgRating ?? null;
+  const responded = analytics.reviews?.responded ?? null;
   return {
     sent,
     completed,
@@ -69,6 +79,9 @@ export function overviewFigures(
     reviews,
     avgRating: reviews === 0 ? null : avg,
     lowWaiting: pending === null ? null : Math.max(0, pending.total - pending.ratedAboveLow),
+    responded,
+    responseRate: ratio(responded, reviews),
+    medianFirstReplySeconds: analytics.replies?.medianFirstReplySeconds ?? null,
   };
 }
 
@@ -88,7 +101,7 @@ export type OverviewTotals = OverviewFigures & {
 export function overviewTotals(rows: readonly OverviewRow[]): OverviewTotals {
   const ok = rows.filter((r): r is Extract<OverviewRow, { ok: true }> => r.ok);
   const partial: (keyof OverviewFigures)[] = [];
-  const sum = (field: 'sent' | 'completed' | 'reviews' | 'lowWaiting'): number | null => {
+  const sum = (field: 'sent' | 'completed' | 'reviews' | 'lowWaiting' | 'responded'): number | null => {
     const present = ok.filter((r) => r[field] !== null);
     if (present.length < ok.length) partial.push(field);
     return present.length === 0 ? null : present.reduce((s, r) => s + (r[field] as number), 0);
@@ -97,6 +110,12 @@ export function overviewTotals(rows: readonly OverviewRow[]): OverviewTotals {
   const completed = sum('completed');
   const reviews = sum('reviews');
   const lowWaiting = sum('lowWaiting');
+  const responded = sum('responded');
+  // Response rate: only rows with both counts, like the completion rate.
+  const answered = ok.filter((r) => r.responded !== null && r.reviews !== null);
+  const answeredOf = answered.reduce((s, r) => s + (r.reviews as number), 0);
+  const answeredN = answered.reduce((s, r) => s + (r.responded as number), 0);
+  if (answered.length < ok.length) partial.push('responseRate');
   // Completion: only rows with both counts, so the rate's two sides cover the same locations.
   const both = ok.filter((r) => r.sent !== null && r.completed !== null);
   const rateSent = both.reduce((s, r) => s + (r.sent as number), 0);
@@ -114,6 +133,10 @@ export function overviewTotals(rows: readonly OverviewRow[]): OverviewTotals {
     reviews,
     avgRating: weight === 0 ? null : weighted / weight,
     lowWaiting,
+    responded,
+    responseRate: ratio(answeredN, answeredOf),
+    // A median is not made of the locations' medians: the totals row has none.
+    medianFirstReplySeconds: null,
     counted: ok.length,
     failed: rows.length - ok.length,
     partial,
@@ -127,6 +150,8 @@ export const OVERVIEW_SORT_KEYS = [
   'reviews',
   'avgRating',
   'lowWaiting',
+  'responseRate',
+  'medianFirstReplySeconds',
 ] as const;
 export type OverviewSortKey = (typeof OVERVIEW_SORT_KEYS)[number];
 

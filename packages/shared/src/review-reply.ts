@@ -167,3 +167,26 @@ export const reviewDetailSchema = reviewSchema.extend({
   reply: replyOutcomeSchema.nullable(),
 });
 export type ReviewDetail = z.infer<typeof reviewDetailSchema>;
+
+/**
+ * The dashboard's journal of who answered what (GET /bff/review-actions?review=<id>): each change
+ * a user asked for, and how it went.
+ */
+export const REVIEW_ACTIONS = ['reply', 'withdraw', 'ignore', 'reopen'] as const;
+export const reviewActionSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  by: z.string(),
+  action: z.enum(REVIEW_ACTIONS),
+  text: z.string().nullable(),
+  /** done — the service answered; refused — it said no; unknown — the answer was lost; in_flight — not yet. */
+  outcome: z.enum(['in_flight', 'done', 'refused', 'unknown']),
+  replyState: z.enum(REPLY_STATES).nullable(),
+  error: z.string().nullable(),
+});
+export type ReviewActionEntry = z.infer<typeof reviewActionSchema>;
+export const reviewActionsSchema = z.object({ actions: z.array(reviewActionSchema) });
+export const BFF_REVIEW_ACTIONS_PATH = '/bff/review-actions';
+
+/** What the dashboard sends for a reply: the BFF names who answered (the signed-in user). */
+export const bffReplyBodySchema = replyBodySchema.omit({ respondedBy: true });

@@ -1,5 +1,5 @@
 import { AppError } from '@review-desk/server/errors';
-import { BFF_PATHS, loginBodySchema, type Me, ok, ROLE_PERMISSIONS } from '@review-desk/shared';
+import { BFF_PATHS, loginBodySchema, type Me, ok, permissionsOf, type RolePolicy } from '@review-desk/shared';
 import { type Request, Router } from 'express';
 import type { Logger } from 'pino';
 import type { RouteGates } from '../gates.ts';
@@ -22,14 +22,18 @@ export type AuthDeps = {
   gates: RouteGates;
   businessName: string | null;
   frequencyCapDays: number;
+  rolePolicy: RolePolicy;
   logger: Logger;
   metrics: Metrics;
 };
 
-export function meFor(user: SessionUser, deps: Pick<AuthDeps, 'businessName' | 'frequencyCapDays'>): Me {
+export function meFor(
+  user: SessionUser,
+  deps: Pick<AuthDeps, 'businessName' | 'frequencyCapDays' | 'rolePolicy'>,
+): Me {
   return {
     user: { id: user.id, email: user.email, role: user.role },
-    permissions: [...ROLE_PERMISSIONS[user.role]],
+    permissions: permissionsOf(user.role, deps.rolePolicy),
     business: deps.businessName === null ? null : { name: deps.businessName },
     settings: { frequencyCapDays: deps.frequencyCapDays },
   };

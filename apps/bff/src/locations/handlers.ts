@@ -7,17 +7,20 @@ import type { Metrics } from '../metrics.ts';
 import { createUpstreamHeaders } from '../proxy/headers.ts';
 import { createReadForwarder, type ReadForwarder } from '../proxy/reads.ts';
 import { createSendHandler, type SendHandler } from '../proxy/send.ts';
+import type { ReviewJournal } from '../replies/journal.ts';
+import { createReviewWrites, type ReviewWrites } from '../replies/writes.ts';
 import type { RoutedLocation } from './directory.ts';
 
 // Each location's own forwarders: its key, auth scheme and Origin are built into its upstream
 // headers and go only to its own upstream, over its own keep-alive agent. Built on first use and
 // rebuilt when the location's upstream or key changes; one entry per location (never per request).
 
-export type LocationHandlers = { reads: ReadForwarder; send: SendHandler };
+export type LocationHandlers = { reads: ReadForwarder; send: SendHandler; reviewWrites: ReviewWrites };
 
 export function createHandlerSet(deps: {
   config: Config;
   journal: Journal;
+  reviewJournal: ReviewJournal;
   hasher: ContactHasher;
   logger: Logger;
   log: AccessLog;
@@ -45,6 +48,12 @@ export function createHandlerSet(deps: {
           upstreamHeaders,
           log: deps.log,
           metrics: deps.metrics,
+        }),
+        reviewWrites: createReviewWrites({
+          config,
+          location: location.slug,
+          journal: deps.reviewJournal,
+          upstreamHeaders,
         }),
       };
       built.set(location.slug, handlers);

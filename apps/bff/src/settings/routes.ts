@@ -33,9 +33,10 @@ type Exchange = {
   retryAfter: string | null;
   body: Buffer;
 };
-type Method = 'GET' | 'PUT' | 'POST';
+type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
 
-async function exchange(
+/** One exchange with the location's upstream, with its key; a failure to reach it is the BFF's own refusal. */
+export async function exchange(
   location: RoutedLocation,
   method: Method,
   path: string,

@@ -6,6 +6,7 @@ import { ALERT_MIGRATIONS } from '../alerts/store.ts';
 import { BULK_MIGRATIONS } from '../bulk/store.ts';
 import { USER_RATE_MIGRATIONS } from '../fair-share/user-rate.ts';
 import { LOCATION_MIGRATIONS } from '../locations/store.ts';
+import { REPLY_MIGRATIONS } from '../replies/journal.ts';
 
 // The BFF's own database: users, sessions, login throttling, the send journal, the running
 // instances' leases and the locations. SQLite by default (BFF_DATABASE_PATH: several processes may
@@ -22,6 +23,7 @@ export const ALL_BFF_MIGRATIONS = serviceMigrations(BFF_MIGRATIONS, [
   USER_RATE_MIGRATIONS,
   BULK_MIGRATIONS,
   ALERT_MIGRATIONS,
+  REPLY_MIGRATIONS,
 ]);
 
 export type DatabaseSettings = {
