@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AnalyticsResult } from './analytics.ts';
-import {
-  needsAttention,
-  type OverviewRow,
-  overviewFigures,
-  overviewTotals,
-  sortOverview,
-} from './location-overview.ts';
-import type { ReviewItem } from './reviews.ts';
+import { type OverviewRow, overviewFigures, overviewTotals, sortOverview } from './location-overview.ts';
 
 const analytics = (
   sent: number,
@@ -153,53 +146,5 @@ describe('sortOverview', () => {
     expect(sortOverview(rows, 'sent', 'asc').map((r) => r.slug)).toEqual(['b', 'c', 'a', 'x']);
     expect(sortOverview(rows, 'completionRate', 'desc').map((r) => r.slug)).toEqual(['c', 'b', 'a', 'x']);
     expect(sortOverview(rows, 'name', 'asc').map((r) => r.slug)).toEqual(['a', 'b', 'c', 'x']);
-  });
-});
-
-describe('needsAttention', () => {
-  const review = (id: string, rating: number, status: string, date: string | null): ReviewItem =>
-    ({ id, rating, response_status: status, review_date: date }) as ReviewItem;
-
-  it('merges low-rated pending reviews newest first across locations, naming each location', () => {
-    const merged = needsAttention(
-      [
-        {
-          slug: 'downtown',
-          name: 'Downtown',
-          reviews: [
-            review('d1', 1, 'pending', '2026-11-20T10:00:00Z'),
-            review('d2', 5, 'pending', '2026-11-24T10:00:00Z'),
-            review('d3', 2, 'responded', '2026-11-24T11:00:00Z'),
-            review('d4', 2, 'pending', '2026-11-18T09:00:00Z'),
-          ],
-        },
-        {
-          slug: 'airport',
-          name: 'Airport',
-          reviews: [
-            review('a1', 2, 'pending', '2026-11-22T08:00:00Z'),
-            review('a2', 1, 'pending', null),
-            { id: 'a3', rating: 1, status: 'pending' } as ReviewItem,
-          ],
-        },
-      ],
-      10,
-    );
-    expect(merged.map((m) => `${m.slug}:${m.review.id}`)).toEqual([
-      'airport:a1',
-      'downtown:d1',
-      'downtown:d4',
-      'airport:a2',
-      'airport:a3',
-    ]);
-    expect(merged[0]?.locationName).toBe('Airport');
-  });
-
-  it('stops at the limit', () => {
-    const reviews = Array.from({ length: 30 }, (_, i) =>
-      review(`r${i}`, 1, 'pending', new Date(Date.UTC(2026, 0, 1 + i)).toISOString()),
-    );
-    const merged = needsAttention([{ slug: 's', name: 'S', reviews }], 5);
-    expect(merged.map((m) => m.review.id)).toEqual(['r29', 'r28', 'r27', 'r26', 'r25']);
   });
 });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { type AnalyticsResult, completionFigures } from './analytics.ts';
-import { type ReviewItem, reviewStatusOf } from './reviews.ts';
 
 // The Locations overview: one row per location for a window, and a totals row computed from the
 // counts — the completion rate is Σcompleted / Σsent and the average rating is weighted by each
@@ -177,33 +176,4 @@ export function sortOverview(
       return order === 0 ? a.index - b.index : sign * order;
     })
     .map(({ row }) => row);
-}
-
-export type AttentionItem = { slug: string; locationName: string; review: ReviewItem };
-
-/**
- * "Needs attention": pending reviews rated 1–2★ from each location's first page, merged newest
- * first (a review without a date goes last), at most `limit`. Ties keep the locations' order.
- */
-export function needsAttention(
-  pages: readonly { slug: string; name: string; reviews: readonly ReviewItem[] }[],
-  limit: number,
-): AttentionItem[] {
-  const items: (AttentionItem & { time: number; order: number })[] = [];
-  let order = 0;
-  for (const page of pages) {
-    for (const review of page.reviews) {
-      if (review.rating > LOW_RATING_MAX || reviewStatusOf(review) !== 'pending') continue;
-      const time = review.review_date ? Date.parse(review.review_date) : Number.NaN;
-      items.push({
-        slug: page.slug,
-        locationName: page.name,
-        review,
-        time: Number.isNaN(time) ? -Infinity : time,
-        order: order++,
-      });
-    }
-  }
-  items.sort((a, b) => (b.time === a.time ? a.order - b.order : b.time - a.time));
-  return items.slice(0, limit).map(({ slug, locationName, review }) => ({ slug, locationName, review }));
 }

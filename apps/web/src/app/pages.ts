@@ -88,13 +88,14 @@ export const PAGES = {
     },
     multiLocation: true,
   },
-  attention: {
-    path: paths.attention,
-    title: 'Needs attention',
+  // Every review still waiting for an answer, across the user's locations (it replaced "Needs
+  // attention"; /attention leads here: router.tsx).
+  inbox: {
+    path: paths.inbox,
+    title: 'Inbox',
     access: 'reviews:read',
-    load: () => import('../features/locations/components/needs-attention-page.tsx'),
-    nav: { label: 'Needs attention' },
-    multiLocation: true,
+    load: () => import('../features/reviews/components/inbox-page.tsx'),
+    nav: { label: 'Inbox' },
   },
   users: {
     path: paths.users,
