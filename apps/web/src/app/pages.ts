@@ -45,6 +45,15 @@ export const PAGES = {
     nav: { label: 'Reviews' },
     firstRead: (client, search) => client.prefetchQuery(reviewsQueryOptionsForUrl(search)),
   },
+  // Every review still waiting for an answer, across the user's locations (it replaced "Needs
+  // attention"; /attention leads here: router.tsx).
+  inbox: {
+    path: paths.inbox,
+    title: 'Inbox',
+    access: 'reviews:read',
+    load: () => import('../features/reviews/components/inbox-page.tsx'),
+    nav: { label: 'Inbox' },
+  },
   send: {
     path: paths.send,
     title: 'Send a review request',
@@ -87,15 +96,6 @@ export const PAGES = {
       await client.prefetchQuery(overviewQueryOptions(overviewDays(search)));
     },
     multiLocation: true,
-  },
-  // Every review still waiting for an answer, across the user's locations (it replaced "Needs
-  // attention"; /attention leads here: router.tsx).
-  inbox: {
-    path: paths.inbox,
-    title: 'Inbox',
-    access: 'reviews:read',
-    load: () => import('../features/reviews/components/inbox-page.tsx'),
-    nav: { label: 'Inbox' },
   },
   users: {
     path: paths.users,

@@ -1,11 +1,10 @@
 import { BFF_REVIEW_ACTIONS_PATH, reviewActionsSchema } from '@review-desk/shared/review-reply';
-import { BFF_SAVED_REPLIES_PATH, savedRepliesSchema } from '@review-desk/shared/saved-replies';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '../../../lib/http.ts';
 import { inLocation } from '../../../lib/location.ts';
 
 // What the reply box reads besides the review: who answered it before (the dashboard's journal,
-// GET /bff/review-actions) and the location's saved replies (GET /bff/saved-replies).
+// GET /bff/review-actions), and the location's saved replies.
 
 export function reviewActionsQueryOptions(slug: string | null, id: string) {
   return queryOptions({
@@ -22,12 +21,5 @@ export function reviewActionsQueryOptions(slug: string | null, id: string) {
 export const useReviewActions = (slug: string | null, id: string) =>
   useQuery(reviewActionsQueryOptions(slug, id));
 
-export function savedRepliesQueryOptions(slug: string | null) {
-  return queryOptions({
-    queryKey: ['saved-replies', slug] as const,
-    queryFn: ({ signal }) => getJson(inLocation(BFF_SAVED_REPLIES_PATH, slug), savedRepliesSchema, signal),
-    staleTime: 5 * 60_000,
-  });
-}
-
-export const useSavedReplies = (slug: string | null) => useQuery(savedRepliesQueryOptions(slug));
+// The location's saved replies are read by Settings too: lib/saved-replies.ts.
+export { savedRepliesQueryOptions, useSavedReplies } from '../../../lib/saved-replies.ts';

@@ -22,7 +22,7 @@ import {
   type SettingsResponse,
   settingsSchemaFor,
 } from '@review-desk/shared/settings';
-import { type ChangeEvent, type FormEvent, useMemo, useState } from 'react';
+import { type ChangeEvent, type FormEvent, lazy, Suspense, useMemo, useState } from 'react';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ApiError } from '../../../lib/api-error.ts';
@@ -31,6 +31,9 @@ import { useSettings } from '../api/get-settings.ts';
 import { useUpdateSettings } from '../api/update-settings.ts';
 import { EmailPreview, SmsPreview } from './message-preview.tsx';
 import { SendTest } from './send-test.tsx';
+
+const GoogleConnection = lazy(() => import('./google-connection.tsx'));
+const SavedRepliesEditor = lazy(() => import('./saved-replies-editor.tsx'));
 
 // Owners word their review requests and see them as the customer will, set the one reminder,
 // the sending hours and time zone, and the review site. Checked with the shared schema (the
@@ -241,6 +244,11 @@ export default function SettingsPage({ title }: { title: string }) {
       )}
       {!settings.data && !settings.error && <Skeleton height={320} aria-label="Loading settings" />}
       {settings.data && <SettingsForm answer={settings.data} />}
+      {/* Below the fold, each its own chunk. */}
+      <Suspense fallback={null}>
+        <GoogleConnection />
+        <SavedRepliesEditor />
+      </Suspense>
     </Stack>
   );
 }
