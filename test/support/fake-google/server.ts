@@ -101,7 +101,14 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 export async function startFakeGoogle(
-  options: { clientId?: string; clientSecret?: string; now?: () => number } = {},
+  options: {
+    clientId?: string;
+    clientSecret?: string;
+    now?: () => number;
+    /** After a reply was put or deleted through the API (the demo keeps its state in a file). */
+    onChange?: () => void;
+    port?: number;
+  } = {},
 ): Promise<FakeGoogle> {
   const state = createFakeGoogleState({
     clientId: options.clientId ?? 'fake-client.apps.googleusercontent.com',
@@ -238,6 +245,7 @@ export async function startFakeGoogle(
     }
     if (kind === 'delete') {
       state.setReply(review, null);
+      options.onChange?.();
       call.status = 200;
       if (fault?.kind === 'reset') return req.socket.destroy();
       return json(res, 200, {});
@@ -251,6 +259,7 @@ export async function startFakeGoogle(
       return apiError(res, 400, 'Request contains an invalid argument.');
     }
     state.setReply(review, comment);
+    options.onChange?.();
     call.status = 200;
     if (fault?.kind === 'reset') return req.socket.destroy();
     json(res, 200, { comment, updateTime: rfc3339((review.reply as { updateTime: number }).updateTime) });

@@ -17,12 +17,15 @@ export type FakeReview = {
 };
 
 export type NewFakeReview = {
+  /** Default: a random one, shaped like Google's. */
+  reviewId?: string;
   rating: 1 | 2 | 3 | 4 | 5;
   comment?: string | null;
   displayName?: string | null;
   /** Default: now. */
   createTime?: number;
   reply?: string;
+  replyTime?: number;
 };
 
 export type Call = {
@@ -82,13 +85,13 @@ export function createFakeGoogleState(options: {
       const made = reviews.map((r) => {
         const at = r.createTime ?? options.now();
         const review: FakeReview = {
-          reviewId: `AbFvOq${randomBytes(12).toString('base64url')}`,
+          reviewId: r.reviewId ?? `AbFvOq${randomBytes(12).toString('base64url')}`,
           displayName: r.displayName === undefined ? `Guest ${list.length + 1}` : r.displayName,
           starRating: STARS[r.rating - 1] as string,
           comment: r.comment ?? null,
           createTime: at,
           updateTime: at,
-          reply: r.reply ? { comment: r.reply, updateTime: at } : null,
+          reply: r.reply ? { comment: r.reply, updateTime: r.replyTime ?? at } : null,
         };
         list.push(review);
         return review;

@@ -22,7 +22,14 @@ function outcomeOf(
     case 'ok':
       return { state: done, at };
     case 'refused':
-      return { state: 'failed', error: result.message };
+      // 404: Google has no such review (deleted there, or imported here rather than synced).
+      return {
+        state: 'failed',
+        error:
+          result.status === 404
+            ? `Google does not have this review (it was deleted on Google, or imported rather than synced): ${result.message}`
+            : result.message,
+      };
     case 'unreachable':
       // Nothing reached Google: definitely not posted.
       return { state: 'failed', error: `${result.message} Nothing was posted.` };
