@@ -1,6 +1,12 @@
 import { mapBounded } from '@review-desk/shared/fan-out';
 import type { LocationSummary } from '@review-desk/shared/locations';
-import { reviewListSchema, reviewsSearchParams } from '@review-desk/shared/reviews';
+import {
+  type ReviewItem,
+  type ReviewList,
+  reviewListSchema,
+  reviewStatusOf,
+  reviewsSearchParams,
+} from '@review-desk/shared/reviews';
 import { ENDPOINTS } from '@review-desk/shared/scopes';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-error.ts';
@@ -8,7 +14,14 @@ import { getJson, withQuery } from '../../../lib/http.ts';
 import { inLocation } from '../../../lib/location.ts';
 import { locationsQueryOptions } from '../../../lib/locations.ts';
 import { INBOX_KEY } from '../api/change-review.ts';
-import { INBOX_SLICE, type InboxFilters, type InboxSlice, inboxQuery, mergeInbox } from '../inbox.ts';
+import {
+  INBOX_SLICE,
+  type InboxFilters,
+  type InboxSlice,
+  inboxQuery,
+  mergeInbox,
+  RATING_RANGES,
+} from '../inbox.ts';
 
 // The inbox's reads: each of the user's locations (or the one chosen) asked for its pending
 // reviews oldest first, `depth` slices of INBOX_SLICE, at most FAN_OUT at once; a location whose

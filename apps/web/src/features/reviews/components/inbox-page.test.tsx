@@ -138,7 +138,7 @@ describe('the inbox', () => {
     const [first] = await screen.findAllByTestId('inbox-row');
     first!.focus();
     await user.keyboard('{ArrowDown}{ArrowUp}{Enter}');
-    const panel = await screen.findByTestId('reply-panel');
+    const panel = await screen.findByTestId('reply-panel', {}, { timeout: 10_000 });
     expect(panel).toHaveTextContent('posted publicly on Google');
     await user.selectOptions(await within(panel).findByLabelText('Start from a saved reply'), '0');
     expect(within(panel).getByLabelText('Your reply')).toHaveValue('Sorry, harbour. — Harbour');
@@ -157,7 +157,7 @@ describe('the inbox', () => {
     const user = userEvent.setup();
     renderPage(<InboxPage title="Inbox" />, { url: '/inbox', me: session('owner') });
     await user.click((await screen.findAllByRole('button', { name: /Answer the review/ }))[0]!);
-    const panel = await screen.findByTestId('reply-panel');
+    const panel = await screen.findByTestId('reply-panel', {}, { timeout: 10_000 });
     await user.type(within(panel).getByLabelText('Your reply'), 'My words');
     await user.click(within(panel).getByRole('button', { name: 'Post on Google' }));
     expect(await within(panel).findByTestId('reply-conflict')).toHaveTextContent(
@@ -171,7 +171,7 @@ describe('the inbox', () => {
     const user = userEvent.setup();
     renderPage(<InboxPage title="Inbox" />, { url: '/inbox', me: session('staff') });
     await user.click((await screen.findAllByRole('button', { name: /Answer the review/ }))[0]!);
-    expect(await screen.findByTestId('reply-read-only')).toHaveTextContent(
+    expect(await screen.findByTestId('reply-read-only', {}, { timeout: 10_000 })).toHaveTextContent(
       'Your role can read reviews but not answer them.',
     );
     expect(screen.queryByTestId('reply-form')).toBeNull();
