@@ -93,7 +93,9 @@ export function createGoogleSync(deps: {
     const outcome = await pass(row);
     if (outcome.kind === 'done') {
       await google.connections.synced(row, outcome.through, clock.now());
-      logger.info(
+      // A pass that found nothing new is a debug line: a quiet location would fill the log.
+      const quiet = outcome.inserted === 0 && outcome.updated === 0;
+      logger[quiet ? 'debug' : 'info'](
         { business: businessId, pages: outcome.pages, inserted: outcome.inserted, updated: outcome.updated },
         'Google reviews synced',
       );
