@@ -65,8 +65,10 @@ export function createFakeGoogleState(options: {
 
   const reviewsOf = (account: string, location: string) => {
     const key = locationKey(account, location);
-    let list = locations.get(key);
-    if (!list) locations.set(key, (list = []));
+    const found = locations.get(key);
+    if (found) return found;
+    const list: FakeReview[] = [];
+    locations.set(key, list);
     return list;
   };
   /** updateTime moves forward for every change, as Google's list order needs. */

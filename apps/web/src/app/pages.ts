@@ -2,6 +2,7 @@ import type { Permission } from '@review-desk/shared/bff';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType, SVGProps } from 'react';
 import { paths } from '../config/paths.ts';
+import { inboxQueryOptionsForUrl } from '../features/reviews/api/get-inbox.ts';
 import { reviewsQueryOptionsForUrl } from '../features/reviews/api/get-reviews.ts';
 import { type LazyPage, lazyPage, type PageModule } from './lazy-page.tsx';
 
@@ -53,6 +54,7 @@ export const PAGES = {
     access: 'reviews:read',
     load: () => import('../features/reviews/components/inbox-page.tsx'),
     nav: { label: 'Inbox' },
+    firstRead: (client, search) => client.prefetchQuery(inboxQueryOptionsForUrl(client, search)),
   },
   send: {
     path: paths.send,

@@ -1,14 +1,14 @@
 import { mapBounded } from '@review-desk/shared/fan-out';
 import type { LocationSummary } from '@review-desk/shared/locations';
-import {
-  type ReviewItem,
-  type ReviewList,
-  reviewListSchema,
-  reviewStatusOf,
-  reviewsSearchParams,
-} from '@review-desk/shared/reviews';
+import { reviewListSchema, reviewsSearchParams } from '@review-desk/shared/reviews';
 import { ENDPOINTS } from '@review-desk/shared/scopes';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  type QueryClient,
+  queryOptions,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-error.ts';
 import { getJson, withQuery } from '../../../lib/http.ts';
 import { inLocation } from '../../../lib/location.ts';
@@ -20,7 +20,7 @@ import {
   type InboxSlice,
   inboxQuery,
   mergeInbox,
-  RATING_RANGES,
+  parseInboxFilters,
 } from '../inbox.ts';
 
 // The inbox's reads: each of the user's locations (or the one chosen) asked for its pending
@@ -85,14 +85,23 @@ export async function getInbox(
   return { ...mergeInbox(slices), failed };
 }
 
-export function useInbox(filters: InboxFilters, depth: number) {
-  const client = useQueryClient();
-  return useQuery({
+/** The inbox's read: the user's locations (cached, read once at start), then each one's slice. */
+export function inboxQueryOptions(client: QueryClient, filters: InboxFilters, depth: number) {
+  return queryOptions({
     queryKey: [...INBOX_KEY, filters, depth] as const,
     queryFn: async ({ signal }) => {
       const { locations } = await client.fetchQuery(locationsQueryOptions());
       return getInbox(locations, filters, depth, signal);
     },
-    placeholderData: keepPreviousData,
   });
+}
+
+/** The inbox's first read for the address opened at start (the app asks for it with the session). */
+export function inboxQueryOptionsForUrl(client: QueryClient, search: URLSearchParams) {
+  return inboxQueryOptions(client, parseInboxFilters(search), 1);
+}
+
+export function useInbox(filters: InboxFilters, depth: number) {
+  const client = useQueryClient();
+  return useQuery({ ...inboxQueryOptions(client, filters, depth), placeholderData: keepPreviousData });
 }

@@ -60,7 +60,9 @@ export function InboxList({
     <table className="data-table inbox-table" aria-busy={busy} aria-label="Reviews waiting for an answer">
       <thead>
         <tr>
-          <th scope="col">Waiting</th>
+          <th scope="col">
+            <span className="visually-hidden">Waiting</span>
+          </th>
           {several && <th scope="col">Location</th>}
           <th scope="col">Rating</th>
           <th scope="col">Review</th>
@@ -86,7 +88,7 @@ export function InboxList({
               className={i === at ? 'is-selected' : undefined}
               onFocus={() => onSelect(key)}
             >
-              <td data-label="Waiting" className="cell-nowrap">
+              <td className="cell-nowrap">
                 {Number.isFinite(item.at) ? waitingFor(item.at, now) : '—'}
               </td>
               {several && <td data-label="Location">{item.locationName}</td>}

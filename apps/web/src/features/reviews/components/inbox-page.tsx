@@ -28,7 +28,7 @@ import { InboxList } from './inbox-list.tsx';
 // user's locations, oldest first, filtered by source, rating and location. Answering one takes it
 // off the list and opens the next; the keyboard moves through the list (↑/↓ or j/k, Enter opens).
 
-const ReviewDetail = lazy(() => import('./review-detail.tsx'));
+const ReviewPanel = lazy(() => import('./review-detail.tsx'));
 
 export default function InboxPage({ title }: { title: string }) {
   const [params, setParams] = useSearchParams();
@@ -143,7 +143,7 @@ export default function InboxPage({ title }: { title: string }) {
       )}
       {open && (
         <Suspense fallback={null}>
-          <ReviewDetail
+          <ReviewPanel
             review={open.review as ReviewItem}
             slug={open.slug}
             businessName={open.locationName}
