@@ -6,6 +6,8 @@ import { bulkBenchmark } from './bulk.ts';
 import { browserSection, bundleSection } from './dashboard.ts';
 import { deliveryBenchmark } from './delivery.ts';
 import { exportSection } from './export.ts';
+import { inboxBenchmark } from './inbox.ts';
+import { inboxBrowserSection } from './inbox-browser.ts';
 import { tempDir } from './lib/processes.ts';
 import { printTable, printTargets, type Section, writeResults } from './lib/report.ts';
 import { buildDashboard, launchBrowser, startStack } from './lib/stack.ts';
@@ -13,10 +15,11 @@ import { locationsSection } from './locations.ts';
 import { proxyBenchmark } from './proxy.ts';
 import { serviceBenchmark } from './service.ts';
 
-// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts] [--workers N[,N…]] [--cpu-prof DIR]
+// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,inbox] [--workers N[,N…]] [--cpu-prof DIR]
 //
 // Runs the four benchmarks one after another (never two at once: they share the machine), prints
-// each table as it finishes and writes bench/results/latest.{json,md} (--quick: latest-quick.*).
+// each table as it finishes and writes bench/results/latest.{json,md} (--quick: latest-quick.*;
+// --only a,b: latest-a-b.*, so a partial run never replaces the full one).
 
 const BENCHMARKS = [
   'proxy',
@@ -27,6 +30,7 @@ const BENCHMARKS = [
   'locations',
   'bulk',
   'alerts',
+  'inbox',
 ] as const;
 type Name = (typeof BENCHMARKS)[number];
 
@@ -41,7 +45,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts] [--workers N[,N…]] [--cpu-prof DIR]',
+    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,inbox] [--workers N[,N…]] [--cpu-prof DIR]',
   );
   process.exit(0);
 }
@@ -90,7 +94,9 @@ if (only.includes('delivery'))
     }),
   );
 if (only.includes('alerts')) report(await alertsSection(quick));
-if (only.includes('dashboard') || only.includes('export') || only.includes('locations')) {
+if (only.includes('inbox')) report(await inboxBenchmark({ quick }));
+const inBrowser = ['dashboard', 'export', 'locations', 'inbox'] as const;
+if (inBrowser.some((name) => only.includes(name))) {
   const temp = tempDir('rd-bench-web-');
   const dist = path.join(temp.dir, 'dist');
   try {
@@ -104,7 +110,7 @@ if (only.includes('dashboard') || only.includes('export') || only.includes('loca
         await browser.close();
       }
     }
-    if (only.includes('dashboard') || only.includes('export')) {
+    if (only.includes('dashboard') || only.includes('export') || only.includes('inbox')) {
       const stack = await startStack({
         dataDir: path.join(temp.dir, 'data'),
         distDir: dist,
@@ -114,6 +120,7 @@ if (only.includes('dashboard') || only.includes('export') || only.includes('loca
       try {
         if (only.includes('dashboard')) report(await browserSection(browser, stack, quick));
         if (only.includes('export')) report(await exportSection(browser, stack, quick));
+        if (only.includes('inbox')) report(await inboxBrowserSection(browser, stack, quick));
       } finally {
         await browser.close();
         await stack.stop();
@@ -126,8 +133,10 @@ if (only.includes('dashboard') || only.includes('export') || only.includes('loca
 
 load.after = os.loadavg();
 const seconds = (performance.now() - started) / 1000;
-writeResults(sections, { quick, seconds, load });
+const subset = only.length < BENCHMARKS.length ? { only } : {};
+writeResults(sections, { quick, seconds, load, ...subset });
+const written = `latest${subset.only ? `-${only.join('-')}` : ''}${quick ? '-quick' : ''}`;
 const targets = sections.flatMap((s) => s.targets);
 console.log(
-  `\n${targets.filter((t) => t.met).length} of ${targets.length} targets met · ${seconds.toFixed(0)} s · load average before ${load.before[0]!.toFixed(2)}, after ${load.after[0]!.toFixed(2)} · bench/results/${quick ? 'latest-quick' : 'latest'}.{json,md}`,
+  `\n${targets.filter((t) => t.met).length} of ${targets.length} targets met · ${seconds.toFixed(0)} s · load average before ${load.before[0]!.toFixed(2)}, after ${load.after[0]!.toFixed(2)} · bench/results/${written}.{json,md}`,
 );

@@ -66,14 +66,20 @@ export function printTargets(targets: Target[]): void {
     console.log(`${t.met ? 'MET ' : 'MISS'}  ${t.name}: ${t.measured} (target ${t.target})`);
 }
 
-export type RunInfo = { quick: boolean; seconds: number; load: { before: number[]; after: number[] } };
+export type RunInfo = {
+  quick: boolean;
+  seconds: number;
+  load: { before: number[]; after: number[] };
+  /** The benchmarks run when not all of them (`--only`): their results go to files of their own. */
+  only?: string[];
+};
 
 const loadText = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
 
 export function writeResults(sections: Section[], run: RunInfo): void {
   mkdirSync(resultsDir, { recursive: true });
   const info = machine();
-  const base = run.quick ? 'latest-quick' : 'latest';
+  const base = `latest${run.only ? `-${run.only.join('-')}` : ''}${run.quick ? '-quick' : ''}`;
   const json = { machine: info, ...run, sections };
   writeFileSync(path.join(resultsDir, `${base}.json`), `${JSON.stringify(json, null, 2)}\n`);
   const targets = sections.flatMap((s) => s.targets.map((t) => ({ ...t, section: s.name })));
