@@ -88,9 +88,7 @@ export function InboxList({
               className={i === at ? 'is-selected' : undefined}
               onFocus={() => onSelect(key)}
             >
-              <td className="cell-nowrap">
-                {Number.isFinite(item.at) ? waitingFor(item.at, now) : '—'}
-              </td>
+              <td className="cell-nowrap">{Number.isFinite(item.at) ? waitingFor(item.at, now) : '—'}</td>
               {several && <td data-label="Location">{item.locationName}</td>}
               <td data-label="Rating">
                 <Stars rating={item.review.rating} />

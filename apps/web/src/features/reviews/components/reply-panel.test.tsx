@@ -80,6 +80,25 @@ describe('the reply panel', () => {
     expect(await screen.findByTestId('reply-outcome')).toHaveTextContent(words);
   });
 
+  it('sends a Facebook review to Facebook, named as people write it, and offers Ignore only', async () => {
+    const facebook = { platform: 'facebook', requestId: null, channel: null };
+    show({
+      ...base,
+      response_status: 'pending',
+      platform: 'facebook',
+      source: facebook,
+      response_text: null,
+    });
+    const panel = await screen.findByTestId('reply-panel');
+    expect(
+      await within(panel).findByText(
+        'Reviews from Facebook are answered on Facebook: mark it ignored here once you have.',
+      ),
+    ).toBeVisible();
+    expect(within(panel).queryByLabelText('Your reply')).toBeNull();
+    expect(within(panel).getByRole('button', { name: 'Ignore' })).toBeVisible();
+  });
+
   it('keeps one Idempotency-Key for one intent across a lost answer, and takes a new one for new words', async () => {
     const keys: string[] = [];
     let answers = 0;

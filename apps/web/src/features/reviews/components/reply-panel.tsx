@@ -11,6 +11,7 @@ import { useCan } from '../../../lib/session.ts';
 import { type Change, useChangeReview } from '../api/change-review.ts';
 import { reviewActionsQueryOptions } from '../api/get-reply-aids.ts';
 import { useReview } from '../api/get-review.ts';
+import { platformLabel } from './badges.tsx';
 import { ReplyForm } from './reply-form.tsx';
 import { ReplyHistory } from './reply-history.tsx';
 
@@ -34,7 +35,8 @@ function destination(review: ReviewDetail): string {
     return review.source.channel === 'link'
       ? 'This customer used a shared link: your reply is saved here, with no contact to send it to.'
       : 'Your reply goes privately to the customer, by the channel their request used. It is not published.';
-  return `Reviews from ${review.source.platform} are answered on ${review.source.platform}: mark it ignored here once you have.`;
+  const on = platformLabel(review.source.platform);
+  return `Reviews from ${on} are answered on ${on}: mark it ignored here once you have.`;
 }
 
 export function ReplyOutcome({ review }: { review: ReviewDetail }) {
