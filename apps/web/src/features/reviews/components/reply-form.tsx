@@ -53,7 +53,7 @@ export function ReplyForm({
             size="xs"
             value=""
             data={[
-              { value: '', label: `Saved replies for ${review.rating}★` },
+              { value: '', label: `Saved replies for ${review.rating}-star reviews` },
               ...choices.map((c, i) => ({ value: String(i), label: c.title })),
             ]}
             onChange={(event) => {
