@@ -9,7 +9,9 @@ import {
   timeZoneSchema,
 } from '@review-desk/shared';
 import { z } from 'zod';
+import { realProviders } from './delivery/real-providers.ts';
 import { twilioConfig } from './delivery/twilio-config.ts';
+import { refuseDevHooks } from './env-dev.ts';
 import { GOOGLE_VARIABLES, googleConfig } from './reviews/google/config.ts';
 
 // The only reader of process.env: the service's configuration table. Every variable has a
@@ -176,7 +178,7 @@ export const API_CONFIG = setting.defineConfig({
     type: setting.bool(),
     default: '0',
     description:
-      '`1` runs the service on a clock that `POST /dev/clock` moves (`{"set": "2030-01-01T23:00:00Z"}` or `{"advanceMs": 3600000}`), to see sending hours and scheduled sends at work. Refused with `NODE_ENV=production`.',
+      '`1` runs the service on a clock that `POST /dev/clock` moves (`{"set": "2030-01-01T23:00:00Z"}` or `{"advanceMs": 3600000}`), to see sending hours and scheduled sends at work. Refused with `NODE_ENV=production` and beside a provider that reaches customers (SMTP, Twilio other than a stand-in on this machine).',
   },
   SEED_DEMO: {
     type: setting.bool(),
@@ -213,27 +215,15 @@ function toConfig(env: Record<string, string | undefined>) {
       `is required when ${emailVariable}=smtp (e.g. smtp://user:pass@host:587)`,
     );
   const twilio = smsProvider === 'twilio' ? twilioConfig(e) : null;
-  if (e.DEV_CLOCK && e.NODE_ENV === 'production')
-    throw setting.configError(
-      'DEV_CLOCK',
-      'must be off when NODE_ENV=production (anyone could move the clock)',
-    );
-  // The dev outbox shows customers' contacts and its fault hooks fail real sends on purpose.
-  if (e.DEV_OUTBOX && e.NODE_ENV === 'production')
-    throw setting.configError(
-      'DEV_OUTBOX',
-      'must be off when NODE_ENV=production (it lists customers’ contacts)',
-    );
-  if (e.DEV_OUTBOX && emailProvider !== 'outbox')
-    throw setting.configError(
-      'DEV_OUTBOX',
-      `must be off with a real delivery provider (${emailVariable}=${emailProvider})`,
-    );
-  if (e.DEV_OUTBOX && smsProvider !== 'outbox')
-    throw setting.configError(
-      'DEV_OUTBOX',
-      `must be off with a real delivery provider (SMS_PROVIDER=${smsProvider})`,
-    );
+  refuseDevHooks({
+    devClock: e.DEV_CLOCK,
+    devOutbox: e.DEV_OUTBOX,
+    nodeEnv: e.NODE_ENV,
+    real: realProviders({ emailVariable, emailProvider, smsProvider, twilio }),
+    emailVariable,
+    emailProvider,
+    smsProvider,
+  });
   return {
     port: e.PORT.port,
     /** A taken port stops the start instead of moving on to the next free one. */

@@ -165,7 +165,7 @@ describe('two replicas syncing one location (postgres)', () => {
     second = await startApi(config, { clock });
     const lists = fake.count('list');
     await connect(first, fake, key, location);
-    await Promise.all([first.scheduler.runner.drain(), second.scheduler.runner.drain()]);
+    await Promise.all([first.ctx.jobs.drain(), second.ctx.jobs.drain()]);
     expect(fake.count('list') - lists).toBe(3);
     const row = await queryOne<{ n: number }>(
       first.ctx.store,

@@ -167,7 +167,7 @@ describe.each(ENGINES)('%s', (engine) => {
     expect((await syncJob(api, businessId))!.state).toBe('done');
     const calls = fake.calls.length;
     clock.advance(10 * SYNC_MS);
-    await api.scheduler.runner.drain();
+    await api.ctx.jobs.drain();
     expect(fake.calls.length).toBe(calls);
     // Connected again (a new token for the same location): the sync goes on from where it was.
     const lists = fake.count('list');

@@ -40,15 +40,15 @@ describe.each(ENGINES)('%s', (engine) => {
       reply: { state: 'scheduled', scheduledFor: new Date(MORNING).toISOString() },
     });
     await writeJson(api, 'PUT', '/api/v1/settings', key, { quietHours: { start: '08:00', end: '21:00' } });
-    await api.scheduler.runner.drain();
+    await api.ctx.jobs.drain();
     expect(await replies(requestId)).toEqual([]);
     clock.set(MORNING);
-    await api.scheduler.runner.drain();
+    await api.ctx.jobs.drain();
     expect((await replies(requestId)).map((m) => m.body)).toEqual([
       'Night Owl: Sorry about the noise. Reply STOP to opt out.',
     ]);
     expect(detailOf(await readReview(api, key, id)).reply?.state).toBe('sent');
-    await api.scheduler.runner.drain();
+    await api.ctx.jobs.drain();
     expect(await replies(requestId)).toHaveLength(1);
     await writeJson(api, 'PUT', '/api/v1/settings', key, { quietHours: null });
     clock.set(NIGHT);
@@ -58,7 +58,7 @@ describe.each(ENGINES)('%s', (engine) => {
     const { id, requestId, token } = await heldReview('Held, then not wanted.');
     await api.ctx.store.requests.optOut((await api.ctx.store.requests.byToken(token))!, clock.now());
     clock.set(MORNING + 3_600_000);
-    await api.scheduler.runner.drain();
+    await api.ctx.jobs.drain();
     expect(await replies(requestId)).toEqual([]);
     expect(detailOf(await readReview(api, key, id)).reply?.state).toBe('opted_out');
     clock.set(NIGHT);
@@ -69,7 +69,7 @@ describe.each(ENGINES)('%s', (engine) => {
     // As a process leaves it when it stops after marking it sending, before the carrier answered.
     await execute(api.ctx.store, "UPDATE review_replies SET state = 'sending' WHERE text = 'Interrupted.'");
     clock.set(MORNING + 7_200_000);
-    await api.scheduler.runner.drain();
+    await api.ctx.jobs.drain();
     expect(await replies(requestId)).toEqual([]);
     expect(detailOf(await readReview(api, key, id)).reply).toMatchObject({
       state: 'unknown',
@@ -95,7 +95,7 @@ describe.each(ENGINES)('%s', (engine) => {
       );
     expect(await count()).toBe(120);
     clock.advance(91 * 86_400_000);
-    await api.scheduler.runner.drain();
+    await api.ctx.jobs.drain();
     expect(await count()).toBe(1);
     expect(detailOf(await readReview(api, key, id))).toMatchObject({
       response_text: 'Take 119',

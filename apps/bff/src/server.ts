@@ -6,6 +6,7 @@ import express, { type Express } from 'express';
 import { alertRoutes } from './alerts/routes.ts';
 import { type Alerts, createAlerts } from './alerts/service.ts';
 import type { CookieSettings } from './auth/cookies.ts';
+import { deviceCookies } from './auth/devices.ts';
 import { authRoutes } from './auth/routes.ts';
 import { createSessionStore, type SessionEvent, type SessionStore } from './auth/sessions.ts';
 import { createLoginThrottle } from './auth/throttle.ts';
@@ -19,10 +20,10 @@ import { createUserRate } from './fair-share/user-rate.ts';
 import { createGates } from './gates.ts';
 import { type GateRequest, gateway } from './http/gate.ts';
 import { answerPreflight, type OriginPolicy } from './http/origin.ts';
-import { upstreamProbe } from './http/upstream-probe.ts';
 import { createContactHasher } from './journal/contact.ts';
 import { createJournal, type Journal } from './journal/journal.ts';
 import { sendHistoryRoutes } from './journal/routes.ts';
+import { developmentUpstreams } from './locations/dev-upstream.ts';
 import { createLocationDirectory, type LocationDirectory } from './locations/directory.ts';
 import { locationPrefix } from './locations/gate.ts';
 import { createHandlerSet, type HandlerSet } from './locations/handlers.ts';
@@ -35,11 +36,11 @@ import { createReadTargets } from './proxy/read-targets.ts';
 import { createProxy } from './proxy/routes.ts';
 import { createReviewJournal, type ReviewJournal } from './replies/journal.ts';
 import { replyRoutes } from './replies/routes.ts';
-import { createSavedReplies } from './replies/saved.ts';
 import { googleSettingsRoutes } from './settings/google.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { staticSite } from './static.ts';
 import { type DatabaseSettings, metaValue, openBffDatabase } from './store/database.ts';
+import { upstreamProbe } from './upstream-probe.ts';
 import { userRoutes } from './users/routes.ts';
 
 // Composition: the stores, the proxy, and the middleware in the order a request meets them —
@@ -86,9 +87,9 @@ export async function runMaintenance(stores: Stores, config: Config): Promise<vo
   await stores.sessions.sweep();
   await createLoginThrottle(stores.db).sweep();
   if (config.userRatePerMinute > 0) await createUserRate(stores.db, config.userRatePerMinute).sweep();
-  await stores.journal.orphanStale(config.upstream.timeoutMs + 5_000);
+  await stores.journal.orphanStale(config.upstreamTimeoutMs + 5_000);
   await stores.journal.cleanup(config.idempotencyRetentionMs, config.sendHistoryMs);
-  await stores.reviewJournal.sweep(config.upstream.timeoutMs + 5_000, config.sendHistoryMs);
+  await stores.reviewJournal.sweep(config.upstreamTimeoutMs + 5_000, config.sendHistoryMs);
 }
 
 export type Bff = {
@@ -113,9 +114,12 @@ export function createBff(
   const { logger } = logs;
   const hasher = createContactHasher(stores.contactSecret);
   const opened = openLocations(stores.db, config);
-  const directory = createLocationDirectory({ config, store: opened.store });
-  const handlers = createHandlerSet({
+  const directory = createLocationDirectory({
     config,
+    store: opened.store,
+    ...(config.devHooks ? { developmentUpstream: developmentUpstreams(2_000) } : {}),
+  });
+  const handlers = createHandlerSet({
     journal: stores.journal,
     reviewJournal: stores.reviewJournal,
     hasher,
@@ -124,12 +128,15 @@ export function createBff(
     metrics,
   });
   const alerts = createAlerts({ config, db: stores.db, directory, users: stores.users, logger });
+  // Each user's share of the key's limit: their calls through the proxy, and their lists' rows.
+  const share = config.userRatePerMinute > 0 ? createUserRate(stores.db, config.userRatePerMinute) : null;
   const bulk = openBulk(
     stores.db,
     config,
     {
       senderFor: locationSender({ users: stores.users, directory, handlers }),
       recentlySent: recentContactCheck({ journal: stores.journal, hasher, capDays: config.frequencyCapDays }),
+      share,
       // The same scheduling clock as alerts: the dev hook (BFF_DEV_HOOKS=1) moves both.
       clock: alerts.clock,
       logger,
@@ -159,7 +166,6 @@ export function createBff(
     maxAgeMs: config.session.absoluteMs,
     trust: policy.trust,
   };
-  const share = config.userRatePerMinute > 0 ? createUserRate(stores.db, config.userRatePerMinute) : null;
   const gates = createGates({
     share,
     access: logs.access,
@@ -189,7 +195,7 @@ export function createBff(
           await dbCheck.get();
           return 'ok';
         },
-        upstream: async () => ((await ready()) ? 'ok' : 'unreachable'),
+        ...(ready ? { upstream: async () => ((await ready()) ? 'ok' : 'unreachable') } : {}),
       },
       metrics: () => metricsText(metrics),
       metricsToken: config.metricsToken,
@@ -204,6 +210,7 @@ export function createBff(
       users: stores.users,
       sessions: stores.sessions,
       throttle,
+      devices: deviceCookies(stores.contactSecret),
       cookies,
       gates: gates.routes,
       businessName: config.businessName,
@@ -218,7 +225,7 @@ export function createBff(
       journal: stores.journal,
       hasher,
       gates: gates.routes,
-      staleAfterMs: config.upstream.timeoutMs + 5_000,
+      staleAfterMs: config.upstreamTimeoutMs + 5_000,
     }),
   );
   app.use(
@@ -238,7 +245,7 @@ export function createBff(
     locationRoutes({
       directory,
       store: opened.store,
-      userExists: async (id) => (await stores.users.get(id)) !== null,
+      userRole: async (id) => (await stores.users.get(id))?.role ?? null,
       gates: gates.routes,
       logger,
     }),
@@ -247,10 +254,8 @@ export function createBff(
   app.use(bulkRoutes({ bulk, gates: gates.routes, logger }));
   app.use(settingsRoutes({ gates: gates.routes }));
   app.use(googleSettingsRoutes({ gates: gates.routes }));
-  app.use(
-    replyRoutes({ journal: stores.reviewJournal, saved: createSavedReplies(stores.db), gates: gates.routes }),
-  );
-  app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger }));
+  app.use(replyRoutes({ journal: stores.reviewJournal, db: stores.db, gates: gates.routes }));
+  app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger, jobs: [alerts, bulk] }));
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';

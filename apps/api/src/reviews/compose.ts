@@ -1,6 +1,6 @@
 import type { JobHandler } from '@review-desk/server/jobs/runner';
 import type { AppContext } from '../context.ts';
-import { reviewLinkFor } from '../requests/send.ts';
+import { reviewLinkFor } from '../requests/validate.ts';
 import { createGoogle } from './google/service.ts';
 import { createGoogleSync, GOOGLE_SYNC_JOB } from './google/sync.ts';
 import { REPLY_PURGE_JOB, replyPurge } from './reply/purge.ts';

@@ -64,5 +64,5 @@ export async function syncJob(api: TestApi, businessId: number) {
 export async function runSync(api: TestApi, clock: FakeClock, businessId: number): Promise<void> {
   const job = await syncJob(api, businessId);
   if (job && job.runAt > clock.now()) clock.set(job.runAt);
-  await api.scheduler.runner.drain();
+  await api.ctx.jobs.drain();
 }

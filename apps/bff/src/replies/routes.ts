@@ -1,3 +1,4 @@
+import type { Queryable } from '@review-desk/server/db/types';
 import { AppError } from '@review-desk/server/errors';
 import {
   BFF_REVIEW_ACTIONS_PATH,
@@ -15,7 +16,7 @@ import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
 import { named } from '../http/named.ts';
 import type { ReviewJournal } from './journal.ts';
-import type { SavedRepliesStore } from './saved.ts';
+import { createSavedReplies } from './saved.ts';
 
 // The dashboard's own side of answering reviews (docs/bff.md, "Answering reviews"), at the
 // location addressed: GET /bff/review-actions?review=<id>, who answered a review and how it went;
@@ -27,8 +28,9 @@ const actionsQuerySchema = z.strictObject({
     .regex(REVIEW_ID_PATTERN, { error: 'review must be a review id (rev_<n>)' }),
 });
 
-export function replyRoutes(deps: { journal: ReviewJournal; saved: SavedRepliesStore; gates: RouteGates }) {
+export function replyRoutes(deps: { journal: ReviewJournal; db: Queryable; gates: RouteGates }) {
   const router = Router();
+  const saved = createSavedReplies(deps.db);
 
   router.get(
     BFF_REVIEW_ACTIONS_PATH,
@@ -38,7 +40,7 @@ export function replyRoutes(deps: { journal: ReviewJournal; saved: SavedRepliesS
       const q = req.url.indexOf('?');
       const parsed = actionsQuerySchema.safeParse(queryRecord(q === -1 ? '' : req.url.slice(q + 1)));
       if (!parsed.success) throw AppError.validation(parsed.error);
-      res.json(ok({ actions: await deps.journal.list(req.ctx.location!.slug, parsed.data.review) }));
+      res.json(ok({ actions: await deps.journal.list(req.ctx.location!.id, parsed.data.review) }));
     },
   );
 
@@ -47,7 +49,7 @@ export function replyRoutes(deps: { journal: ReviewJournal; saved: SavedRepliesS
     named('savedReplies.read'),
     gateway(deps.gates['savedReplies.read']),
     async (req, res) => {
-      res.json(ok(await deps.saved.of(req.ctx.location!.slug)));
+      res.json(ok(await saved.of(req.ctx.location!.id)));
     },
   );
 
@@ -58,9 +60,9 @@ export function replyRoutes(deps: { journal: ReviewJournal; saved: SavedRepliesS
     async (req, res) => {
       const parsed = savedRepliesBodySchema.safeParse(await readJsonBody(req));
       if (!parsed.success) throw AppError.validation(parsed.error);
-      const location = req.ctx.location!.slug;
-      await deps.saved.replace(location, parsed.data.replies, req.ctx.session!.user.email);
-      res.json(ok(await deps.saved.of(location)));
+      const location = req.ctx.location!.id;
+      await saved.replace(location, parsed.data.replies, req.ctx.session!.user.email);
+      res.json(ok(await saved.of(location)));
     },
   );
 

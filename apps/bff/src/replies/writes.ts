@@ -16,7 +16,7 @@ import {
   successEnvelopeSchema,
   withdrawQuerySchema,
 } from '@review-desk/shared';
-import type { Config } from '../env.ts';
+import type { Upstream } from '../env.ts';
 import { readJsonBody } from '../http/body.ts';
 import type { GateRequest } from '../http/gate.ts';
 import { interpretReply } from '../proxy/answer.ts';
@@ -89,15 +89,16 @@ async function changeOf(req: GateRequest, endpoint: WriteEndpoint, id: string, b
 }
 
 export function createReviewWrites(deps: {
-  config: Config;
-  /** The location (its slug) these writes go to: journaled with each. */
+  /** The location's upstream: its URL, key and timeout. */
+  upstream: Upstream;
+  /** The location (its id) these writes go to: journaled with each. */
   location: string;
   journal: ReviewJournal;
   upstreamHeaders: UpstreamHeaders;
 }) {
-  const { config, journal } = deps;
-  const base = config.upstream.url.href.replace(/\/+$/, '');
-  const keyBytes = Buffer.from(config.upstream.key);
+  const { upstream, journal } = deps;
+  const base = upstream.url.href.replace(/\/+$/, '');
+  const keyBytes = Buffer.from(upstream.key);
 
   async function handle(
     req: GateRequest,
@@ -128,7 +129,7 @@ export function createReviewWrites(deps: {
       new URL(base + change.path),
       headers,
       payload,
-      config.upstream.timeoutMs,
+      upstream.timeoutMs,
       change.method,
     );
     let end: ActionEnd;

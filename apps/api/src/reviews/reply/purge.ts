@@ -2,6 +2,7 @@ import type { Clock } from '@review-desk/server/clock';
 import type { Database } from '@review-desk/server/db/types';
 import type { JobHandler } from '@review-desk/server/jobs/runner';
 import { jobStore } from '@review-desk/server/jobs/store';
+import { DAY_MS } from '@review-desk/shared/time';
 import type { Store } from '../../store/index.ts';
 
 // Reply attempts are kept REPLY_RETENTION_DAYS (an Idempotency-Key is remembered that long), then
@@ -10,7 +11,6 @@ import type { Store } from '../../store/index.ts';
 
 export const REPLY_PURGE_JOB = 'reviews.replies-purge';
 export const REPLY_RETENTION_DAYS = 90;
-const DAY_MS = 86_400_000;
 
 export function replyPurge(deps: { db: () => Promise<Database>; store: Store; clock: Clock }) {
   const handler: JobHandler = async () => {

@@ -2,7 +2,9 @@ import { AppError } from '@review-desk/server/errors';
 import type { JobHandler } from '@review-desk/server/jobs/runner';
 import { type Channel, nextAllowedSendTime } from '@review-desk/shared';
 import type { OutgoingMessage } from '../../delivery/provider.ts';
-import { afterDelivery, type Carriers, deliverAll, legRecords } from '../../requests/legs.ts';
+import { afterDelivery } from '../../requests/after-delivery.ts';
+import { type Carriers, deliverAll } from '../../requests/deliver.ts';
+import { legRecords } from '../../requests/outcome.ts';
 import type { RequestRow } from '../../requests/store.ts';
 import type { SettingsService } from '../../settings/service.ts';
 import type { Store } from '../../store/index.ts';
@@ -44,12 +46,12 @@ function contacts(request: RequestRow) {
 /** The contacts still allowed to hear from the business (opt-outs on our page, and STOP texts). */
 async function reachable(deps: CustomerDeps, request: RequestRow) {
   const { phone, email } = contacts(request);
-  const stopped = await deps.tracker.store();
+  const sender = deps.delivery.sender?.() ?? null;
+  const optOuts = deps.store.optOuts;
   const phoneOk =
-    phone !== null &&
-    !(await deps.store.requests.isOptedOut(request.business_id, phone)) &&
-    !(await stopped.isOptedOut(request.business_id, phone));
-  const emailOk = email !== null && !(await deps.store.requests.isOptedOut(request.business_id, email));
+    phone !== null && !(await optOuts.optedOut(request.business_id, { phone, email: null, sender }));
+  const emailOk =
+    email !== null && !(await optOuts.optedOut(request.business_id, { phone: null, email, sender: null }));
   return {
     phone: phoneOk ? phone : null,
     email: emailOk ? email : null,
@@ -109,7 +111,12 @@ export async function deliverCustomerReply(deps: CustomerDeps, intent: ReplyRow,
   const delivery = await deps.tracker.store();
   // Requests from before the delivery records have no record to hang the legs on (no receipts).
   if (await delivery.request(request.business_id, request.public_id))
-    await delivery.recordReplyLegs(request.public_id, request.business_id, legRecords(deps, legs), at);
+    await delivery.recordReplyLegs(
+      request.public_id,
+      request.business_id,
+      legRecords(deps.delivery, legs),
+      at,
+    );
   await afterDelivery(deps, request.business_id, legs, at);
   const failed = legs.filter((l) => l.outcome.status === 'failed');
   if (legs.some((l) => l.outcome.status === 'accepted'))

@@ -12,7 +12,7 @@ import {
 import { ApiError } from '../../../lib/api-error.ts';
 import { getJson, withQuery } from '../../../lib/http.ts';
 import { inLocation } from '../../../lib/location.ts';
-import { locationsQueryOptions } from '../../../lib/locations.ts';
+import { locationsQueryOptions } from '../../../lib/location-list.ts';
 import { INBOX_KEY } from '../api/change-review.ts';
 import {
   INBOX_SLICE,

@@ -7,7 +7,7 @@ import { useSearchParams } from 'react-router';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
-import { useLocations } from '../../../lib/locations.ts';
+import { useLocations } from '../../../lib/location-list.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useInbox } from '../api/get-inbox.ts';
 import {
