@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { realProviders } from './delivery/real-providers.ts';
 import { twilioConfig } from './delivery/twilio-config.ts';
 import { refuseDevHooks } from './env-dev.ts';
+import { INTEGRATION_VARIABLES, integrationsConfig } from './integrations/config.ts';
 import { GOOGLE_VARIABLES, googleConfig } from './reviews/google/config.ts';
 
 // The only reader of process.env: the service's configuration table. Every variable has a
@@ -167,6 +168,7 @@ export const API_CONFIG = setting.defineConfig({
     default: 'Review Desk <reviews@localhost>',
     description: 'Sender of review request emails.',
   },
+  ...INTEGRATION_VARIABLES,
   ...GOOGLE_VARIABLES,
   DEV_OUTBOX: {
     type: setting.bool(),
@@ -215,6 +217,7 @@ function toConfig(env: Record<string, string | undefined>) {
       `is required when ${emailVariable}=smtp (e.g. smtp://user:pass@host:587)`,
     );
   const twilio = smsProvider === 'twilio' ? twilioConfig(e) : null;
+  const providers = { [emailVariable]: emailProvider, SMS_PROVIDER: smsProvider };
   refuseDevHooks({
     devClock: e.DEV_CLOCK,
     devOutbox: e.DEV_OUTBOX,
@@ -225,6 +228,7 @@ function toConfig(env: Record<string, string | undefined>) {
     smsProvider,
   });
   return {
+    ...integrationsConfig(e, providers),
     port: e.PORT.port,
     /** A taken port stops the start instead of moving on to the next free one. */
     portExplicit: !e.PORT.orNext,

@@ -1,54 +1,37 @@
 import { type Clock, FakeClock, systemClock } from '@review-desk/server/clock';
 import type { Database } from '@review-desk/server/db/types';
-import { healthRoutes } from '@review-desk/server/health';
 import { jobRetention } from '@review-desk/server/jobs/retention';
 import type { JobRunner } from '@review-desk/server/jobs/runner';
 import { createLogSink, type LogSink, writeReadyLine } from '@review-desk/server/log';
 import { createHttpMetrics } from '@review-desk/server/metrics';
+import { createSecretBox, loadSecretsKey } from '@review-desk/server/secrets';
 import { type Served, serve } from '@review-desk/server/serve';
-import { API_PREFIX } from '@review-desk/shared';
-import express from 'express';
 import { createKeyUsage } from './accounts/keys.ts';
-import { analyticsRoutes } from './analytics/routes.ts';
-import { type AppContext, sendContextOf } from './context.ts';
+import { expressApp } from './app.ts';
+import { createJobs, squareFor, startOutbox } from './background.ts';
+import type { AppContext } from './context.ts';
 import { createDeliveryProvider } from './delivery/index.ts';
-import { devOutboxRoutes } from './delivery/outbox-routes.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
 import { openDeliveryTracker } from './delivery/tracker.ts';
-import { TWILIO_WEBHOOKS, twilioWebhookRoutes } from './delivery/twilio-routes.ts';
+import { TWILIO_WEBHOOKS } from './delivery/twilio-routes.ts';
 import { seedDemo } from './demo/seed.ts';
 import type { Config } from './env.ts';
-import { devClockRoutes } from './http/dev-clock.ts';
-import {
-  cors,
-  credentials,
-  errorHandler,
-  logRefusal,
-  notFound,
-  rateLimit,
-  requestId,
-  requestLogging,
-  securityHeaders,
-} from './http/index.ts';
-import { docsRoutes } from './openapi/routes.ts';
+import { logRefusal } from './http/index.ts';
+import type { Square } from './integrations/square/service.ts';
 import { createRateLimiter, createSharedRateLimiter } from './rate/limiter.ts';
-import { createReminders, REMINDER_JOB, type Reminders } from './reminders/reminders.ts';
-import { deliverHeld, recordHeld, recoverInterruptedSends } from './requests/held.ts';
-import { requestsRoutes } from './requests/read-routes.ts';
-import { sendRoutes } from './requests/routes.ts';
-import { createScheduler, scheduledSendHandler } from './requests/scheduled.ts';
+import { createReminders, type Reminders } from './reminders/reminders.ts';
+import { recoverInterruptedSends } from './requests/held.ts';
 import { sendStore } from './requests/send-store.ts';
 import { reviewLinkFor } from './requests/validate.ts';
-import { reviewPageRoutes } from './review-page/routes.ts';
 import { composeReviews, reviewJobs, scheduleReviewJobs } from './reviews/compose.ts';
-import { googleRoutes } from './reviews/google/routes.ts';
 import { recoverReplies } from './reviews/reply/recover.ts';
-import { replyRoutes } from './reviews/reply/routes.ts';
-import { reviewsRoutes } from './reviews/routes.ts';
 import { createSettingsService, openSettings } from './settings/index.ts';
-import { settingsRoutes } from './settings/routes.ts';
 import { openApiDatabase } from './store/database.ts';
 import { createStore } from './store/index.ts';
+import type { Dispatcher } from './webhooks/dispatcher.ts';
+import { deliveryEvents } from './webhooks/events.ts';
+import { createWebhooks } from './webhooks/service.ts';
+import { createWidgets } from './widget/service.ts';
 
 // Composition: configuration → store, delivery, logger → the Express app, mounted in the order
 // of a request's story.
@@ -61,6 +44,8 @@ export type ApiOptions = {
   now?: () => number;
   /** A clock for tests that scheduled work waits on (a FakeClock); `now` reads it when given. */
   clock?: Clock;
+  /** Extra trust anchors (PEM) for webhook receivers' certificates: the tests' own authority. */
+  webhookCa?: string;
 };
 
 /** The app over an opened database (store/database.ts: openApiDatabase). */
@@ -73,11 +58,14 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   const clock: Clock =
     options.clock ?? (options.now ? { now: options.now } : config.devClock ? new FakeClock() : systemClock);
   const now = options.now ?? (() => clock.now());
-  const tracker = openDeliveryTracker({ db, logger: sink.logger, now });
+  // Receipts and opt-outs report their events in their own transactions.
+  const dispatcher: { current?: Dispatcher } = {};
+  const tracker = openDeliveryTracker({ db, logger: sink.logger, now, hooks: deliveryEvents(store.events) });
+  const box = createSecretBox(loadSecretsKey(config.secrets, { create: true, variable: 'SECRETS_KEY' })!);
   const ctx: Omit<AppContext, 'google' | 'googleSync' | 'replies'> = {
     config,
     store,
-    sends: sendStore({ store, tracker, clock }),
+    sends: sendStore({ store, tracker, clock, monthlySendAllowance: config.monthlySendAllowance }),
     delivery:
       options.delivery ??
       createDeliveryProvider(config, {
@@ -106,7 +94,18 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     }),
     // Made just below: they read the settings, the tracker and the delivery above.
     reminders: undefined as unknown as Reminders,
+    widgets: createWidgets({ store, now, publicOrigin: () => site.publicOrigin, logger: sink.logger }),
     jobs: undefined as unknown as JobRunner,
+    webhooks: createWebhooks({
+      store,
+      box,
+      allowPrivate: config.webhooks.allowPrivate,
+      now,
+      wake: () => dispatcher.current?.wake(),
+    }),
+    box,
+    square: undefined as unknown as Square,
+    dispatcher,
     now,
     clock,
     site,
@@ -122,75 +121,13 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     monthlySendAllowance: config.monthlySendAllowance,
     reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
   });
-  composeReviews(ctx);
-  const full = ctx as AppContext;
-  const sendContext = () => sendContextOf(full);
   // Finished jobs (one per reminder, per held send) are deleted after a while, by a job of their own.
   const retention = jobRetention({ db, clock, logger: sink.logger });
-  ctx.jobs = createScheduler({
-    db,
-    clock,
-    logger: sink.logger,
-    handler: scheduledSendHandler({
-      store,
-      tracker,
-      logger: sink.logger,
-      now,
-      reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
-      templatesFor: (businessId) => ctx.settings.templatesFor(businessId),
-      deliver: (reserved, messages) => deliverHeld(sendContext(), reserved, messages),
-      giveUp: (reserved, messages, outcome) =>
-        recordHeld(
-          sendContext(),
-          reserved,
-          messages.map((message) => ({ message, outcome })),
-        ),
-    }),
-    more: { [REMINDER_JOB]: ctx.reminders.handler, [retention.kind]: retention.handler, ...reviewJobs(full) },
-  });
-  return { app: expressApp(full, config, clock, metrics), ctx: full, sink, retention };
-}
-
-/** The Express app over the context, its middleware in the order of a request's story. */
-function expressApp(ctx: AppContext, config: Config, clock: Clock, metrics: AppContext['metrics']) {
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  app.set('trust proxy', config.trustProxy);
-  app.set('query parser', false); // every route reads the raw query through shared queryRecord
-
-  app.use(requestId());
-  app.use(requestLogging(ctx));
-  app.use(securityHeaders(ctx));
-  app.use(API_PREFIX, cors(ctx), credentials(ctx), rateLimit(ctx));
-  app.use(sendRoutes(ctx));
-  app.use(reviewsRoutes(ctx));
-  app.use(replyRoutes(ctx));
-  app.use(googleRoutes(ctx));
-  app.use(analyticsRoutes(ctx));
-  app.use(requestsRoutes(ctx));
-  app.use(twilioWebhookRoutes(ctx));
-  app.use(settingsRoutes(ctx));
-  app.use(docsRoutes(ctx));
-  app.use(reviewPageRoutes(ctx));
-  app.use(
-    healthRoutes({
-      checks: {
-        database: async () => {
-          await ctx.store.db.get('SELECT 1 AS ok');
-          return 'ok';
-        },
-      },
-      metrics: async () => ({ type: metrics.registry.contentType, body: await metrics.registry.metrics() }),
-      metricsToken: config.metricsToken,
-      answerOptions: true,
-    }),
-  );
-  if (config.devOutbox) app.use(devOutboxRoutes(ctx));
-  if (config.devClock && clock instanceof FakeClock) app.use(devClockRoutes(clock, ctx.jobs));
-  app.use(notFound);
-  app.use(errorHandler(ctx.logger));
-  return app;
+  composeReviews(ctx);
+  const full = ctx as AppContext;
+  ctx.jobs = createJobs(full, db, { [retention.kind]: retention.handler, ...reviewJobs(full) });
+  ctx.square = squareFor(full, config.square);
+  return { ...expressApp(full, config, clock, metrics), ctx: full, sink, retention };
 }
 
 export type RunningApi = {
@@ -204,18 +141,24 @@ export type RunningApi = {
 export async function startApi(config: Config, options: ApiOptions = {}): Promise<RunningApi> {
   // Every component's tables migrate before the ready line: a refusal stops the start.
   const db = await openApiDatabase(config);
-  const { app, ctx, sink, retention } = buildApp(config, db, options);
+  const { handler, ctx, sink, retention } = buildApp(config, db, options);
   // Keys and settings are cached for up to a second; what other processes change drops them here.
-  const changes = [await ctx.store.keys.listen(), await ctx.settings.listen()];
+  const changes = [
+    await ctx.store.keys.listen(),
+    await ctx.settings.listen(),
+    ...(await ctx.widgets.start()),
+  ];
   const stopListening = () => Promise.all(changes.map((subscription) => subscription.close()));
   const recovered = await recoverInterruptedSends(ctx.store, ctx.tracker, ctx.now());
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
-  // Held requests and reminders go out when due, from whichever process claims them.
+  // Held requests and reminders go out when due, from whichever process claims them; every
+  // process delivers the webhooks' outbox.
   await retention.schedule();
   // Replies a stopped process left under way are unknown; every Google location has its sync job.
   await recoverReplies(ctx, db.dialect);
   await scheduleReviewJobs(ctx);
   ctx.jobs.start();
+  await startOutbox(ctx, db, { webhookCa: options.webhookCa });
 
   // Demo data before the ready line: whoever waits for `listening` finds it in place.
   if (config.seedDemo) {
@@ -233,7 +176,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   let served: Served;
   try {
     served = await serve({
-      handler: app,
+      handler,
       port: config.port,
       host: config.host,
       portVariable: 'PORT',
@@ -245,6 +188,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
       timeouts: { keepAliveTimeout: 5_000 },
     });
   } catch (error) {
+    await ctx.dispatcher.current?.stop();
     await ctx.jobs.stop({ timeoutMs: 5_000 });
     await stopListening();
     await ctx.tracker.close();
@@ -270,6 +214,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
         await served.close({ graceMs: 3_000 });
         clearInterval(usageTimer);
         await ctx.keyUsage.flush();
+        await ctx.dispatcher.current?.stop();
         await ctx.jobs.stop({ timeoutMs: 5_000 });
         await stopListening();
         await ctx.delivery.close();

@@ -37,6 +37,7 @@ import { createProxy } from './proxy/routes.ts';
 import { createReviewJournal, type ReviewJournal } from './replies/journal.ts';
 import { replyRoutes } from './replies/routes.ts';
 import { googleSettingsRoutes } from './settings/google.ts';
+import { integrationRoutes } from './settings/integrations-routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { staticSite } from './static.ts';
 import { type DatabaseSettings, metaValue, openBffDatabase } from './store/database.ts';
@@ -253,6 +254,7 @@ export function createBff(
   app.use(overviewRoutes({ directory, gates: gates.routes }));
   app.use(bulkRoutes({ bulk, gates: gates.routes, logger }));
   app.use(settingsRoutes({ gates: gates.routes }));
+  app.use(integrationRoutes({ gates: gates.routes }));
   app.use(googleSettingsRoutes({ gates: gates.routes }));
   app.use(replyRoutes({ journal: stores.reviewJournal, db: stores.db, gates: gates.routes }));
   app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger, jobs: [alerts, bulk] }));

@@ -1,7 +1,7 @@
 import { isoTime } from '@review-desk/server/db/rows';
 import { type Channel, type ReplyOutcome, type ReviewDetail, reviewDetailSchema } from '@review-desk/shared';
-import { toReview } from './list.ts';
 import type { ReplyRow, ReviewRecord } from './reply/store.ts';
+import { toReview } from './view.ts';
 
 // One review as GET /api/v1/reviews/{id} and every change answer it (docs/api.md, "Answering
 // reviews"): the list's fields, who answered and when, its version, where it came from, and how

@@ -7,7 +7,7 @@ import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
 import { named } from '../http/named.ts';
 import { interpretReply } from '../proxy/answer.ts';
-import { exchange } from './routes.ts';
+import { exchange } from '../proxy/exchange.ts';
 
 // GET/PUT/DELETE /bff/settings/google: the owners' Settings connect the location's Google Business
 // Profile location, through the location's upstream (GET/PUT/DELETE /api/v1/integrations/google,

@@ -11,6 +11,7 @@ import { formatDateTime } from '../../../lib/format.ts';
 import { isNotOffered, useRequestsDelivery } from '../api/get-requests.ts';
 import { useSends } from '../api/get-sends.ts';
 import { channelLabel } from '../channel-labels.ts';
+import { AutomaticRequests } from './automatic-requests.tsx';
 import { LegStateLegend, LegStates } from './leg-state.tsx';
 import { OUTCOME_LEGEND, OutcomeBadge } from './outcome-badge.tsx';
 
@@ -220,6 +221,7 @@ export default function RecentRequestsPage({ title }: { title: string }) {
           </Group>
         </nav>
       )}
+      <AutomaticRequests list={delivery.data} now={now} />
     </Stack>
   );
 }

@@ -34,6 +34,10 @@ import { SendTest } from './send-test.tsx';
 
 const GoogleConnection = lazy(() => import('./google-connection.tsx'));
 const SavedRepliesEditor = lazy(() => import('./saved-replies-editor.tsx'));
+// Its own chunk: the Settings page's first load stays within its budget (bench/budgets.json).
+const IntegrationsSection = lazy(() => import('./integrations-section.tsx'));
+/** Settings → Website widget: its own chunk, fetched once the page is drawn. */
+const WebsiteWidget = lazy(() => import('./website-widget.tsx'));
 
 // Owners word their review requests and see them as the customer will, set the one reminder,
 // the sending hours and time zone, and the review site. Checked with the shared schema (the
@@ -231,7 +235,7 @@ export default function SettingsPage({ title }: { title: string }) {
     <Stack gap="md">
       <PageHeader
         title={title}
-        lead="The words of your review requests, the reminder, and when messages may be sent."
+        lead="The words of your review requests, the reminder, when messages may be sent, and your reviews on your website."
       />
       {notOffered && (
         <Alert color="blue" title="Managed by the review service" data-testid="settings-not-offered">
@@ -244,6 +248,14 @@ export default function SettingsPage({ title }: { title: string }) {
       )}
       {!settings.data && !settings.error && <Skeleton height={320} aria-label="Loading settings" />}
       {settings.data && <SettingsForm answer={settings.data} />}
+      {settings.data && (
+        <Suspense fallback={<Skeleton height={200} aria-label="Loading integrations" />}>
+          <IntegrationsSection />
+        </Suspense>
+      )}
+      <Suspense fallback={<Skeleton height={240} aria-label="Loading the website widget" />}>
+        <WebsiteWidget />
+      </Suspense>
       {/* Below the fold, each its own chunk. */}
       <Suspense fallback={null}>
         <GoogleConnection />
