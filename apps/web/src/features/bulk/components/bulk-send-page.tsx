@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Combobox.layer.css';
 import '@mantine/core/styles/Badge.layer.css';
 import { Anchor, Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
 import { CHANNELS, type Channel } from '@review-desk/shared/send';

@@ -1,3 +1,5 @@
+import '@mantine/core/styles/InlineInput.layer.css';
+import '@mantine/core/styles/Checkbox.layer.css';
 import { Alert, Checkbox, Stack, Text } from '@mantine/core';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Preflight } from '../model.ts';

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Progress.layer.css';
 import {
   Alert,

@@ -1,3 +1,5 @@
+import '../../../components/overlays.css';
+import '@mantine/core/styles/Badge.layer.css';
 import './bell.css';
 import { Badge, Group, Popover, Text } from '@mantine/core';
 import { type Alert, reviewDetailPath } from '@review-desk/shared/alerts';

@@ -1,3 +1,8 @@
+import '@mantine/core/styles/InlineInput.layer.css';
+import '@mantine/core/styles/Checkbox.layer.css';
+import '@mantine/core/styles/Radio.layer.css';
+import '@mantine/core/styles/Switch.layer.css';
+import '@mantine/core/styles/Combobox.layer.css';
 import {
   Alert,
   Button,

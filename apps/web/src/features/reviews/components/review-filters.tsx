@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Combobox.layer.css';
 import { Button, NativeSelect } from '@mantine/core';
 import { RATING_MAX, RATING_MIN } from '@review-desk/shared/limits';
 import { REVIEW_STATUSES, type ReviewStatus } from '@review-desk/shared/reviews';

@@ -1,3 +1,6 @@
+import '@mantine/core/styles/InlineInput.layer.css';
+import '@mantine/core/styles/Checkbox.layer.css';
+import '@mantine/core/styles/Combobox.layer.css';
 import {
   Alert,
   Button,
@@ -5,7 +8,6 @@ import {
   Group,
   NativeSelect,
   Paper,
-  SimpleGrid,
   Skeleton,
   Stack,
   Text,
@@ -153,7 +155,7 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
               Placeholders: {PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}. A customer without a name reads
               “there”, or your own word: {'{customer_name|friend}'}. The opt-out words are always added.
             </Text>
-            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+            <div className="settings-messages">
               <Stack gap="sm">
                 <Textarea label="SMS message" rows={3} {...input('smsTemplate')} />
                 <TextInput label="Email subject" {...input('emailSubject')} />
@@ -168,7 +170,7 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
                 <SmsPreview template={form.smsTemplate} values={values} />
                 <EmailPreview subject={form.emailSubject} template={form.emailTemplate} values={values} />
               </Stack>
-            </SimpleGrid>
+            </div>
           </Stack>
         </Paper>
 

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Combobox.layer.css';
 import '../../../components/overlays.css';
 import { NativeSelect, TextInput } from '@mantine/core';
 import { createUserSchema, type Role } from '@review-desk/shared/bff';

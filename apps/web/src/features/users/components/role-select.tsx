@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Combobox.layer.css';
 import { NativeSelect } from '@mantine/core';
 import { ROLES, type Role, type User } from '@review-desk/shared/bff';
 import { toast } from '../../../lib/toast.ts';
