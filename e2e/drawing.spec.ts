@@ -154,7 +154,7 @@ for (const item of PAGES) {
         if (order === 'first') await screenshot(page, item.name, width);
         await item.states?.(page, async (what) => {
           await expectDrawnRight(page, `${label}: ${what}`);
-          if (order === 'first') await screenshot(page, `${item.name} ${what}`, width);
+          if (order === 'first') await screenshot(page, `${item.name} ${what}`, width, false);
         });
         await page.context().close();
       }
@@ -172,13 +172,13 @@ test('the shell’s menus are drawn right: the account menu, and the navigation 
     await page.getByRole('button', { name: /^Account:/ }).click();
     await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeVisible();
     await expectDrawnRight(page, `account menu at ${width.width} px`);
-    await screenshot(page, 'account menu', width);
+    await screenshot(page, 'account menu', width, false);
     await page.keyboard.press('Escape');
     if (width.name === 'phone') {
       await page.getByRole('button', { name: 'Open navigation' }).click();
       await expect(page.getByRole('dialog').getByRole('link', { name: 'Recent requests' })).toBeVisible();
       await expectDrawnRight(page, 'navigation drawer');
-      await screenshot(page, 'navigation drawer', width);
+      await screenshot(page, 'navigation drawer', width, false);
     }
     await page.context().close();
   }

@@ -131,7 +131,7 @@ for (const width of [1024, 1280, 1440]) {
       await expect(page).toHaveURL(`${bff.url}/l/corner${item.path}`);
       await expect(page.locator('#page-title')).toHaveText(item.heading);
     }
-    if (width === 1280) await screenshot(page, 'header with two locations', WIDTHS[0]);
+    if (width === 1280) await screenshot(page, 'header with two locations', WIDTHS[0], false);
   });
 }
 

@@ -19,15 +19,15 @@ export const SCREENS_DIR = path.resolve(
   '../../test-results/screens',
 );
 
-/** A full-page screenshot into SCREENS_DIR, named `<what>-<width>.png`. */
-export async function screenshot(page: Page, what: string, width: Width): Promise<void> {
+/** A screenshot (of the whole page unless `fullPage` is false) into SCREENS_DIR, named `<what>-<width>.png`. */
+export async function screenshot(page: Page, what: string, width: Width, fullPage = true): Promise<void> {
   mkdirSync(SCREENS_DIR, { recursive: true });
   await page.screenshot({
     path: path.join(
       SCREENS_DIR,
       `${what.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}-${width.name}.png`,
     ),
-    fullPage: true,
+    fullPage,
     animations: 'disabled',
   });
 }

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// The DOM’s types: the functions handed to page.evaluate in the browser suite run in the page.
 import type { Page } from '@playwright/test';
 
 // What a person would see wrong in a page's drawing, measured in the browser: form controls and

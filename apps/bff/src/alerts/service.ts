@@ -4,8 +4,8 @@ import { type JobHandler, JobRunner } from '@review-desk/server/db/job-runner';
 import { jobStore, schedulingMigrations } from '@review-desk/server/db/jobs';
 import { migrate } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
-import { can } from '@review-desk/shared';
-import { reviewDetailPath } from '@review-desk/shared/alerts';
+import { can, type User } from '@review-desk/shared';
+import { ALERTS_ON_BY_DEFAULT, reviewDetailPath } from '@review-desk/shared/alerts';
 import type { Logger } from 'pino';
 import type { UserStore } from '../auth/users.ts';
 import type { Config } from '../env.ts';
@@ -32,7 +32,7 @@ export type AlertsDeps = {
   /** The BFF's database (its owner closes it). */
   db: Database;
   directory: LocationDirectory;
-  users: Pick<UserStore, 'get'>;
+  users: Pick<UserStore, 'get' | 'list'>;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   clock?: Clock;
   mailer?: Mailer;
@@ -44,6 +44,11 @@ export type PollOutcome =
   | { kind: 'failed'; failures: number; error: string; delayMs: number };
 
 export type Alerts = ReturnType<typeof createAlerts>;
+
+/** Since when a user's role has had their alerts on by default (their account's creation); null: it has not. */
+function onByDefaultSince(user: { role: User['role']; createdAt: string }): number | null {
+  return ALERTS_ON_BY_DEFAULT.includes(user.role) ? Date.parse(user.createdAt) : null;
+}
 
 export function createAlerts(deps: AlertsDeps) {
   const { config, directory, users, logger } = deps;
@@ -119,7 +124,12 @@ export function createAlerts(deps: AlertsDeps) {
     const alerts = await store();
     const location = (await directory.all()).find((l) => l.slug === slug);
     if (!location) return { kind: 'skipped', reason: 'no-location', delayMs: intervalMs };
-    const subscribers = await alerts.subscribers();
+    const subscribers = await alerts.subscribers(
+      (await users.list()).flatMap((user) => {
+        const since = onByDefaultSince(user);
+        return since === null ? [] : [{ userId: user.id, since }];
+      }),
+    );
     // Nobody listening: no upstream call. Whoever turns alerts on later starts from the next poll.
     if (subscribers.length === 0) return { kind: 'skipped', reason: 'no-subscribers', delayMs: intervalMs };
     const startedAt = clock.now();
@@ -185,7 +195,12 @@ export function createAlerts(deps: AlertsDeps) {
     },
   };
 
-  /** A poll job for every location (a new location gets one within an interval). */
+  /**
+   * A poll job for every location (a new location gets one within an interval), its first poll
+   * (the baseline) one interval later: a server that has just started, or a location just added,
+   * is not read at once for the owners and managers alerted by default; turning alerts on asks
+   * for a poll at once (pollSoon).
+   */
   async function ensureJobs(): Promise<void> {
     const { db } = await handle();
     const jobs = jobStore(db, clock);
@@ -195,6 +210,7 @@ export function createAlerts(deps: AlertsDeps) {
         kind: POLL_KIND,
         uniqueKey: pollKey(location.slug),
         payload: { slug: location.slug },
+        runAt: clock.now() + intervalMs,
       });
       if (id !== null) created++;
     }
@@ -217,6 +233,11 @@ export function createAlerts(deps: AlertsDeps) {
     mailer,
     clock,
     poll,
+    /** Since when the user's role has had their alerts on by default, while they have not chosen. */
+    async onByDefault(userId: string): Promise<number | null> {
+      const user = await users.get(userId);
+      return user ? onByDefaultSince(user) : null;
+    },
     ensureJobs,
     /** Where links in emails point when PUBLIC_URL is unset: the address the BFF listens on. */
     setDashboardOrigin(origin: string): void {
