@@ -42,8 +42,8 @@ test('a list with bad rows and a duplicate sends each valid row once; a reload k
   await expect(page.getByTestId('preflight-errors')).toContainText('2');
   await expect(page.getByTestId('preflight-duplicates')).toContainText('1');
   const errors = page.getByRole('table', { name: 'Rows with errors' });
-  await expect(errors).toContainText('customerEmail must be a valid email address');
-  await expect(errors).toContainText('customerEmail is required for this channel');
+  await expect(errors).toContainText('Customer email must be a valid email address');
+  await expect(errors).toContainText('Customer email is required to send by email');
 
   await page.getByRole('button', { name: 'Check recent requests' }).click();
   await expect(page.getByTestId('preflight-recent')).toContainText('0');

@@ -31,6 +31,8 @@ test('staff send an SMS, the customer leaves 5★, the owner sees it in Reviews 
   await page.getByRole('button', { name: 'Send request' }).click();
 
   const result = page.getByTestId('send-result');
+  // One state; what it means is a tap away.
+  await result.getByRole('button', { name: 'Accepted for delivery' }).click();
   await expect(result).toContainText('Accepted for delivery. Not a delivery receipt, and not a review.');
   const requestId = ((await result.getByTestId('request-id').textContent()) ?? '').trim();
 

@@ -61,7 +61,7 @@ describe('login, me, logout', () => {
   it('validates the login body with the shared schema', async () => {
     const reply = await bff.client().post('/auth/login', { email: OWNER.email });
     expect(reply.status).toBe(400);
-    expect(reply.json.fields).toEqual({ password: 'password is required' });
+    expect(reply.json.fields).toEqual({ password: 'Password is required' });
   });
 
   it('answers 401 with X-Auth-Required: session when there is no session', async () => {
@@ -241,7 +241,7 @@ describe('user management', () => {
           env,
           stdin: 'whatever-password\n',
         }),
-      ).rejects.toThrow(/exited 2.*role must be one of owner, manager, staff/s),
+      ).rejects.toThrow(/exited 2.*Role must be one of owner, manager, staff/s),
       expect(
         runCli('bff', ['user', 'add', '--email', 'y@example.com', '--role', 'staff'], {
           env,

@@ -25,17 +25,21 @@ export const ALERT_LIST_MAX = 50;
 export const ALERT_TIME_ZONE_DEFAULT = 'UTC';
 
 export const alertPreferencesSchema = z.strictObject({
-  enabled: z.boolean({ error: 'enabled must be true or false' }),
+  enabled: z.boolean({ error: 'Alerts must be on or off' }),
   threshold: z
-    .number({ error: `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
-    .int({ error: `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
-    .min(RATING_MIN, { error: `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
-    .max(RATING_MAX, { error: `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}` }),
-  channel: z.enum(ALERT_CHANNELS, { error: 'channel must be email or in_app' }),
+    .number({ error: `Threshold must be a whole number of stars from ${RATING_MIN} to ${RATING_MAX}` })
+    .int({ error: `Threshold must be a whole number of stars from ${RATING_MIN} to ${RATING_MAX}` })
+    .min(RATING_MIN, {
+      error: `Threshold must be a whole number of stars from ${RATING_MIN} to ${RATING_MAX}`,
+    })
+    .max(RATING_MAX, {
+      error: `Threshold must be a whole number of stars from ${RATING_MIN} to ${RATING_MAX}`,
+    }),
+  channel: z.enum(ALERT_CHANNELS, { error: 'Where must be email and the bell, or the bell only' }),
   timeZone: z
-    .string({ error: 'timeZone must be a time zone such as Europe/London' })
-    .refine(isValidTimeZone, { error: 'timeZone must be a time zone such as Europe/London' }),
-  digest: z.boolean({ error: 'digest must be true or false' }),
+    .string({ error: 'Time zone must be a time zone such as Europe/London' })
+    .refine(isValidTimeZone, { error: 'Time zone must be a time zone such as Europe/London' }),
+  digest: z.boolean({ error: 'Weekly digest must be on or off' }),
 });
 export type AlertPreferences = z.infer<typeof alertPreferencesSchema>;
 

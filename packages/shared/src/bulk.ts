@@ -63,16 +63,16 @@ export const bulkSendRequestSchema = z
   .strictObject({
     channel: channelSchema.default(DEFAULT_CHANNEL),
     rows: z
-      .array(bulkRowInputSchema.strict(), { error: 'rows must be a list of rows' })
-      .min(1, { error: 'rows must hold at least one row' })
-      .max(BULK_ROWS_MAX, { error: `rows must hold at most ${BULK_ROWS_MAX.toLocaleString('en')} rows` }),
+      .array(bulkRowInputSchema.strict(), { error: 'The list must be a list of customers' })
+      .min(1, { error: 'The list must hold at least one customer' })
+      .max(BULK_ROWS_MAX, { error: `A list holds at most ${BULK_ROWS_MAX.toLocaleString('en')} customers` }),
     skipRecent: z.boolean().default(false),
     dailyCap: z
-      .number({ error: 'dailyCap must be a whole number' })
-      .int({ error: 'dailyCap must be a whole number' })
-      .min(1, { error: 'dailyCap must be at least 1' })
+      .number({ error: 'At most this many a day must be a whole number' })
+      .int({ error: 'At most this many a day must be a whole number' })
+      .min(1, { error: 'At most this many a day must be at least 1' })
       .max(BULK_DAILY_CAP_MAX, {
-        error: `dailyCap must be at most ${BULK_DAILY_CAP_MAX.toLocaleString('en')}`,
+        error: `At most this many a day must be at most ${BULK_DAILY_CAP_MAX.toLocaleString('en')}`,
       })
       .nullable()
       .default(null),

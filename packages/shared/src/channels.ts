@@ -22,6 +22,14 @@ export function channelSendsMessage(channel: Channel): boolean {
   return channel !== 'link';
 }
 
+/** How sentences name each channel's way of sending ("required to send by …"). */
+export const CHANNEL_SENDS_BY: Record<Channel, string> = {
+  sms: 'SMS',
+  email: 'email',
+  both: 'SMS and email',
+  link: 'link',
+};
+
 export const channelSchema = z.enum(CHANNELS, {
-  error: `channel must be one of ${CHANNELS.join(', ')}`,
+  error: `Channel must be one of ${CHANNELS.join(', ')}`,
 });

@@ -74,8 +74,8 @@ describe('preflight', () => {
       [3, '+442079460958'],
     ]);
     expect(result.errors.map((r) => r.line)).toEqual([4, 6]);
-    expect(result.errors[0]?.messages.join(' ')).toMatch(/^customerPhone /);
-    expect(result.errors[1]?.messages.join(' ')).toContain('customerPhone is required for this channel');
+    expect(result.errors[0]?.messages.join(' ')).toMatch(/^Phone number /);
+    expect(result.errors[1]?.messages.join(' ')).toContain('Phone number is required to send by');
     // Line 5 is line 2's phone again: one send per contact.
     expect(result.duplicates).toEqual([{ line: 5, firstLine: 2, contact: '+14155552671' }]);
   });

@@ -147,7 +147,7 @@ describe('Send to a list', () => {
     // The bad row in the send form's words, with its line in the file.
     const errors = screen.getByRole('table', { name: 'Rows with errors' });
     expect(within(errors).getByText('4')).toBeInTheDocument();
-    expect(within(errors).getByText(/^customerPhone /)).toBeInTheDocument();
+    expect(within(errors).getByText(/^Phone number /)).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Check recent requests' }));
     expect(await screen.findByText(/contacts were sent a request in the last 30 days/)).toBeInTheDocument();

@@ -75,7 +75,9 @@ describe('the bell', () => {
     );
     const view = renderPage(<Bell />, { url: '/reviews' });
     await u.click(await screen.findByRole('button', { name: 'Notifications' }));
-    expect(await screen.findByText(/No low ratings \(2★ or lower\) since your alerts were turned on/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/No low ratings \(2★ or lower\) since your alerts were turned on/),
+    ).toBeInTheDocument();
     await u.click(screen.getByRole('link', { name: 'Notification settings' }));
     expect(currentUrl(view)).toBe('/notifications');
   });

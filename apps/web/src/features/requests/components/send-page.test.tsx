@@ -108,7 +108,7 @@ describe('Send page: the form per channel', () => {
     const { fetchMock } = bff();
     renderSend();
     await u.click(screen.getByRole('button', { name: 'Send request' }));
-    expect(await screen.findByText(/^customerPhone is required for this channel/)).toBeInTheDocument();
+    expect(await screen.findByText(/^Phone number is required to send by SMS/)).toBeInTheDocument();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -134,6 +134,10 @@ describe('Send page: sending', () => {
     expect(sends).toHaveLength(1);
     expect(sends[0]!.key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(sends[0]!.body).toEqual({ channel: 'sms', customerName: 'Ana', customerPhone: '+14155552671' });
+    // One state, its definition a tap away.
+    const state = within(result).getByRole('button', { name: 'Accepted for delivery' });
+    expect(result).not.toHaveTextContent('Not a delivery receipt');
+    await u.click(state);
     expect(result).toHaveTextContent('Accepted for delivery. Not a delivery receipt, and not a review.');
     expect(within(result).getByTestId('request-id')).toHaveTextContent('req_123');
     expect(within(result).getByRole('button', { name: 'Copy link' })).toBeInTheDocument();
@@ -163,37 +167,60 @@ describe('Send page: sending', () => {
     expect(screen.getByRole('heading', { name: 'Request accepted, with a problem' })).toBeInTheDocument();
   });
 
-  it('asks for explicit confirmation when the contact got a request inside the cap window', async () => {
+  /** An earlier request to +1 415 555 2671, `daysAgo` days ago, with this outcome. */
+  const earlier = (daysAgo: number, outcome: string) => ({
+    id: 's0',
+    createdAt: new Date(Date.now() - daysAgo * 86_400_000).toISOString(),
+    finishedAt: null,
+    sentBy: 'manager@example.com',
+    channel: 'sms',
+    customerName: 'Ana',
+    contact: '+1 ••• ••• 2671',
+    outcome,
+    httpStatus: outcome === 'unknown' ? null : 200,
+    requestId: outcome === 'unknown' ? null : 'req_0',
+    status: outcome === 'unknown' ? null : 'sent',
+    reviewLink: null,
+    warning: null,
+    error: null,
+  });
+
+  it('never offers a send the service will refuse: says when to ask again, and offers a link instead', async () => {
     const u = user();
-    const earlier = {
-      id: 's0',
-      createdAt: new Date(Date.now() - 3 * 86_400_000).toISOString(),
-      finishedAt: null,
-      sentBy: 'manager@example.com',
-      channel: 'sms',
-      customerName: 'Ana',
-      contact: '+1 ••• ••• 2671',
-      outcome: 'sent',
-      httpStatus: 200,
-      requestId: 'req_0',
-      status: 'sent',
-      reviewLink: null,
-      warning: null,
-      error: null,
-    };
-    const { sends } = bff({ history: [earlier] });
+    const { sends } = bff({ history: [earlier(3, 'sent')] });
     renderSend();
+    await u.type(screen.getByLabelText('Customer name'), 'Ana');
     await sendTo(u, '415 555 2671');
-    const dialog = await screen.findByRole('dialog', { name: 'This customer got a request recently' });
+    const dialog = await screen.findByRole('dialog', { name: 'This customer was asked recently' });
     expect(dialog).toHaveTextContent('3 days ago');
-    expect(dialog).toHaveTextContent('every 30 days');
-    await u.click(within(dialog).getByRole('button', { name: 'Don’t send' }));
+    expect(dialog).toHaveTextContent('one request per customer every 30 days');
+    const askAgain = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(
+      new Date(Date.now() + 27 * 86_400_000),
+    );
+    expect(within(dialog).getByTestId('ask-again')).toHaveTextContent(askAgain);
+    expect(within(dialog).queryByRole('button', { name: /^Send/ })).not.toBeInTheDocument();
+    await u.click(within(dialog).getByRole('button', { name: 'Change the contact' }));
     expect(sends).toHaveLength(0);
 
     await u.click(screen.getByRole('button', { name: 'Send request' }));
-    await u.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Send anyway' }));
+    await u.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Create a review link instead' }),
+    );
+    await screen.findByTestId('send-result');
+    expect(sends.map((s) => s.body)).toEqual([{ channel: 'link', customerName: 'Ana' }]);
+  });
+
+  it('offers to send, plainly, when whether the earlier request went out is not known', async () => {
+    const u = user();
+    const { sends } = bff({ history: [earlier(2, 'unknown')] });
+    renderSend();
+    await sendTo(u, '415 555 2671');
+    const dialog = await screen.findByRole('dialog', { name: 'This customer may have been asked recently' });
+    expect(dialog).toHaveTextContent('if it did, the service refuses this one');
+    await u.click(within(dialog).getByRole('button', { name: 'Send' }));
     await screen.findByTestId('send-result');
     expect(sends).toHaveLength(1);
+    expect(sends[0]!.body).toMatchObject({ channel: 'sms', customerPhone: '+14155552671' });
   });
 
   it('sends exactly once on a double click, with the button disabled in flight', async () => {
@@ -252,12 +279,12 @@ describe('Send page: sending', () => {
   it('puts the server’s 400 field messages on the fields', async () => {
     const u = user();
     await sendAnswered(u, () =>
-      fail('validation_failed', 'customerPhone is not reachable by SMS.', {
-        fields: { customerPhone: 'customerPhone is not reachable by SMS.' },
+      fail('validation_failed', 'Phone number is not reachable by SMS.', {
+        fields: { customerPhone: 'Phone number is not reachable by SMS.' },
       }),
     );
     const phone = await screen.findByLabelText(/Phone number/);
-    await waitFor(() => expect(phone).toHaveAccessibleDescription(/customerPhone is not reachable by SMS\./));
+    await waitFor(() => expect(phone).toHaveAccessibleDescription(/Phone number is not reachable by SMS\./));
   });
 
   const EVERY_DELIVERY_FAILED = () =>

@@ -17,6 +17,7 @@ import {
 } from '@mantine/core';
 import { fieldErrors } from '@review-desk/shared/envelope';
 import {
+  SETTINGS_FIELD_LABELS as LABEL,
   PLACEHOLDERS,
   REMINDER_AFTER_DAYS_MAX,
   SAMPLE_CUSTOMER_NAME,
@@ -157,9 +158,9 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
             </Text>
             <div className="settings-messages">
               <Stack gap="sm">
-                <Textarea label="SMS message" rows={3} {...input('smsTemplate')} />
-                <TextInput label="Email subject" {...input('emailSubject')} />
-                <Textarea label="Email message" rows={7} {...input('emailTemplate')} />
+                <Textarea label={LABEL.smsTemplate} rows={3} {...input('smsTemplate')} />
+                <TextInput label={LABEL.emailSubject} {...input('emailSubject')} />
+                <Textarea label={LABEL.emailTemplate} rows={7} {...input('emailTemplate')} />
               </Stack>
               <Stack gap="md">
                 <Checkbox
@@ -182,7 +183,7 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
               Reminder and sending hours
             </Title>
             <NativeSelect
-              label="Reminder"
+              label={LABEL.reminderAfterDays}
               description="One reminder, with the same words, to a customer who has neither opened the link nor opted out nor been sent another request since; within the sending hours."
               data={REMINDER_OPTIONS}
               {...input('reminderAfterDays')}
@@ -195,8 +196,12 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
             />
             {form.quietHoursOn && (
               <Group align="flex-start">
-                <TextInput label="From" type="time" {...input('start', 'quietHours.start')} />
-                <TextInput label="Until" type="time" {...input('end', 'quietHours.end')} />
+                <TextInput
+                  label={LABEL['quietHours.start']}
+                  type="time"
+                  {...input('start', 'quietHours.start')}
+                />
+                <TextInput label={LABEL['quietHours.end']} type="time" {...input('end', 'quietHours.end')} />
               </Group>
             )}
             {quietError && !errors['quietHours.start'] && !errors['quietHours.end'] && (
@@ -204,9 +209,9 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
                 {quietError}
               </Text>
             )}
-            <NativeSelect label="Time zone" data={zones} {...input('timeZone')} />
+            <NativeSelect label={LABEL.timeZone} data={zones} {...input('timeZone')} />
             <TextInput
-              label="Review site address"
+              label={LABEL.reviewSiteUrl}
               description="Where a happy customer is offered to post a public review (optional)."
               placeholder="https://…"
               {...input('reviewSiteUrl')}

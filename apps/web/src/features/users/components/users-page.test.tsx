@@ -58,7 +58,7 @@ describe('Users page (owners)', () => {
     await u.selectOptions(within(dialog).getByLabelText('Role'), 'manager');
     await u.type(within(dialog).getByLabelText(/^Password/), 'short');
     await u.click(within(dialog).getByRole('button', { name: 'Add user' }));
-    expect(await within(dialog).findByText('password must be at least 12 characters')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Password must be at least 12 characters')).toBeInTheDocument();
     expect(writes).toHaveLength(0);
 
     await u.clear(within(dialog).getByLabelText(/^Password/));
