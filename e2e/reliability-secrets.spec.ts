@@ -236,7 +236,7 @@ test('in the browser: every page and its error paths', async ({ browser }) => {
 
   await test.step('reviews: filters, details, next page, export', async () => {
     await page.getByLabel('Status').selectOption('pending');
-    await page.getByLabel('Minimum rating').selectOption('4');
+    await page.getByLabel('Rating', { exact: true }).selectOption('4-5');
     await expect(page.getByTestId('review-row').first()).toBeVisible();
     await page
       .getByRole('button', { name: /^Details of the review/ })

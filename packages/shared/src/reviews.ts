@@ -28,12 +28,22 @@ export const ratingSchema = z
   .min(RATING_MIN, { error: `rating must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
   .max(RATING_MAX, { error: `rating must be a whole number from ${RATING_MIN} to ${RATING_MAX}` });
 
-/** Query of GET /api/v1/reviews, from a query record (see `queryRecord`). Unknown parameters are refused. */
-export const reviewsQuerySchema = z.strictObject({
-  ...pagingParams(),
-  status: oneOfParam('status', REVIEW_STATUSES, reviewStatusSchema),
-  minRating: intParam('minRating', RATING_MIN, RATING_MAX).optional(),
-});
+/**
+ * Query of GET /api/v1/reviews, from a query record (see `queryRecord`). Unknown parameters are
+ * refused. `maxRating` is this service's extension beside the API's `minRating` (docs/api.md,
+ * "Listing reviews"): with both, the ratings from one to the other, both included.
+ */
+export const reviewsQuerySchema = z
+  .strictObject({
+    ...pagingParams(),
+    status: oneOfParam('status', REVIEW_STATUSES, reviewStatusSchema),
+    minRating: intParam('minRating', RATING_MIN, RATING_MAX).optional(),
+    maxRating: intParam('maxRating', RATING_MIN, RATING_MAX).optional(),
+  })
+  .refine((q) => q.minRating === undefined || q.maxRating === undefined || q.minRating <= q.maxRating, {
+    error: 'minRating must not be more than maxRating',
+    path: ['maxRating'],
+  });
 export type ReviewsQuery = z.output<typeof reviewsQuerySchema>;
 
 export const reviewsSearchParams = searchParamsOf(reviewsQuerySchema);

@@ -107,6 +107,12 @@ export function buildOpenApi(serverUrl: string) {
               schema: { type: 'string', enum: [...REVIEW_STATUSES] },
             },
             integer('minRating', RATING_MIN, RATING_MAX, 'Only reviews rated at least this.'),
+            integer(
+              'maxRating',
+              RATING_MIN,
+              RATING_MAX,
+              'Extension: only reviews rated at most this (with minRating, a range: 1 and 2 lists the 1★ and 2★ reviews). Not less than minRating.',
+            ),
           ],
           responses: {
             '200': {

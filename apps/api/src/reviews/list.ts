@@ -28,7 +28,7 @@ export function toReview(row: ReviewListRow): Review {
 const READ_FROM_FRONT = 10_000;
 
 export async function listReviews(store: Store, businessId: number, query: ReviewsQuery) {
-  const filter = { status: query.status, minRating: query.minRating };
+  const filter = { status: query.status, minRating: query.minRating, maxRating: query.maxRating };
   const offset = (query.page - 1) * query.limit;
   const [total, rows] =
     offset <= READ_FROM_FRONT

@@ -49,7 +49,12 @@ describeEngines('reviews list pages', (dialect) => {
 
   const expected = (filter: ReviewFilter, offset: number, limit: number) =>
     rows
-      .filter((r) => (!filter.status || r.status === filter.status) && r.rating >= (filter.minRating ?? 1))
+      .filter(
+        (r) =>
+          (!filter.status || r.status === filter.status) &&
+          r.rating >= (filter.minRating ?? 1) &&
+          r.rating <= (filter.maxRating ?? 5),
+      )
       .sort((a, b) => b.review_at - a.review_at || b.id - a.id)
       .slice(offset, offset + limit)
       .map((r) => r.id);
@@ -61,6 +66,11 @@ describeEngines('reviews list pages', (dialect) => {
     { minRating: 5 },
     { minRating: 3 },
     { status: 'ignored', minRating: 4 },
+    { maxRating: 2 },
+    { minRating: 1, maxRating: 1 },
+    { minRating: 2, maxRating: 4 },
+    { status: 'pending', maxRating: 3 },
+    { status: 'responded', minRating: 3, maxRating: 3 },
   ];
 
   /** Low enough for this data to reach (the default is higher on SQLite, where days cost more). */

@@ -1,5 +1,5 @@
 import type { Queryable } from '@review-desk/server/db/types';
-import type { ReviewStatus } from '@review-desk/shared';
+import { RATING_MAX, RATING_MIN, type ReviewStatus } from '@review-desk/shared';
 import { DAY_MS } from '../store/time.ts';
 
 // One page of the reviews list. The list order is newest first, ties broken by the highest id
@@ -10,13 +10,25 @@ import { DAY_MS } from '../store/time.ts';
 //
 // A deep page still skips its offset entry by entry (10,000 entries for page 500: ~1.5 ms on
 // PostgreSQL). Where the day's roll-up counts the filter's reviews (every shape but a status
-// with a minimum rating), the page starts at its day instead: the running sum of the roll-up's
+// with ratings), the page starts at its day instead: the running sum of the roll-up's
 // days, from the end the page is read from, names the day that holds the offset and how many
 // reviews come before it, so only that day's entries are skipped. One statement reads the
 // roll-up and the page, so both see the same moment; the roll-up is written in the transaction
 // of each review it counts, so the two agree exactly (docs/decisions/0022-postgres-round-trips.md).
 
-export type ReviewFilter = { status?: ReviewStatus | undefined; minRating?: number | undefined };
+export type ReviewFilter = {
+  status?: ReviewStatus | undefined;
+  minRating?: number | undefined;
+  /** The extension beside minRating (docs/api.md, "Listing reviews"). */
+  maxRating?: number | undefined;
+};
+
+/** The filter's ratings as a range, or null when it keeps every rating. */
+export function ratingRange(filter: ReviewFilter): { lo: number; hi: number } | null {
+  const lo = Math.max(RATING_MIN, filter.minRating ?? RATING_MIN);
+  const hi = Math.min(RATING_MAX, filter.maxRating ?? RATING_MAX);
+  return lo <= RATING_MIN && hi >= RATING_MAX ? null : { lo, hi };
+}
 
 export const LIST_COLUMNS = 'id, rating, status, author_name, text, review_at, response_text, platform';
 
@@ -35,31 +47,41 @@ type Shape = {
   perDay: string | null;
 };
 
-/** The business is $1; the filter's values follow. */
+/**
+ * The business is $1; the filter's values follow. One rating (5★ only, 1★ only) is an equality,
+ * written into the statement (one of five, each its own plan): its index's prefix then holds
+ * the page's order. A range of ratings is two bounds.
+ */
 function listShape(filter: ReviewFilter): Shape {
-  const { status, minRating } = filter;
-  const exact5 = minRating === 5;
-  const rating = minRating !== undefined && minRating > 1 ? minRating : undefined;
-  if (status && exact5)
+  const { status } = filter;
+  const range = ratingRange(filter);
+  const exact = range !== null && range.lo === range.hi ? range.lo : undefined;
+  if (status && exact !== undefined)
     return {
       index: 'reviews_by_status_rating',
-      where: 'AND status = $2 AND rating = 5',
+      where: `AND status = $2 AND rating = ${exact}`,
       args: [status],
       perDay: null,
     };
-  if (status && rating)
+  if (status && range)
     return {
       index: 'reviews_by_status',
-      where: 'AND status = $2 AND rating >= $3',
-      args: [status, rating],
+      where: 'AND status = $2 AND rating >= $3 AND rating <= $4',
+      args: [status, range.lo, range.hi],
       perDay: null,
     };
   // The status is one of the contract's three, each a column of the roll-up.
   if (status) return { index: 'reviews_by_status', where: 'AND status = $2', args: [status], perDay: status };
-  if (exact5) return { index: 'reviews_by_rating', where: 'AND rating = 5', args: [], perDay: 'r5' };
-  if (rating) {
-    const columns = [2, 3, 4, 5].filter((r) => r >= rating).map((r) => `r${r}`);
-    return { index: 'reviews_list', where: 'AND rating >= $2', args: [rating], perDay: columns.join(' + ') };
+  if (exact !== undefined)
+    return { index: 'reviews_by_rating', where: `AND rating = ${exact}`, args: [], perDay: `r${exact}` };
+  if (range) {
+    const columns = [1, 2, 3, 4, 5].filter((r) => r >= range.lo && r <= range.hi).map((r) => `r${r}`);
+    return {
+      index: 'reviews_list',
+      where: 'AND rating >= $2 AND rating <= $3',
+      args: [range.lo, range.hi],
+      perDay: columns.join(' + '),
+    };
   }
   return { index: 'reviews_list', where: '', args: [], perDay: 'n' };
 }

@@ -2,7 +2,7 @@ import type { Queryable } from '@review-desk/server/db/types';
 import { isSyncedPlatform, type ReviewStatus } from '@review-desk/shared';
 import type { ReviewTotals } from '../analytics/store.ts';
 import { dayOf } from '../store/time.ts';
-import { type ReviewFilter, reviewPages } from './paging.ts';
+import { type ReviewFilter, ratingRange, reviewPages } from './paging.ts';
 
 export type { ReviewFilter } from './paging.ts';
 
@@ -129,13 +129,14 @@ export function reviewStore(db: Queryable, options: { anchorFrom?: number } = {}
   type Prepared = ReturnType<Queryable['prepare']>;
   const totals = new Map<string, Prepared>();
   function totalStatement(filter: ReviewFilter) {
-    const key = `${filter.status ? 's' : ''}${filter.minRating !== undefined ? 'r' : ''}`;
+    const rated = ratingRange(filter) !== null;
+    const key = `${filter.status ? 's' : ''}${rated ? 'r' : ''}`;
     let statement = totals.get(key);
     if (!statement) {
-      const rating = filter.status ? '$3' : '$2';
+      const [lo, hi] = filter.status ? ['$3', '$4'] : ['$2', '$3'];
       statement = db.prepare(
         `SELECT coalesce(sum(n), 0) AS total FROM review_counts WHERE business_id = $1
-          ${filter.status ? 'AND status = $2' : ''} ${filter.minRating !== undefined ? `AND rating >= ${rating}` : ''}`,
+          ${filter.status ? 'AND status = $2' : ''} ${rated ? `AND rating >= ${lo} AND rating <= ${hi}` : ''}`,
       );
       totals.set(key, statement);
     }
@@ -194,7 +195,8 @@ export function reviewStore(db: Queryable, options: { anchorFrom?: number } = {}
     async total(businessId: number, filter: ReviewFilter): Promise<number> {
       const args: (string | number)[] = [businessId];
       if (filter.status) args.push(filter.status);
-      if (filter.minRating !== undefined) args.push(filter.minRating);
+      const range = ratingRange(filter);
+      if (range) args.push(range.lo, range.hi);
       return Number((await totalStatement(filter).get<{ total: number }>(...args))!.total);
     },
     /**
