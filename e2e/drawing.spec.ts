@@ -131,24 +131,29 @@ test('the sign-in page is drawn right at desk and phone widths', async ({ browse
   }
 });
 
+// Many page loads each on a busy machine: more time than the suite's default.
+test.describe.configure({ timeout: 300_000 });
+const READY = { timeout: 60_000 };
+
 for (const item of PAGES) {
   test(`${item.path} is drawn right at desk and phone widths, opened first and after another page`, async ({
     browser,
   }) => {
     for (const width of WIDTHS) {
+      // One browser per width: each load below is a new document, whose styles start from nothing.
+      const page = await newPage(browser, width);
       for (const order of ['first', 'after another page'] as const) {
-        const page = await newPage(browser, width);
         const label = `${item.path} at ${width.width} px, opened ${order}`;
         if (order === 'first') {
           await page.goto(item.path);
         } else {
           const other = item.path === '/requests' ? '/send' : '/requests';
           await page.goto(other);
-          await expect(heading(page)).toBeVisible();
+          await expect(heading(page)).toBeVisible(READY);
           await page.waitForLoadState('networkidle');
           await navigateInApp(page, item.path, item.ready);
         }
-        await expect(item.ready(page)).toBeVisible();
+        await expect(item.ready(page)).toBeVisible(READY);
         await page.waitForLoadState('networkidle');
         await expectDrawnRight(page, label);
         if (order === 'first') await screenshot(page, item.name, width);
@@ -156,8 +161,8 @@ for (const item of PAGES) {
           await expectDrawnRight(page, `${label}: ${what}`);
           if (order === 'first') await screenshot(page, `${item.name} ${what}`, width, false);
         });
-        await page.context().close();
       }
+      await page.context().close();
     }
   });
 }

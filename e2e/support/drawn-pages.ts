@@ -45,6 +45,6 @@ export async function navigateInApp(page: Page, to: string, ready: (page: Page) 
     window.history.pushState(null, '', address);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, to);
-  await expect(ready(page)).toBeVisible();
+  await expect(ready(page)).toBeVisible({ timeout: 60_000 });
   await page.waitForLoadState('networkidle');
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { recipientFields } from './bff.ts';
 import { BULK_DAILY_CAP_MAX } from './bulk-days.ts';
-import { channelSchema, DEFAULT_CHANNEL } from './channels.ts';
+import { CHANNELS, type Channel, DEFAULT_CHANNEL } from './channels.ts';
 import { fieldErrors } from './envelope.ts';
 import { pageOf, pagingParams } from './paging.ts';
 import { type SendRequest, sendRequestSchema } from './send.ts';
@@ -39,6 +39,17 @@ export const BULK_ROW_OUTCOMES = [
 ] as const;
 export type BulkRowOutcome = (typeof BULK_ROW_OUTCOMES)[number];
 
+/**
+ * A list's channel: one of a single send's, or `sms_or_email`: a text to each row with a phone
+ * number, an email to the others — so a list with both columns, where some rows have only one,
+ * sends every row it can.
+ */
+export const LIST_CHANNELS = [...CHANNELS, 'sms_or_email'] as const;
+export type ListChannel = (typeof LIST_CHANNELS)[number];
+export const listChannelSchema = z.enum(LIST_CHANNELS, {
+  error: `Send by must be one of ${LIST_CHANNELS.join(', ')}`,
+});
+
 /** A row as a file gives it: the fields a single send takes, without the channel. */
 export const bulkRowInputSchema = z.object({
   customerName: z.string().max(1000).optional(),
@@ -47,9 +58,27 @@ export const bulkRowInputSchema = z.object({
 });
 export type BulkRowInput = z.input<typeof bulkRowInputSchema>;
 
-/** One row with the list's channel, through the single send's own schema. */
-export function checkBulkRow(row: BulkRowInput, channel: z.input<typeof channelSchema>) {
-  return sendRequestSchema.safeParse({ ...row, channel });
+/** How a row is sent: the list's channel, or for `sms_or_email` a text when it has a phone, else an email. */
+export function rowChannel(row: BulkRowInput, channel: ListChannel): Channel {
+  if (channel !== 'sms_or_email') return channel;
+  return (row.customerPhone ?? '').trim() !== '' ? 'sms' : 'email';
+}
+
+/**
+ * One row with the list's channel, through the single send's own schema. With `sms_or_email` the
+ * row carries only the contact it is sent to, so the frequency cap and the recent-contact check
+ * look at that one.
+ */
+export function checkBulkRow(row: BulkRowInput, channel: ListChannel) {
+  const by = rowChannel(row, channel);
+  const { customerPhone, customerEmail, ...rest } = row;
+  const contacts =
+    channel !== 'sms_or_email'
+      ? { customerPhone, customerEmail }
+      : by === 'sms'
+        ? { customerPhone }
+        : { customerEmail };
+  return sendRequestSchema.safeParse({ ...rest, ...contacts, channel: by });
 }
 
 /**
@@ -61,7 +90,7 @@ export function checkBulkRow(row: BulkRowInput, channel: z.input<typeof channelS
  */
 export const bulkSendRequestSchema = z
   .strictObject({
-    channel: channelSchema.default(DEFAULT_CHANNEL),
+    channel: listChannelSchema.default(DEFAULT_CHANNEL),
     rows: z
       .array(bulkRowInputSchema.strict(), { error: 'The list must be a list of customers' })
       .min(1, { error: 'The list must hold at least one customer' })
@@ -115,7 +144,7 @@ export const bulkJobSchema = z.object({
   status: z.enum(BULK_JOB_STATUSES),
   /** Why the job is paused or stopped, in words (null while running normally). */
   reason: z.string().nullable(),
-  channel: channelSchema,
+  channel: listChannelSchema,
   skipRecent: z.boolean(),
   location: z.string(),
   counts: bulkCountsSchema,

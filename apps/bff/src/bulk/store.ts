@@ -1,7 +1,7 @@
 import { insertMany } from '@review-desk/server/db/insert-many';
 import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
-import type { BulkJobStatus, Channel, SendRequest } from '@review-desk/shared';
+import type { BulkJobStatus, ListChannel, SendRequest } from '@review-desk/shared';
 import { createBulkRows } from './rows.ts';
 
 export type { OpenRow, RowResult } from './rows.ts';
@@ -23,7 +23,7 @@ const ROWS_PER_INSERT = { sqlite: 25, postgres: 1_000 } as const;
 export type BulkJobRecord = {
   id: string;
   location: string;
-  channel: Channel;
+  channel: ListChannel;
   skipRecent: boolean;
   /** At most this many rows a day (null: no cap), days counted on `timeZone`'s wall clock. */
   dailyCap: number | null;
@@ -41,7 +41,7 @@ export type BulkJobRecord = {
 type JobRow = {
   id: string;
   location: string;
-  channel: Channel;
+  channel: ListChannel;
   skip_recent: number;
   daily_cap: number | null;
   time_zone: string;

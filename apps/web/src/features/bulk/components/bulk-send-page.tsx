@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Combobox.layer.css';
 import '@mantine/core/styles/Badge.layer.css';
 import { Anchor, Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
-import { CHANNELS, type Channel } from '@review-desk/shared/send';
+import type { ListChannel } from '@review-desk/shared/bulk';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -9,6 +9,7 @@ import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-error.ts';
+import { countOf } from '../../../lib/format.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useCreateBulkSend } from '../api/create-bulk-send.ts';
 import { useBulkSends } from '../api/get-bulk-sends.ts';
@@ -42,12 +43,14 @@ import { ProgressView } from './progress-view.tsx';
 // confirm with the count, then follow the job, which the dashboard server runs (closing the page
 // does not stop it; its address, ?job=…, shows its progress again).
 
-const CHANNEL_WORDS: Record<Channel, string> = {
-  sms: 'SMS',
-  email: 'Email',
-  both: 'SMS and email',
-  link: 'Link only (nothing is sent to the customer)',
-};
+/** The list's channels, in the order offered: the one that sends every row it can first. */
+const CHANNEL_WORDS: [ListChannel, string][] = [
+  ['sms_or_email', 'Text if there is a phone, else email'],
+  ['sms', 'SMS'],
+  ['email', 'Email'],
+  ['both', 'SMS and email'],
+  ['link', 'Link only (nothing is sent to the customer)'],
+];
 
 type Recent =
   | { state: 'idle' }
@@ -94,10 +97,9 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
   const [fileError, setFileError] = useState<string | null>(null);
   const [list, setList] = useState<ParsedList | null>(null);
   const [mapping, setMapping] = useState<Mapping | null>(null);
-  const [channel, setChannel] = useState<Channel>('sms');
+  const [channel, setChannel] = useState<ListChannel>('sms_or_email');
   const [country, setCountry] = useState<CountryCode>(guessCountry);
   const [recent, setRecent] = useState<Recent>({ state: 'idle' });
-  const [includeRecent, setIncludeRecent] = useState(false);
   const [dailyCap, setDailyCap] = useState<number | null>(null);
   // The server's time zone for a daily cap's days comes with the list of past list sends.
   const lists = useBulkSends();
@@ -167,17 +169,18 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
     }
   }
 
-  const toSend =
-    checked && recent.state === 'checked'
-      ? checked.valid.filter((row) => includeRecent || !recent.lines.has(row.line))
-      : [];
+  // Every valid row goes to the server: one sent a request within the cap is skipped there (the
+  // service would refuse it), and shows as skipped in the list's results.
+  const toSend = checked && recent.state === 'checked' ? checked.valid : [];
+  const expected =
+    recent.state === 'checked' ? toSend.filter((row) => !recent.lines.has(row.line)).length : 0;
 
   function start() {
-    if (toSend.length === 0 || create.isPending) return;
+    if (expected === 0 || create.isPending) return;
     create.mutate(
       {
         channel,
-        skipRecent: !includeRecent,
+        skipRecent: true,
         ...(dailyCap !== null ? { dailyCap } : {}),
         rows: toSend.map(({ body }) => ({
           ...(body.customerName ? { customerName: body.customerName } : {}),
@@ -222,10 +225,10 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
                 label="Send by"
                 value={channel}
                 onChange={(event) => {
-                  setChannel(event.currentTarget.value as Channel);
+                  setChannel(event.currentTarget.value as ListChannel);
                   setRecent({ state: 'idle' });
                 }}
-                data={CHANNELS.map((c) => ({ value: c, label: CHANNEL_WORDS[c] }))}
+                data={CHANNEL_WORDS.map(([value, label]) => ({ value, label }))}
               />
               <NativeSelect
                 label="Country of numbers without +"
@@ -243,14 +246,9 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
 
             {recent.state === 'checked' ? (
               <Stack gap="sm">
-                <RecentAlert
-                  lines={recent.lines}
-                  capDays={capDays}
-                  include={includeRecent}
-                  onInclude={setIncludeRecent}
-                />
+                <RecentAlert lines={recent.lines} capDays={capDays} />
                 <DailyCapField
-                  rows={toSend.length}
+                  rows={expected}
                   value={dailyCap}
                   onChange={setDailyCap}
                   timeZone={lists.data?.timeZone ?? null}
@@ -267,8 +265,8 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
                   </div>
                 )}
                 <Group>
-                  <Button onClick={start} loading={create.isPending} disabled={toSend.length === 0}>
-                    Send {numberFormat(toSend.length)} {toSend.length === 1 ? 'request' : 'requests'}
+                  <Button onClick={start} loading={create.isPending} disabled={expected === 0}>
+                    Send {countOf(expected, 'request', 'requests')}
                   </Button>
                   <Text size="sm" c="dimmed">
                     The dashboard server sends them one at a time, at the review service’s pace; you can close

@@ -1,7 +1,6 @@
-import '@mantine/core/styles/InlineInput.layer.css';
-import '@mantine/core/styles/Checkbox.layer.css';
-import { Alert, Checkbox, Stack, Text } from '@mantine/core';
+import { Alert, Text } from '@mantine/core';
 import { DataTable } from '../../../components/data-table.tsx';
+import { countOf } from '../../../lib/format.ts';
 import type { Preflight } from '../model.ts';
 import { numberFormat } from '../model.ts';
 
@@ -47,7 +46,9 @@ export function PreflightSummary({
 
       {checked.errors.length > 0 && (
         <details open={checked.errors.length <= 10}>
-          <summary>{numberFormat(checked.errors.length)} rows with errors will not be sent</summary>
+          <summary>
+            {countOf(checked.errors.length, 'row with errors is', 'rows with errors are')} not sent
+          </summary>
           <DataTable label="Rows with errors" columns={['Line', 'Row', 'What to fix']}>
             {checked.errors.slice(0, ROWS_SHOWN).map((row) => (
               <tr key={row.line}>
@@ -62,7 +63,8 @@ export function PreflightSummary({
       {checked.duplicates.length > 0 && (
         <details>
           <summary>
-            {numberFormat(checked.duplicates.length)} duplicate rows: each contact gets one request
+            {countOf(checked.duplicates.length, 'duplicate row', 'duplicate rows')}: each contact gets one
+            request
           </summary>
           <ul>
             {checked.duplicates.slice(0, ROWS_SHOWN).map((row) => (
@@ -77,33 +79,21 @@ export function PreflightSummary({
   );
 }
 
-/** The contacts sent a request within the cap window, and the choice to send to them anyway. */
-export function RecentAlert({
-  lines,
-  capDays,
-  include,
-  onInclude,
-}: {
-  lines: Set<number>;
-  capDays: number;
-  include: boolean;
-  onInclude(include: boolean): void;
-}) {
+/**
+ * The contacts sent a request within the cap window. The service refuses a second request inside
+ * it, so none is offered: they are skipped, and listed as skipped in the list's results.
+ */
+export function RecentAlert({ lines, capDays }: { lines: Set<number>; capDays: number }) {
   if (lines.size === 0) return null;
   return (
-    <Alert color="yellow" title="Sent to recently">
-      <Stack gap="xs">
-        <Text size="sm">
-          {numberFormat(lines.size)} contacts were sent a request in the last {capDays} days (lines{' '}
-          {[...lines].slice(0, 20).join(', ')}
-          {lines.size > 20 ? ', …' : ''}).
-        </Text>
-        <Checkbox
-          label="Send to them again anyway"
-          checked={include}
-          onChange={(event) => onInclude(event.currentTarget.checked)}
-        />
-      </Stack>
+    <Alert color="yellow" title="Asked recently" data-testid="preflight-recent-alert">
+      <Text size="sm">
+        {countOf(lines.size, 'contact was', 'contacts were')} sent a request in the last {capDays} days (
+        {lines.size === 1 ? 'line' : 'lines'} {[...lines].slice(0, 20).join(', ')}
+        {lines.size > 20 ? ', …' : ''}). The review service takes one request per customer every {capDays}{' '}
+        days, so {lines.size === 1 ? 'it is' : 'they are'} skipped and listed as skipped in the results: ask
+        again once {capDays} days have passed since their last request.
+      </Text>
     </Alert>
   );
 }

@@ -17,6 +17,7 @@ import { type ReactNode, useState } from 'react';
 import { DataTable } from '../../../components/data-table.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { describeError } from '../../../lib/describe-error.ts';
+import { countOf } from '../../../lib/format.ts';
 import { inLocation } from '../../../lib/location.ts';
 import { useBulkAction } from '../api/bulk-action.ts';
 import { ROWS_PER_PAGE, useBulkRows, useBulkSend } from '../api/get-bulk-send.ts';
@@ -88,8 +89,9 @@ export function ProgressView({ id }: { id: string }) {
   const action = useBulkAction(id);
   const [page, setPage] = useState(1);
   const [confirming, setConfirming] = useState<Step | null>(null);
-  const running = job.data?.status === 'running';
-  const rows = useBulkRows(id, page, running);
+  // The rows are read again whenever the job's counts change, its last change included: a
+  // finished list never shows a row as waiting.
+  const rows = useBulkRows(id, page, job.data ? Object.values(job.data.counts).join('.') : '');
 
   if (job.error) return <ErrorState error={job.error} onRetry={() => void job.refetch()} />;
   if (!job.data) return <Text c="dimmed">Loading the list send…</Text>;
@@ -105,7 +107,7 @@ export function ProgressView({ id }: { id: string }) {
         <Stack gap="sm">
           <Group justify="space-between">
             <Text fw={600}>
-              {numberFormat(settled)} of {numberFormat(counts.total)} rows done
+              {numberFormat(settled)} of {countOf(counts.total, 'row', 'rows')} done
             </Text>
             <Badge variant="light" data-testid="bulk-status">
               {STATUS_WORDS[status]}
@@ -169,7 +171,7 @@ export function ProgressView({ id }: { id: string }) {
             )}
             {counts.unknown > 0 && status !== 'cancelled' && (
               <AskFirst step="retry-unknown" ask={ask}>
-                Send the {numberFormat(counts.unknown)} unknown rows again (they may get two)
+                Send the {countOf(counts.unknown, 'unknown row', 'unknown rows')} again (they may get two)
               </AskFirst>
             )}
             <Anchor href={inLocation(bulkPaths.results(id))} download>
