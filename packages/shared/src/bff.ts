@@ -72,6 +72,8 @@ export const BFF_PATHS = {
   login: '/auth/login',
   logout: '/auth/logout',
   me: '/auth/me',
+  /** The signed-in user's own password (POST, the current one required). */
+  password: '/auth/password',
   sends: '/bff/sends',
   users: '/bff/users',
   locations: '/bff/locations',
@@ -221,10 +223,31 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
-const passwordSchema = z
-  .string({ error: 'Password is required' })
-  .min(PASSWORD_MIN, { error: `Password must be at least ${PASSWORD_MIN} characters` })
-  .max(PASSWORD_MAX, { error: `Password must be at most ${PASSWORD_MAX} characters` });
+/** The password rule, its messages naming the field as its form labels it. */
+const passwordRule = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .min(PASSWORD_MIN, { error: `${label} must be at least ${PASSWORD_MIN} characters` })
+    .max(PASSWORD_MAX, { error: `${label} must be at most ${PASSWORD_MAX} characters` });
+const passwordSchema = passwordRule('Password');
+
+/**
+ * POST /auth/password: a user changes their own password, the current one required (a session
+ * left open on another computer is not enough to change it).
+ */
+export const changeOwnPasswordSchema = z
+  .strictObject({
+    currentPassword: z
+      .string({ error: 'Current password is required' })
+      .min(1, { error: 'Current password is required' })
+      .max(PASSWORD_MAX, { error: `Current password must be at most ${PASSWORD_MAX} characters` }),
+    newPassword: passwordRule('New password'),
+  })
+  .refine((body) => body.currentPassword !== body.newPassword, {
+    error: 'New password must differ from the current one',
+    path: ['newPassword'],
+  });
+export type ChangeOwnPassword = z.input<typeof changeOwnPasswordSchema>;
 
 export const createUserSchema = z.strictObject({
   email: z.email({ error: 'Email must be a valid email address' }).max(320).toLowerCase(),
