@@ -127,7 +127,15 @@ export function createBff(
   const { logger } = logs;
   const hasher = createContactHasher(stores.contactSecret);
   const opened = openLocations(stores.db, config);
-  const directory = createLocationDirectory({ config, store: opened.store });
+  const directory = createLocationDirectory({
+    config,
+    store: opened.store,
+    onReloadFailed: (error) =>
+      logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'locations: the table could not be read again; the locations read before stay in use',
+      ),
+  });
   const handlers = createHandlerSet({
     config,
     journal: stores.journal,
