@@ -35,7 +35,8 @@ test.beforeAll(async () => {
   api = await startSystemApi();
   await api.cli(['business', 'create', 'corner', 'Corner Cafe']);
   await api.cli(['generate', '--business', 'harbour', '--reviews', '30', '--requests', '30', '--days', '30']);
-  await api.cli(['generate', '--business', 'corner', '--reviews', '30', '--requests', '30', '--days', '30']);
+  // Enough low ratings waiting for Needs attention to have more than one page.
+  await api.cli(['generate', '--business', 'corner', '--reviews', '400', '--requests', '30', '--days', '60']);
   const harbour = await api.createKey();
   const corner = (await api.cli(['key', 'create', '--business', 'corner', '--scopes', ALL_SCOPES]))
     .trim()
@@ -152,4 +153,38 @@ test('the pages that compare locations are drawn right at desk and phone widths'
     }
     await context.close();
   }
+});
+
+test('on a phone Needs attention is paged, and the Locations totals line up with the rows', async ({
+  browser,
+}) => {
+  const phone = WIDTHS[1];
+  const context = await browser.newContext({ viewport: { width: phone.width, height: phone.height } });
+  const page = await context.newPage();
+  await signIn(page);
+  await page.goto(`${bff.url}/l/corner/attention`);
+  const rows = page.getByTestId('attention-row');
+  await expect(rows.first()).toBeVisible();
+  await expect(rows).toHaveCount(10);
+  await expect(page.getByTestId('attention-range')).toHaveText(/^1–10 of \d+$/);
+  await page.getByRole('button', { name: 'Older' }).click();
+  await expect(page.getByTestId('attention-range')).toHaveText(/^11–\d+ of \d+$/);
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  expect(height).toBeLessThan(2_500);
+
+  await page.goto(`${bff.url}/l/corner/locations`);
+  const totals = page.getByTestId('overview-totals');
+  await expect(totals).toBeVisible();
+  const xOf = async (scope: ReturnType<Page['getByTestId']>, figure: string) =>
+    (await scope.locator(`[data-figure="${figure}"]`).first().boundingBox())!.x;
+  const first = page.getByTestId('overview-row').first();
+  for (const figure of ['sent', 'completionRate', 'reviews', 'avgRating']) {
+    expect(Math.abs((await xOf(totals, figure)) - (await xOf(first, figure))), figure).toBeLessThan(2);
+  }
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+  await context.close();
 });

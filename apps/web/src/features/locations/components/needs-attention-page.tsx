@@ -1,4 +1,5 @@
-import { Alert, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { useSearchParams } from 'react-router';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { Stars } from '../../../components/stars.tsx';
@@ -6,10 +7,20 @@ import { formatDate } from '../../../lib/format.ts';
 import { locationHref } from '../../../lib/location.ts';
 import { ATTENTION_PAGE, useAttention } from '../api/get-attention.ts';
 
+/** Reviews a page shows: the list is read whole, then paged here (a phone's screen holds a few). */
+export const ATTENTION_PER_PAGE = 10;
+
 /** The newest low-rated reviews still waiting for a response, across every location the user may see. */
 export default function NeedsAttentionPage({ title }: { title: string }) {
   const attention = useAttention();
   const data = attention.data;
+  const [params, setParams] = useSearchParams();
+  const pages = Math.max(1, Math.ceil((data?.items.length ?? 0) / ATTENTION_PER_PAGE));
+  const asked = Number(params.get('page'));
+  const page = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, pages) : 1;
+  const from = (page - 1) * ATTENTION_PER_PAGE;
+  const shown = data?.items.slice(from, from + ATTENTION_PER_PAGE) ?? [];
+  const go = (to: number) => setParams(to === 1 ? {} : { page: String(to) });
   return (
     <Stack gap="md">
       <PageHeader
@@ -43,7 +54,7 @@ export default function NeedsAttentionPage({ title }: { title: string }) {
             </tr>
           </thead>
           <tbody>
-            {data.items.map(({ slug, locationName, review }) => (
+            {shown.map(({ slug, locationName, review }) => (
               <tr key={`${slug}:${review.id}`} data-testid="attention-row" data-slug={slug}>
                 <td data-label="Date">{review.review_date ? formatDate(review.review_date) : '—'}</td>
                 <td data-label="Location">
@@ -60,6 +71,21 @@ export default function NeedsAttentionPage({ title }: { title: string }) {
             ))}
           </tbody>
         </table>
+      )}
+      {data && data.items.length > ATTENTION_PER_PAGE && (
+        <nav className="pager" aria-label="Pages">
+          <Text size="sm" data-testid="attention-range">
+            {from + 1}–{from + shown.length} of {data.items.length}
+          </Text>
+          <Group gap="xs">
+            <Button variant="default" size="xs" disabled={page <= 1} onClick={() => go(page - 1)}>
+              Newer
+            </Button>
+            <Button variant="default" size="xs" disabled={page >= pages} onClick={() => go(page + 1)}>
+              Older
+            </Button>
+          </Group>
+        </nav>
       )}
     </Stack>
   );

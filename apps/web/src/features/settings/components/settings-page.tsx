@@ -27,6 +27,7 @@ import {
 } from '@review-desk/shared/settings';
 import { type ChangeEvent, type FormEvent, useMemo, useState } from 'react';
 import { ErrorState } from '../../../components/error-state.tsx';
+import { LeaveGuard } from '../../../components/leave-guard.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ApiError } from '../../../lib/api-error.ts';
 import { toast } from '../../../lib/toast.ts';
@@ -98,6 +99,9 @@ function timeZones(current: string): string[] {
 export function SettingsForm({ answer }: { answer: SettingsResponse }) {
   const update = useUpdateSettings();
   const [form, setForm] = useState<Form>(() => toForm(answer.settings));
+  // What was last saved (or loaded): the form differs from it while there are changes to lose.
+  const [saved, setSaved] = useState<Form>(() => toForm(answer.settings));
+  const dirty = JSON.stringify(form) !== JSON.stringify(saved);
   const [errors, setErrors] = useState<Errors>({});
   const [withoutName, setWithoutName] = useState(false);
   const zones = useMemo(() => timeZones(answer.settings.timeZone), [answer.settings.timeZone]);
@@ -129,8 +133,9 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
     setErrors({});
     // Only what the owner changed: a field left alone keeps following the service's default.
     update.mutate(changedFields(answer.settings, parsed.data), {
-      onSuccess: (saved) => {
-        setForm(toForm(saved.settings));
+      onSuccess: (answered) => {
+        setForm(toForm(answered.settings));
+        setSaved(toForm(answered.settings));
         toast({ color: 'green', title: 'Settings saved', message: 'The next messages use them.' });
       },
       onError: (error) => {
@@ -143,6 +148,7 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
 
   return (
     <form onSubmit={submit} noValidate aria-label="Settings">
+      <LeaveGuard when={dirty} what="the settings" />
       <Stack gap="lg">
         {update.error && !(update.error instanceof ApiError && update.error.fields) && (
           <ErrorState error={update.error} />
