@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 // - no two modules import each other, directly or through others (type-only and dynamic imports
 //   included), also across workspaces: each layer leans on the ones below it;
 // - the apps never import one another, packages/shared imports nothing else of the repository,
-//   and the browser's app never imports the server kit.
+//   and the browser's app never imports the server kit;
+// - the dashboard decides on an answer's code (and its fields), never on the words of its message:
+//   those are for people, and follow the words of the pages.
 
 const root = path.join(import.meta.dirname, '..');
 const MAX_LINES = 300;
@@ -96,6 +98,24 @@ describe('the source tree', () => {
     const resolved = [...modules.values()].flat().filter((target) => modules.has(target));
     expect(resolved.length).toBeGreaterThan(500);
     expect(loops(modules).map((loop) => loop.join(' → '))).toEqual([]);
+  });
+
+  it('lets the dashboard decide on codes, never on the words of a message', () => {
+    // A message compared, searched or matched: `error.message === '…'`, `.error.includes(…)`,
+    // `/…/.test(err.message)`.
+    const onWords =
+      /\.(message|error)\s*(===|!==|==|!=)\s*['"`]|\.(message|error)\??\.(includes|startsWith|endsWith|match|search|indexOf)\(|\.test\(\s*[\w.?]*\.(message|error)\s*\)/;
+    /** Words that are not an answer's: the browser's own, for a script that failed to load (no code). */
+    const browsersOwn = new Set(['apps/web/src/app/route-error-boundary.tsx']);
+    const found = sources()
+      .filter((file) => file.startsWith(`apps${path.sep}web${path.sep}`) && !/\.test\.tsx?$/.test(file))
+      .filter((file) => !browsersOwn.has(file.split(path.sep).join('/')))
+      .flatMap((file) =>
+        readFileSync(path.join(root, file), 'utf8')
+          .split('\n')
+          .flatMap((line, i) => (onWords.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+      );
+    expect(found).toEqual([]);
   });
 
   it('keeps the apps apart: each imports only the packages, the browser never the server kit', () => {

@@ -1,5 +1,3 @@
-import http from 'node:http';
-import https from 'node:https';
 import type { Database } from '@review-desk/server/db/types';
 import { AppError, errorHandler, sendError } from '@review-desk/server/errors';
 import { healthRoutes } from '@review-desk/server/health';
@@ -37,6 +35,7 @@ import { createProxy } from './proxy/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { staticSite } from './static.ts';
 import { type DatabaseSettings, metaValue, openBffDatabase } from './store/database.ts';
+import { upstreamProbe } from './upstream-probe.ts';
 import { userRoutes } from './users/routes.ts';
 
 // Composition: the stores, the proxy, and the middleware in the order a request meets them —
@@ -82,27 +81,6 @@ export async function runMaintenance(stores: Stores, config: Config): Promise<vo
   if (config.userRatePerMinute > 0) await createUserRate(stores.db, config.userRatePerMinute).sweep();
   await stores.journal.orphanStale(config.upstream.timeoutMs + 5_000);
   await stores.journal.cleanup(config.idempotencyRetentionMs, config.sendHistoryMs);
-}
-
-/** Whether the upstream answers HTTP at all (any status below 500), cached briefly. */
-function upstreamProbe(config: Config) {
-  let cached: { at: number; ok: boolean } | null = null;
-  const probeUrl = new URL(`${config.upstream.url.href.replace(/\/+$/, '')}/healthz`);
-  return async (): Promise<boolean> => {
-    if (cached && Date.now() - cached.at < 2_000) return cached.ok;
-    const ok = await new Promise<boolean>((resolve) => {
-      const transport = probeUrl.protocol === 'https:' ? https : http;
-      const request = transport.request(probeUrl, { method: 'GET', timeout: 2_000, agent: false }, (res) => {
-        res.resume();
-        resolve((res.statusCode ?? 500) < 500);
-      });
-      request.on('timeout', () => request.destroy(new Error('timeout')));
-      request.on('error', () => resolve(false));
-      request.end();
-    });
-    cached = { at: Date.now(), ok };
-    return ok;
-  };
 }
 
 export type Bff = {

@@ -20,5 +20,6 @@ export * from './reviews.ts';
 export * from './scopes.ts';
 export * from './send.ts';
 export * from './settings.ts';
+export * from './settings-api.ts';
 export * from './settings-test.ts';
 export * from './sms-segments.ts';

@@ -12,11 +12,11 @@ import {
   type Settings,
   SMS_OPT_OUT,
   settingsSchemaFor,
-  settingsUpdateSchema,
   smsPreview,
   templateProblems,
   windowToQuietHours,
 } from './settings.ts';
+import { settingsUpdateSchema } from './settings-api.ts';
 
 const values = {
   customerName: 'Ana',

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { holdsWebAddress } from './customer-name.ts';
 import { formatClockTime, isValidTimeZone, parseClockTime, type SendWindow } from './quiet-hours.ts';
-import type { Scope } from './scopes.ts';
+import { SETTINGS_FIELD_LABELS } from './settings-labels.ts';
 import { type SmsSegmentInfo, smsSegments } from './sms-segments.ts';
+
+export { SETTINGS_FIELD_LABELS };
 
 // A business's settings (GET/PUT /api/v1/settings, an extension of the API: docs/settings.md):
 // the words of its review requests, the one automatic reminder, its sending hours and time zone,
@@ -84,18 +86,6 @@ const isPlaceholder = (name: string): name is Placeholder =>
   (PLACEHOLDERS as readonly string[]).includes(name);
 const LIST = PLACEHOLDERS.map((name) => `{${name}}`).join(', ');
 
-/** What the Settings page calls each field: every message about a field names it so. */
-export const SETTINGS_FIELD_LABELS = {
-  smsTemplate: 'SMS message',
-  emailSubject: 'Email subject',
-  emailTemplate: 'Email message',
-  reminderAfterDays: 'Reminder',
-  quietHours: 'Sending hours',
-  'quietHours.start': 'From',
-  'quietHours.end': 'Until',
-  timeZone: 'Time zone',
-  reviewSiteUrl: 'Review site address',
-} as const;
 const LABEL = SETTINGS_FIELD_LABELS;
 
 /** The first thing wrong with a template's placeholders, as a sentence naming the field (`field`: its label); or null. */
@@ -291,21 +281,3 @@ export function settingsSchemaFor(context: TemplateContext = SAMPLE_CONTEXT) {
     }
   });
 }
-
-/** PUT /api/v1/settings: any of the fields; the ones left out keep their values. */
-export const settingsUpdateSchema = settingsObjectSchema.partial();
-export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
-
-/** GET and PUT answer with the settings and what the dashboard's preview needs. */
-export const settingsResponseSchema = z.object({
-  settings: settingsObjectSchema,
-  /** The business's name and an example link of real length: what the SMS limit is counted with. */
-  preview: z.object({ businessName: z.string(), reviewLink: z.string() }),
-});
-export type SettingsResponse = z.infer<typeof settingsResponseSchema>;
-
-/** The extension's two calls, at one path: read with `settings:read`, change with `settings:write`. */
-export const SETTINGS_ENDPOINTS = {
-  read: { method: 'GET', path: '/api/v1/settings', scope: 'settings:read' },
-  write: { method: 'PUT', path: '/api/v1/settings', scope: 'settings:write' },
-} as const satisfies Record<string, { method: 'GET' | 'PUT'; path: string; scope: Scope }>;

@@ -5,7 +5,8 @@ export type StateTone = 'green' | 'blue' | 'grape' | 'yellow' | 'orange' | 'red'
 /**
  * A state in words (“Scheduled for 08:00 tomorrow”, “Link created”, “Delivered”), its definition
  * one tap away: a tap or a click shows it beneath, a pointer held over it shows it too. Drawn as
- * the review rows' badges are (page.css), but wrapping rather than cutting a long state short.
+ * the review rows' badges are (page.css, state-badge.css), but wrapping rather than cutting a
+ * long state short.
  */
 export function StateBadge({
   label,

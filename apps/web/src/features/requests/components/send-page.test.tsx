@@ -167,62 +167,6 @@ describe('Send page: sending', () => {
     expect(screen.getByRole('heading', { name: 'Request accepted, with a problem' })).toBeInTheDocument();
   });
 
-  /** An earlier request to +1 415 555 2671, `daysAgo` days ago, with this outcome. */
-  const earlier = (daysAgo: number, outcome: string) => ({
-    id: 's0',
-    createdAt: new Date(Date.now() - daysAgo * 86_400_000).toISOString(),
-    finishedAt: null,
-    sentBy: 'manager@example.com',
-    channel: 'sms',
-    customerName: 'Ana',
-    contact: '+1 ••• ••• 2671',
-    outcome,
-    httpStatus: outcome === 'unknown' ? null : 200,
-    requestId: outcome === 'unknown' ? null : 'req_0',
-    status: outcome === 'unknown' ? null : 'sent',
-    reviewLink: null,
-    warning: null,
-    error: null,
-  });
-
-  it('never offers a send the service will refuse: says when to ask again, and offers a link instead', async () => {
-    const u = user();
-    const { sends } = bff({ history: [earlier(3, 'sent')] });
-    renderSend();
-    await u.type(screen.getByLabelText('Customer name'), 'Ana');
-    await sendTo(u, '415 555 2671');
-    const dialog = await screen.findByRole('dialog', { name: 'This customer was asked recently' });
-    expect(dialog).toHaveTextContent('3 days ago');
-    expect(dialog).toHaveTextContent('one request per customer every 30 days');
-    const askAgain = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(
-      new Date(Date.now() + 27 * 86_400_000),
-    );
-    expect(within(dialog).getByTestId('ask-again')).toHaveTextContent(askAgain);
-    expect(within(dialog).queryByRole('button', { name: /^Send/ })).not.toBeInTheDocument();
-    await u.click(within(dialog).getByRole('button', { name: 'Change the contact' }));
-    expect(sends).toHaveLength(0);
-
-    await u.click(screen.getByRole('button', { name: 'Send request' }));
-    await u.click(
-      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Create a review link instead' }),
-    );
-    await screen.findByTestId('send-result');
-    expect(sends.map((s) => s.body)).toEqual([{ channel: 'link', customerName: 'Ana' }]);
-  });
-
-  it('offers to send, plainly, when whether the earlier request went out is not known', async () => {
-    const u = user();
-    const { sends } = bff({ history: [earlier(2, 'unknown')] });
-    renderSend();
-    await sendTo(u, '415 555 2671');
-    const dialog = await screen.findByRole('dialog', { name: 'This customer may have been asked recently' });
-    expect(dialog).toHaveTextContent('if it did, the service refuses this one');
-    await u.click(within(dialog).getByRole('button', { name: 'Send' }));
-    await screen.findByTestId('send-result');
-    expect(sends).toHaveLength(1);
-    expect(sends[0]!.body).toMatchObject({ channel: 'sms', customerPhone: '+14155552671' });
-  });
-
   it('sends exactly once on a double click, with the button disabled in flight', async () => {
     const u = user();
     let release: () => void = () => {};

@@ -22,9 +22,9 @@ import {
   REMINDER_AFTER_DAYS_MAX,
   SAMPLE_CUSTOMER_NAME,
   type Settings,
-  type SettingsResponse,
   settingsSchemaFor,
 } from '@review-desk/shared/settings';
+import type { SettingsResponse } from '@review-desk/shared/settings-api';
 import { type ChangeEvent, type FormEvent, useMemo, useState } from 'react';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { LeaveGuard } from '../../../components/leave-guard.tsx';

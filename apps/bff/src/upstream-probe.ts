@@ -1,0 +1,24 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { Config } from './env.ts';
+
+/** Whether the upstream answers HTTP at all (any status below 500), cached briefly. */
+export function upstreamProbe(config: Config) {
+  let cached: { at: number; ok: boolean } | null = null;
+  const probeUrl = new URL(`${config.upstream.url.href.replace(/\/+$/, '')}/healthz`);
+  return async (): Promise<boolean> => {
+    if (cached && Date.now() - cached.at < 2_000) return cached.ok;
+    const ok = await new Promise<boolean>((resolve) => {
+      const transport = probeUrl.protocol === 'https:' ? https : http;
+      const request = transport.request(probeUrl, { method: 'GET', timeout: 2_000, agent: false }, (res) => {
+        res.resume();
+        resolve((res.statusCode ?? 500) < 500);
+      });
+      request.on('timeout', () => request.destroy(new Error('timeout')));
+      request.on('error', () => resolve(false));
+      request.end();
+    });
+    cached = { at: Date.now(), ok };
+    return ok;
+  };
+}
