@@ -109,7 +109,13 @@ test('a list with phone and email columns: each row by the contact it has, the r
   await expect(page.getByTestId('preflight-errors')).toContainText('0');
   await expect(page.getByText('1 duplicate row: each contact gets one request')).toBeVisible();
   await page.getByRole('button', { name: 'Check recent requests' }).click();
-  await expect(page.getByTestId('preflight-recent-alert')).toContainText('1 contact was sent a request');
+  const recentAlert = page.getByTestId('preflight-recent-alert');
+  await expect(recentAlert).toContainText('1 contact was sent a request');
+  // Sent just now: the line says when it can be asked again, 30 days on.
+  const askAgain = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(
+    new Date(Date.now() + 30 * 86_400_000),
+  );
+  await expect(recentAlert).toContainText(`Line 2: you can ask again on ${askAgain}`);
   await expect(page.getByRole('checkbox', { name: /anyway/ })).toHaveCount(0);
   await page.getByRole('button', { name: 'Send 3 requests' }).click();
   await expect(page.getByTestId('bulk-status')).toHaveText('Finished', { timeout: 90_000 });

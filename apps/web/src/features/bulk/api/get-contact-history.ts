@@ -1,4 +1,4 @@
-import { BFF_PATHS, type SendHistoryEntry, sendHistorySchema } from '@review-desk/shared/bff';
+import { askAgainFrom, BFF_PATHS, type SendHistoryEntry, sendHistorySchema } from '@review-desk/shared/bff';
 import { toSearchParams } from '@review-desk/shared/query';
 import { getJson, withQuery } from '../../../lib/http.ts';
 
@@ -14,4 +14,14 @@ export async function contactHistory(contact: string, signal?: AbortSignal): Pro
 export function sentWithin(entries: readonly SendHistoryEntry[], capDays: number, now = Date.now()) {
   const since = now - capDays * 86_400_000;
   return entries.filter((e) => e.outcome !== 'failed' && Date.parse(e.createdAt) >= since);
+}
+
+/** When the contact can be asked again: the cap's days after the latest send inside the window; null if now. */
+export function askAgainAt(
+  entries: readonly SendHistoryEntry[],
+  capDays: number,
+  now = Date.now(),
+): number | null {
+  const latest = Math.max(...sentWithin(entries, capDays, now).map((e) => Date.parse(e.createdAt)));
+  return Number.isFinite(latest) ? askAgainFrom(new Date(latest).toISOString(), capDays).getTime() : null;
 }

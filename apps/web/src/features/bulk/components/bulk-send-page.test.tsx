@@ -151,7 +151,12 @@ describe('Send to a list', () => {
 
     await user.click(screen.getByRole('button', { name: 'Check recent requests' }));
     const recent = await screen.findByTestId('preflight-recent-alert');
-    expect(recent).toHaveTextContent('1 contact was sent a request in the last 30 days (line 3)');
+    expect(recent).toHaveTextContent('1 contact was sent a request in the last 30 days');
+    // Sent a day ago: it can be asked again in 29 days, and the line says when.
+    const askAgain = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(
+      new Date(Date.now() + 29 * 86_400_000),
+    );
+    expect(recent).toHaveTextContent(`Line 3: you can ask again on ${askAgain}`);
     // The service would refuse them: nothing offers to send to them anyway.
     expect(within(recent).queryByRole('checkbox')).not.toBeInTheDocument();
     expect(screen.getByText('1 duplicate row: each contact gets one request')).toBeInTheDocument();

@@ -13,7 +13,7 @@ import { countOf } from '../../../lib/format.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useCreateBulkSend } from '../api/create-bulk-send.ts';
 import { useBulkSends } from '../api/get-bulk-sends.ts';
-import { contactHistory, sentWithin } from '../api/get-contact-history.ts';
+import { askAgainAt, contactHistory } from '../api/get-contact-history.ts';
 import {
   checkFileSize,
   contactsOfRow,
@@ -55,7 +55,7 @@ const CHANNEL_WORDS: [ListChannel, string][] = [
 type Recent =
   | { state: 'idle' }
   | { state: 'checking'; done: number }
-  | { state: 'checked'; lines: Set<number> };
+  | { state: 'checked'; lines: Map<number, number> };
 
 export default function BulkSendPage({ title }: { title: string }) {
   const [params, setParams] = useSearchParams();
@@ -142,10 +142,10 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
 
   async function checkRecent(rows: readonly ValidRow[]) {
     if (capDays === 0 || channel === 'link') {
-      setRecent({ state: 'checked', lines: new Set() });
+      setRecent({ state: 'checked', lines: new Map() });
       return;
     }
-    const lines = new Set<number>();
+    const lines = new Map<number, number>();
     setRecent({ state: 'checking', done: 0 });
     try {
       await eachLimited(
@@ -153,7 +153,8 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
         6,
         async (row) => {
           for (const contact of contactsOfRow(row.body)) {
-            if (sentWithin(await contactHistory(contact), capDays).length > 0) lines.add(row.line);
+            const at = askAgainAt(await contactHistory(contact), capDays);
+            if (at !== null) lines.set(row.line, Math.max(at, lines.get(row.line) ?? 0));
           }
         },
         (done) => {

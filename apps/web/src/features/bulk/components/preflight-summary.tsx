@@ -1,6 +1,7 @@
-import { Alert, Text } from '@mantine/core';
+import '@mantine/core/styles/List.layer.css';
+import { Alert, List, Text } from '@mantine/core';
 import { DataTable } from '../../../components/data-table.tsx';
-import { countOf } from '../../../lib/format.ts';
+import { countOf, formatDate } from '../../../lib/format.ts';
 import type { Preflight } from '../model.ts';
 import { numberFormat } from '../model.ts';
 
@@ -8,6 +9,7 @@ import { numberFormat } from '../model.ts';
 // line in the file and the send form's words), and the duplicates that will not be sent.
 
 const ROWS_SHOWN = 100;
+const RECENT_SHOWN = 20;
 
 export function PreflightSummary({
   checked,
@@ -80,20 +82,31 @@ export function PreflightSummary({
 }
 
 /**
- * The contacts sent a request within the cap window. The service refuses a second request inside
- * it, so none is offered: they are skipped, and listed as skipped in the list's results.
+ * The contacts sent a request within the cap window (`lines`: each line, with when its contact can
+ * be asked again, epoch ms). The service refuses a second request inside it, so none is offered:
+ * they are skipped, listed as skipped in the list's results, and each line says when to ask again.
  */
-export function RecentAlert({ lines, capDays }: { lines: Set<number>; capDays: number }) {
+export function RecentAlert({ lines, capDays }: { lines: ReadonlyMap<number, number>; capDays: number }) {
   if (lines.size === 0) return null;
+  const shown = [...lines].sort(([a], [b]) => a - b).slice(0, RECENT_SHOWN);
   return (
     <Alert color="yellow" title="Asked recently" data-testid="preflight-recent-alert">
       <Text size="sm">
-        {countOf(lines.size, 'contact was', 'contacts were')} sent a request in the last {capDays} days (
-        {lines.size === 1 ? 'line' : 'lines'} {[...lines].slice(0, 20).join(', ')}
-        {lines.size > 20 ? ', …' : ''}). The review service takes one request per customer every {capDays}{' '}
-        days, so {lines.size === 1 ? 'it is' : 'they are'} skipped and listed as skipped in the results: ask
-        again once {capDays} days have passed since their last request.
+        {countOf(lines.size, 'contact was', 'contacts were')} sent a request in the last {capDays} days. The
+        review service takes one request per customer every {capDays} days, so{' '}
+        {lines.size === 1 ? 'it is' : 'they are'} skipped and listed as skipped in the results.
       </Text>
+      <List size="sm" mt="xs">
+        {shown.map(([line, at]) => (
+          <List.Item key={line}>
+            Line {line}: you can ask again on{' '}
+            <strong data-testid="ask-again">{formatDate(new Date(at).toISOString())}</strong>
+          </List.Item>
+        ))}
+      </List>
+      {lines.size > shown.length && (
+        <Text size="sm">…and {numberFormat(lines.size - shown.length)} more lines.</Text>
+      )}
     </Alert>
   );
 }
