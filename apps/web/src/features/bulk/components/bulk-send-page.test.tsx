@@ -122,7 +122,8 @@ async function uploadAndCheck() {
   return user;
 }
 
-describe('Send to a list', () => {
+// Each test uploads a file and renders the whole page: slower than the default 5 s on a busy machine.
+describe('Send to a list', { timeout: 15_000 }, () => {
   it('checks every row before sending, has the server skip recent contacts, and follows the job', async () => {
     const server = bff();
     const user = userEvent.setup();

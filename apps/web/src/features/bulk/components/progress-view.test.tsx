@@ -1,5 +1,7 @@
+import { SEND_OUTCOME_MEANINGS } from '@review-desk/shared/bff';
 import { formatDay, localDate } from '@review-desk/shared/bulk-days';
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fail, ok, stubFetch } from '../../../test/fetch-stub.ts';
 import { renderPage } from '../../../test/render.tsx';
@@ -83,5 +85,21 @@ describe('a list that finishes while it is watched', () => {
     expect(await screen.findByText('Finished', {}, { timeout: 5_000 })).toBeInTheDocument();
     expect(await within(rows).findByText('Sent')).toBeInTheDocument();
     expect(within(rows).queryByText('Waiting')).not.toBeInTheDocument();
+  });
+});
+
+describe('what an outcome means', () => {
+  it('is one tap away on its count, not a line of small print under every list', async () => {
+    stubFetch(async (request) => {
+      const path = new URL(request.url).pathname;
+      if (path === '/bff/bulk-sends/job-2') return ok({ ...JOB, dailyCap: null, waitingUntil: null });
+      if (path === '/bff/bulk-sends/job-2/rows') return ok({ page: 1, limit: 50, total: 0, rows: [] });
+      return fail('not_found');
+    });
+    renderPage(<ProgressView id="job-2" />);
+    const sent = await screen.findByTestId('count-sent');
+    expect(screen.queryByText(/not a delivery receipt/)).not.toBeInTheDocument();
+    await userEvent.setup().click(within(sent).getByRole('button', { name: 'Sent' }));
+    expect(sent).toHaveTextContent(SEND_OUTCOME_MEANINGS.sent);
   });
 });
