@@ -131,6 +131,26 @@ test('the sign-in page is drawn right at desk and phone widths', async ({ browse
   }
 });
 
+test('the customer’s review page is drawn right at desk and phone widths', async ({ browser }) => {
+  const owner = await newPage(browser, WIDTHS[0]);
+  const created = await owner.request.post(`${BASE_URL}/api/v1/requests/send`, {
+    data: { channel: 'link', customerName: 'Drawn Guest' },
+    headers: { [CSRF_HEADER]: CSRF_HEADER_VALUE, origin: BASE_URL, 'idempotency-key': crypto.randomUUID() },
+  });
+  expect(created.status()).toBe(200);
+  const { reviewLink } = ((await created.json()) as { data: { reviewLink: string } }).data;
+  await owner.context().close();
+  for (const width of WIDTHS) {
+    const context = await browser.newContext({ viewport: { width: width.width, height: width.height } });
+    const page = await context.newPage();
+    await page.goto(reviewLink);
+    await expect(page.getByRole('heading', { name: /How was your visit/ })).toBeVisible();
+    await expectDrawnRight(page, `the review page at ${width.width} px`);
+    await screenshot(page, 'customer review page', width);
+    await context.close();
+  }
+});
+
 // Many page loads each on a busy machine: more time than the suite's default.
 test.describe.configure({ timeout: 300_000 });
 const READY = { timeout: 60_000 };
