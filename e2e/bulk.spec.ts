@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { CSRF_HEADER, CSRF_HEADER_VALUE } from '@review-desk/shared/bff';
 import { expect, test, uniquePhone } from './fixtures.ts';
+import { screenshot, WIDTHS } from './support/drawn-pages.ts';
 import { seriousViolations } from './support/pages.ts';
 import { API_URL, BASE_URL } from './support/stack.ts';
 
@@ -123,6 +124,7 @@ test('a list with phone and email columns: each row by the contact it has, the r
   await expect(page.getByTestId('count-skipped')).toContainText('1');
   // Finished: no row is left reading Waiting, without a reload.
   await expect(page.getByRole('table', { name: 'Rows' }).getByText('Waiting')).toHaveCount(0);
+  await screenshot(page, 'send-to-a-list progress', WIDTHS[0]);
 
   expect(await outbox.to(recent.e164)).toHaveLength(1);
   expect(await outbox.to(phoneOnly.e164)).toHaveLength(1);
