@@ -6,6 +6,7 @@ import express, { type Express } from 'express';
 import { alertRoutes } from './alerts/routes.ts';
 import { type Alerts, createAlerts } from './alerts/service.ts';
 import type { CookieSettings } from './auth/cookies.ts';
+import { deviceCookies } from './auth/devices.ts';
 import { authRoutes } from './auth/routes.ts';
 import { createSessionStore, type SessionEvent, type SessionStore } from './auth/sessions.ts';
 import { createLoginThrottle } from './auth/throttle.ts';
@@ -22,6 +23,7 @@ import { answerPreflight, type OriginPolicy } from './http/origin.ts';
 import { createContactHasher } from './journal/contact.ts';
 import { createJournal, type Journal } from './journal/journal.ts';
 import { sendHistoryRoutes } from './journal/routes.ts';
+import { developmentUpstreams } from './locations/dev-upstream.ts';
 import { createLocationDirectory, type LocationDirectory } from './locations/directory.ts';
 import { locationPrefix } from './locations/gate.ts';
 import { createHandlerSet, type HandlerSet } from './locations/handlers.ts';
@@ -79,7 +81,7 @@ export async function runMaintenance(stores: Stores, config: Config): Promise<vo
   await stores.sessions.sweep();
   await createLoginThrottle(stores.db).sweep();
   if (config.userRatePerMinute > 0) await createUserRate(stores.db, config.userRatePerMinute).sweep();
-  await stores.journal.orphanStale(config.upstream.timeoutMs + 5_000);
+  await stores.journal.orphanStale(config.upstreamTimeoutMs + 5_000);
   await stores.journal.cleanup(config.idempotencyRetentionMs, config.sendHistoryMs);
 }
 
@@ -108,6 +110,7 @@ export function createBff(
   const directory = createLocationDirectory({
     config,
     store: opened.store,
+    ...(config.devHooks ? { developmentUpstream: developmentUpstreams(2_000) } : {}),
     onReloadFailed: (error) =>
       logger.warn(
         { err: error instanceof Error ? error.message : String(error) },
@@ -115,7 +118,6 @@ export function createBff(
       ),
   });
   const handlers = createHandlerSet({
-    config,
     journal: stores.journal,
     hasher,
     logger,
@@ -123,12 +125,15 @@ export function createBff(
     metrics,
   });
   const alerts = createAlerts({ config, db: stores.db, directory, users: stores.users, logger });
+  // Each user's share of the key's limit: their calls through the proxy, and their lists' rows.
+  const share = config.userRatePerMinute > 0 ? createUserRate(stores.db, config.userRatePerMinute) : null;
   const bulk = openBulk(
     stores.db,
     config,
     {
       senderFor: locationSender({ users: stores.users, directory, handlers }),
       recentlySent: recentContactCheck({ journal: stores.journal, hasher, capDays: config.frequencyCapDays }),
+      share,
       // The same scheduling clock as alerts: the dev hook (BFF_DEV_HOOKS=1) moves both.
       clock: alerts.clock,
       logger,
@@ -158,7 +163,6 @@ export function createBff(
     maxAgeMs: config.session.absoluteMs,
     trust: policy.trust,
   };
-  const share = config.userRatePerMinute > 0 ? createUserRate(stores.db, config.userRatePerMinute) : null;
   const gates = createGates({
     share,
     access: logs.access,
@@ -187,7 +191,7 @@ export function createBff(
           await dbCheck.get();
           return 'ok';
         },
-        upstream: async () => ((await ready()) ? 'ok' : 'unreachable'),
+        ...(ready ? { upstream: async () => ((await ready()) ? 'ok' : 'unreachable') } : {}),
       },
       metrics: () => metricsText(metrics),
       metricsToken: config.metricsToken,
@@ -202,6 +206,7 @@ export function createBff(
       users: stores.users,
       sessions: stores.sessions,
       throttle,
+      devices: deviceCookies(stores.contactSecret),
       cookies,
       gates: gates.routes,
       businessName: config.businessName,
@@ -215,7 +220,7 @@ export function createBff(
       journal: stores.journal,
       hasher,
       gates: gates.routes,
-      staleAfterMs: config.upstream.timeoutMs + 5_000,
+      staleAfterMs: config.upstreamTimeoutMs + 5_000,
     }),
   );
   app.use(
@@ -235,7 +240,7 @@ export function createBff(
     locationRoutes({
       directory,
       store: opened.store,
-      userExists: async (id) => (await stores.users.get(id)) !== null,
+      userRole: async (id) => (await stores.users.get(id))?.role ?? null,
       gates: gates.routes,
       logger,
     }),
@@ -243,7 +248,7 @@ export function createBff(
   app.use(overviewRoutes({ directory, gates: gates.routes }));
   app.use(bulkRoutes({ bulk, gates: gates.routes, logger }));
   app.use(settingsRoutes({ gates: gates.routes }));
-  app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger }));
+  app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger, jobs: [alerts, bulk] }));
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';

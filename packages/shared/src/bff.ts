@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageOf, pagingParams } from './paging.ts';
 import { REQUEST_ENDPOINTS } from './requests.ts';
 import { ENDPOINTS } from './scopes.ts';
+import { DAY_MS } from './time.ts';
 
 // The BFF's own contract with the dashboard: roles, login, the send journal, users.
 
@@ -211,7 +212,7 @@ export const CAPPED_OUTCOMES: readonly SendOutcome[] = ['sent', 'warning'];
  * request to them for `capDays` days (docs/api.md, "Frequency cap").
  */
 export function askAgainFrom(sentAt: string, capDays: number): Date {
-  return new Date(Date.parse(sentAt) + capDays * 86_400_000);
+  return new Date(Date.parse(sentAt) + capDays * DAY_MS);
 }
 
 export const userSchema = z.object({

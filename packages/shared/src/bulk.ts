@@ -15,8 +15,6 @@ export const BULK_ROWS_MAX = 10_000;
 export const BULK_FILE_BYTES_MAX = 2 * 1024 * 1024;
 /** The JSON body of POST /bff/bulk-sends: 10,000 rows of long names and addresses fit. */
 export const BULK_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
-/** Bad rows named in the refusal's sentence (every one is in its `fields`). */
-const ROWS_NAMED_MAX = 20;
 
 export const BULK_JOB_STATUSES = ['running', 'paused', 'done', 'cancelled'] as const;
 export type BulkJobStatus = (typeof BULK_JOB_STATUSES)[number];
@@ -81,6 +79,53 @@ export function checkBulkRow(row: BulkRowInput, channel: ListChannel) {
   return sendRequestSchema.safeParse({ ...rest, ...contacts, channel: by });
 }
 
+/** What a list's rows become once checked: the sends, or the issues naming each bad row. */
+export type CheckedRow =
+  | { ok: true; send: SendRequest }
+  | { ok: false; words: string; issues: { path: (string | number)[]; message: string }[] };
+
+/**
+ * One row of a list, at `index`: the row's shape, then the single send's schema with the list's
+ * channel. Its issues are named as the whole list's refusal names them (`rows.<index>.<field>`,
+ * "Row N: …"). The BFF checks a long list row by row with this, a slice at a time
+ * (apps/bff/src/bulk/check.ts); the schema below checks it whole.
+ */
+export function checkListRow(row: unknown, index: number, channel: ListChannel): CheckedRow {
+  const shape = bulkRowInputSchema.strict().safeParse(row);
+  const checked = shape.success ? checkBulkRow(shape.data, channel) : shape;
+  if (checked.success) return { ok: true, send: checked.data };
+  const { fields, general } = fieldErrors(checked.error);
+  const words = [...general, ...Object.values(fields)].join(' ');
+  const issues = Object.entries(fields).map(([field, message]) => ({
+    path: ['rows', index, field],
+    message: `Row ${index + 1}: ${message}`,
+  }));
+  if (issues.length === 0) issues.push({ path: ['rows', index], message: `Row ${index + 1}: ${words}` });
+  return { ok: false, words, issues };
+}
+
+/**
+ * POST /bff/bulk-sends without its rows checked: the list's settings, and its rows as a list of
+ * anything (each checked by `checkListRow`).
+ */
+export const bulkSendHeadSchema = z.strictObject({
+  channel: listChannelSchema.default(DEFAULT_CHANNEL),
+  rows: z
+    .array(z.unknown(), { error: 'The list must be a list of customers' })
+    .min(1, { error: 'The list must hold at least one customer' })
+    .max(BULK_ROWS_MAX, { error: `A list holds at most ${BULK_ROWS_MAX.toLocaleString('en')} customers` }),
+  skipRecent: z.boolean().default(false),
+  dailyCap: z
+    .number({ error: 'At most this many a day must be a whole number' })
+    .int({ error: 'At most this many a day must be a whole number' })
+    .min(1, { error: 'At most this many a day must be at least 1' })
+    .max(BULK_DAILY_CAP_MAX, {
+      error: `At most this many a day must be at most ${BULK_DAILY_CAP_MAX.toLocaleString('en')}`,
+    })
+    .nullable()
+    .default(null),
+});
+
 /**
  * POST /bff/bulk-sends. Every row goes through the single send's schema (send.ts) with the list's
  * channel; one bad row refuses the whole list, naming each bad row (`rows.<index>.<field>`).
@@ -88,46 +133,21 @@ export function checkBulkRow(row: BulkRowInput, channel: ListChannel) {
  * skipped when its turn comes, rather than sent. `dailyCap`: at most this many rows go out a day
  * (bulk-days.ts); the rest wait for the next day.
  */
-export const bulkSendRequestSchema = z
-  .strictObject({
-    channel: listChannelSchema.default(DEFAULT_CHANNEL),
-    rows: z
-      .array(bulkRowInputSchema.strict(), { error: 'The list must be a list of customers' })
-      .min(1, { error: 'The list must hold at least one customer' })
-      .max(BULK_ROWS_MAX, { error: `A list holds at most ${BULK_ROWS_MAX.toLocaleString('en')} customers` }),
-    skipRecent: z.boolean().default(false),
-    dailyCap: z
-      .number({ error: 'At most this many a day must be a whole number' })
-      .int({ error: 'At most this many a day must be a whole number' })
-      .min(1, { error: 'At most this many a day must be at least 1' })
-      .max(BULK_DAILY_CAP_MAX, {
-        error: `At most this many a day must be at most ${BULK_DAILY_CAP_MAX.toLocaleString('en')}`,
-      })
-      .nullable()
-      .default(null),
-  })
-  .transform((body, ctx) => {
-    const sends: SendRequest[] = [];
-    const bad: string[] = [];
-    body.rows.forEach((row, index) => {
-      const checked = checkBulkRow(row, body.channel);
-      if (checked.success) {
-        sends.push(checked.data);
-        return;
-      }
-      const { fields, general } = fieldErrors(checked.error);
-      const words = [...general, ...Object.values(fields)].join(' ');
-      if (bad.length < ROWS_NAMED_MAX) bad.push(`Row ${index + 1}: ${words}`);
-      for (const [field, message] of Object.entries(fields))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['rows', index, field],
-          message: `Row ${index + 1}: ${message}`,
-        });
-    });
-    if (bad.length > 0) return z.NEVER;
-    return { channel: body.channel, skipRecent: body.skipRecent, dailyCap: body.dailyCap, rows: sends };
+export const bulkSendRequestSchema = bulkSendHeadSchema.transform((body, ctx) => {
+  const sends: SendRequest[] = [];
+  let bad = 0;
+  body.rows.forEach((row, index) => {
+    const checked = checkListRow(row, index, body.channel);
+    if (checked.ok) {
+      sends.push(checked.send);
+      return;
+    }
+    bad++;
+    for (const issue of checked.issues) ctx.addIssue({ code: 'custom', ...issue });
   });
+  if (bad > 0) return z.NEVER;
+  return { channel: body.channel, skipRecent: body.skipRecent, dailyCap: body.dailyCap, rows: sends };
+});
 export type BulkSendRequestInput = z.input<typeof bulkSendRequestSchema>;
 export type BulkSendRequest = z.output<typeof bulkSendRequestSchema>;
 

@@ -14,6 +14,7 @@ export {
   channelSchema,
   channelSendsMessage,
   DEFAULT_CHANNEL,
+  messagedContacts,
 } from './channels.ts';
 
 /**

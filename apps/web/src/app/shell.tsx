@@ -1,7 +1,7 @@
 import { Burger } from '@mantine/core';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { useLocations } from '../features/locations/api/get-locations.ts';
+import { useLocations } from '../lib/location-list.ts';
 import { useSession } from '../lib/session.ts';
 import { NavBar } from './nav-bar.tsx';
 import { PageSkeleton } from './page-skeleton.tsx';

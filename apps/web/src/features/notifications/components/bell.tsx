@@ -10,7 +10,7 @@ import { Stars } from '../../../components/stars.tsx';
 import { paths } from '../../../config/paths.ts';
 import { formatAgo } from '../../../lib/format.ts';
 import { CURRENT_LOCATION } from '../../../lib/location.ts';
-import { useLocations } from '../../locations/api/get-locations.ts';
+import { useLocations } from '../../../lib/location-list.ts';
 import { useAlerts } from '../api/get-alerts.ts';
 import { preferencesQueryOptions } from '../api/get-preferences.ts';
 import { useMarkAlertsRead } from '../api/mark-alerts-read.ts';
