@@ -13,8 +13,10 @@ import { buildDashboard, launchBrowser, startStack } from './lib/stack.ts';
 import { locationsSection } from './locations.ts';
 import { proxyBenchmark } from './proxy.ts';
 import { serviceBenchmark } from './service.ts';
+import { webhooksBenchmark } from './webhooks.ts';
+import { widgetBenchmark } from './widget.ts';
 
-// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts] [--workers N[,N…]] [--cpu-prof DIR]
+// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,webhooks,widget] [--workers N[,N…]] [--cpu-prof DIR]
 //
 // Runs the benchmarks one after another (never two at once: they share the machine), prints each
 // table as it finishes and writes bench/results/latest.{json,md} (--quick: latest-quick.*; a run
@@ -29,6 +31,8 @@ const BENCHMARKS = [
   'locations',
   'bulk',
   'alerts',
+  'webhooks',
+  'widget',
 ] as const;
 type Name = (typeof BENCHMARKS)[number];
 
@@ -43,7 +47,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts] [--workers N[,N…]] [--cpu-prof DIR]',
+    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,webhooks] [--workers N[,N…]] [--cpu-prof DIR]',
   );
   process.exit(0);
 }
@@ -95,6 +99,8 @@ if (only.includes('delivery'))
     }),
   );
 if (only.includes('alerts')) report(await alertsSection(quick));
+if (only.includes('webhooks')) report(await webhooksBenchmark({ quick }));
+if (only.includes('widget')) report(await widgetBenchmark({ quick }));
 if (only.includes('dashboard') || only.includes('export') || only.includes('locations')) {
   const temp = tempDir('rd-bench-web-');
   const dist = path.join(temp.dir, 'dist');

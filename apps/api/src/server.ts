@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Clock, FakeClock, systemClock } from '@review-desk/server/clock';
 import type { Database } from '@review-desk/server/db/types';
 import { healthRoutes } from '@review-desk/server/health';
@@ -5,12 +6,14 @@ import { jobRetention } from '@review-desk/server/jobs/retention';
 import type { JobRunner } from '@review-desk/server/jobs/runner';
 import { createLogSink, type LogSink, writeReadyLine } from '@review-desk/server/log';
 import { createHttpMetrics } from '@review-desk/server/metrics';
+import { createSecretBox, loadSecretsKey } from '@review-desk/server/secrets';
 import { type Served, serve } from '@review-desk/server/serve';
 import { API_PREFIX } from '@review-desk/shared';
 import express from 'express';
 import { createKeyUsage } from './accounts/keys.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
-import { type AppContext, sendContextOf } from './context.ts';
+import { createJobs, drainAll, squareFor, startOutbox } from './background.ts';
+import type { AppContext } from './context.ts';
 import { createDeliveryProvider } from './delivery/index.ts';
 import { devOutboxRoutes } from './delivery/outbox-routes.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
@@ -30,13 +33,14 @@ import {
   requestLogging,
   securityHeaders,
 } from './http/index.ts';
+import { squareRoutes } from './integrations/square/routes.ts';
+import type { Square } from './integrations/square/service.ts';
 import { docsRoutes } from './openapi/routes.ts';
 import { createRateLimiter, createSharedRateLimiter } from './rate/limiter.ts';
-import { createReminders, REMINDER_JOB, type Reminders } from './reminders/reminders.ts';
-import { deliverHeld, recordHeld, recoverInterruptedSends } from './requests/held.ts';
+import { createReminders, type Reminders } from './reminders/reminders.ts';
+import { recoverInterruptedSends } from './requests/held.ts';
 import { requestsRoutes } from './requests/read-routes.ts';
 import { sendRoutes } from './requests/routes.ts';
-import { createScheduler, scheduledSendHandler } from './requests/scheduled.ts';
 import { sendStore } from './requests/send-store.ts';
 import { reviewLinkFor } from './requests/validate.ts';
 import { reviewPageRoutes } from './review-page/routes.ts';
@@ -45,6 +49,14 @@ import { createSettingsService, openSettings } from './settings/index.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { openApiDatabase } from './store/database.ts';
 import { createStore } from './store/index.ts';
+import type { Dispatcher } from './webhooks/dispatcher.ts';
+import { deliveryEvents } from './webhooks/events.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
+import { createWebhooks } from './webhooks/service.ts';
+import { widgetFastPath } from './widget/fast-path.ts';
+import { widgetOwnerRoutes } from './widget/owner-routes.ts';
+import { widgetPublicRoutes } from './widget/public-routes.ts';
+import { createWidgets } from './widget/service.ts';
 
 // Composition: configuration → store, delivery, logger → the Express app, mounted in the order
 // of a request's story.
@@ -57,6 +69,8 @@ export type ApiOptions = {
   now?: () => number;
   /** A clock for tests that scheduled work waits on (a FakeClock); `now` reads it when given. */
   clock?: Clock;
+  /** Extra trust anchors (PEM) for webhook receivers' certificates: the tests' own authority. */
+  webhookCa?: string;
 };
 
 /** The app over an opened database (store/database.ts: openApiDatabase). */
@@ -69,11 +83,14 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   const clock: Clock =
     options.clock ?? (options.now ? { now: options.now } : config.devClock ? new FakeClock() : systemClock);
   const now = options.now ?? (() => clock.now());
-  const tracker = openDeliveryTracker({ db, logger: sink.logger, now });
+  // Receipts and opt-outs report their events in their own transactions.
+  const dispatcher: { current?: Dispatcher } = {};
+  const tracker = openDeliveryTracker({ db, logger: sink.logger, now, hooks: deliveryEvents(store.events) });
+  const box = createSecretBox(loadSecretsKey(config.secrets, { create: true, variable: 'SECRETS_KEY' })!);
   const ctx: AppContext = {
     config,
     store,
-    sends: sendStore({ store, tracker, clock }),
+    sends: sendStore({ store, tracker, clock, monthlySendAllowance: config.monthlySendAllowance }),
     delivery:
       options.delivery ??
       createDeliveryProvider(config, {
@@ -102,7 +119,18 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     }),
     // Made just below: they read the settings, the tracker and the delivery above.
     reminders: undefined as unknown as Reminders,
+    widgets: createWidgets({ store, now, publicOrigin: () => site.publicOrigin, logger: sink.logger }),
     jobs: undefined as unknown as JobRunner,
+    webhooks: createWebhooks({
+      store,
+      box,
+      allowPrivate: config.webhooks.allowPrivate,
+      now,
+      wake: () => dispatcher.current?.wake(),
+    }),
+    box,
+    square: undefined as unknown as Square,
+    dispatcher,
     now,
     clock,
     site,
@@ -118,30 +146,10 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     monthlySendAllowance: config.monthlySendAllowance,
     reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
   });
-  const sendContext = () => sendContextOf(ctx);
   // Finished jobs (one per reminder, per held send) are deleted after a while, by a job of their own.
   const retention = jobRetention({ db, clock, logger: sink.logger });
-  ctx.jobs = createScheduler({
-    db,
-    clock,
-    logger: sink.logger,
-    handler: scheduledSendHandler({
-      store,
-      tracker,
-      logger: sink.logger,
-      now,
-      reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
-      templatesFor: (businessId) => ctx.settings.templatesFor(businessId),
-      deliver: (reserved, messages) => deliverHeld(sendContext(), reserved, messages),
-      giveUp: (reserved, messages, outcome) =>
-        recordHeld(
-          sendContext(),
-          reserved,
-          messages.map((message) => ({ message, outcome })),
-        ),
-    }),
-    more: { [REMINDER_JOB]: ctx.reminders.handler, [retention.kind]: retention.handler },
-  });
+  ctx.jobs = createJobs(ctx, db, { [retention.kind]: retention.handler });
+  ctx.square = squareFor(ctx, config.square);
 
   const app = express();
   app.disable('x-powered-by');
@@ -152,13 +160,18 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   app.use(requestId());
   app.use(requestLogging(ctx));
   app.use(securityHeaders(ctx));
+  // Visitors of businesses' websites whose answer is not in memory yet (widget/fast-path.ts).
+  app.use(widgetPublicRoutes(ctx));
   app.use(API_PREFIX, cors(ctx), credentials(ctx), rateLimit(ctx));
   app.use(sendRoutes(ctx));
   app.use(reviewsRoutes(ctx));
   app.use(analyticsRoutes(ctx));
   app.use(requestsRoutes(ctx));
   app.use(twilioWebhookRoutes(ctx));
+  app.use(webhookRoutes(ctx));
+  app.use(squareRoutes(ctx));
   app.use(settingsRoutes(ctx));
+  app.use(widgetOwnerRoutes(ctx));
   app.use(docsRoutes(ctx));
   app.use(reviewPageRoutes(ctx));
   app.use(
@@ -175,10 +188,16 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     }),
   );
   if (config.devOutbox) app.use(devOutboxRoutes(ctx));
-  if (config.devClock && clock instanceof FakeClock) app.use(devClockRoutes(clock, ctx.jobs));
+  if (config.devClock && clock instanceof FakeClock)
+    app.use(devClockRoutes(clock, { drain: () => drainAll(ctx) }));
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
-  return { app, ctx, sink, retention };
+  // Widget views answered from memory go out before Express; everything else goes through it.
+  const fastPath = widgetFastPath(ctx);
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (!fastPath(req, res)) app(req, res);
+  };
+  return { app, handler, ctx, sink, retention };
 }
 
 export type RunningApi = {
@@ -192,15 +211,21 @@ export type RunningApi = {
 export async function startApi(config: Config, options: ApiOptions = {}): Promise<RunningApi> {
   // Every component's tables migrate before the ready line: a refusal stops the start.
   const db = await openApiDatabase(config);
-  const { app, ctx, sink, retention } = buildApp(config, db, options);
+  const { handler, ctx, sink, retention } = buildApp(config, db, options);
   // Keys and settings are cached for up to a second; what other processes change drops them here.
-  const changes = [await ctx.store.keys.listen(), await ctx.settings.listen()];
+  const changes = [
+    await ctx.store.keys.listen(),
+    await ctx.settings.listen(),
+    ...(await ctx.widgets.start()),
+  ];
   const stopListening = () => Promise.all(changes.map((subscription) => subscription.close()));
   const recovered = await recoverInterruptedSends(ctx.store, ctx.tracker, ctx.now());
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
-  // Held requests and reminders go out when due, from whichever process claims them.
+  // Held requests and reminders go out when due, from whichever process claims them; every
+  // process delivers the webhooks' outbox.
   await retention.schedule();
   ctx.jobs.start();
+  await startOutbox(ctx, db, { webhookCa: options.webhookCa });
 
   // Demo data before the ready line: whoever waits for `listening` finds it in place.
   if (config.seedDemo) {
@@ -218,7 +243,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   let served: Served;
   try {
     served = await serve({
-      handler: app,
+      handler,
       port: config.port,
       host: config.host,
       portVariable: 'PORT',
@@ -230,6 +255,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
       timeouts: { keepAliveTimeout: 5_000 },
     });
   } catch (error) {
+    await ctx.dispatcher.current?.stop();
     await ctx.jobs.stop({ timeoutMs: 5_000 });
     await stopListening();
     await ctx.tracker.close();
@@ -255,6 +281,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
         await served.close({ graceMs: 3_000 });
         clearInterval(usageTimer);
         await ctx.keyUsage.flush();
+        await ctx.dispatcher.current?.stop();
         await ctx.jobs.stop({ timeoutMs: 5_000 });
         await stopListening();
         await ctx.delivery.close();

@@ -3,6 +3,7 @@ import { CHANNEL_REQUIRES, CHANNEL_SENDS_BY, channelSchema, DEFAULT_CHANNEL } fr
 import { CUSTOMER_NAME_WEB_ADDRESS_MESSAGE, cleanCustomerName, holdsWebAddress } from './customer-name.ts';
 import { CUSTOMER_EMAIL_MAX, CUSTOMER_NAME_MAX } from './limits.ts';
 import { checkPhone } from './phone.ts';
+import { delayMinutesSchema, externalIdSchema, SEND_LATER_MESSAGES, sendAtSchema } from './send-later.ts';
 
 // POST /api/v1/requests/send (docs/api.md, "Sending").
 
@@ -81,6 +82,10 @@ const sendRequestObject = z.strictObject({
   /** The API leaves this field's name open; `customerEmail` is the real service's name. */
   customerEmail: z.preprocess(blankToUndefined, customerEmailSchema.optional()),
   channel: channelSchema.default(DEFAULT_CHANNEL),
+  // Sending later (send-later.ts): a time or a delay, and the sale it follows.
+  sendAt: sendAtSchema.optional(),
+  delayMinutes: delayMinutesSchema.optional(),
+  externalId: externalIdSchema.optional(),
 });
 
 /** The message on a missing phone or email: what the channel needs, in the form's words. */
@@ -110,6 +115,12 @@ export const sendRequestSchema = sendRequestObject.superRefine((body, ctx) => {
       message: requiredFor('customerEmail', body.channel),
     });
   }
+  const later =
+    body.sendAt !== undefined ? 'sendAt' : body.delayMinutes !== undefined ? 'delayMinutes' : null;
+  if (body.sendAt !== undefined && body.delayMinutes !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['delayMinutes'], message: SEND_LATER_MESSAGES.both });
+  else if (later && body.channel === 'link')
+    ctx.addIssue({ code: 'custom', path: [later], message: SEND_LATER_MESSAGES.link });
 });
 /** What a caller writes. */
 export type SendRequestInput = z.input<typeof sendRequestSchema>;
@@ -132,6 +143,11 @@ export const sendResultSchema = z.looseObject({
    * for outside the business's sending hours (docs/api.md, "Quiet hours").
    */
   scheduledFor: z.string().optional(),
+  /**
+   * Our extension: true when the body's `externalId` had already made a request for this business:
+   * the answer names that request (`requestId`, its status now) and nothing was sent again.
+   */
+  existing: z.boolean().optional(),
 });
 export type SendResult = z.infer<typeof sendResultSchema>;
 
@@ -146,7 +162,7 @@ export const SEND_STATUS_UNKNOWN = 'unknown';
 export const SEND_STATUS_MEANINGS: Record<string, string> = {
   sent: 'Accepted for delivery. Not a delivery receipt, and not a review.',
   scheduled:
-    'Accepted and held: it was asked for outside the business’s sending hours and goes out when they open.',
+    'Accepted and held: it goes out at the time it was asked for, inside the business’s sending hours.',
   unknown:
     'Outcome unknown: the carrier did not answer in time, so the message may have gone out. Check recent requests before sending again.',
 };
@@ -168,10 +184,14 @@ export const LINK_CREATED = {
  * and refuses a key reused for another intent (docs/bff.md, "The send journal").
  */
 export function sendIntent(send: SendRequest): string {
-  return JSON.stringify([
+  const intent: unknown[] = [
     send.channel,
     send.customerName ?? null,
     send.customerPhone ?? null,
     send.customerEmail ?? null,
-  ]);
+  ];
+  // Only when asked for: an intent of the fields above reads as it always did.
+  if (send.sendAt !== undefined || send.delayMinutes !== undefined || send.externalId !== undefined)
+    intent.push(send.sendAt ?? null, send.delayMinutes ?? null, send.externalId ?? null);
+  return JSON.stringify(intent);
 }

@@ -69,6 +69,8 @@ export const feedbackFormSchema = z.object({
     .pipe(
       z.string().max(REVIEW_TEXT_MAX, { error: `Keep the comment under ${REVIEW_TEXT_MAX} characters.` }),
     ),
+  // The checkbox "may show my review on its website": ticked sends `yes`; absent is no.
+  websiteConsent: z.unknown().transform((v) => v === 'yes'),
 });
 export type FeedbackForm = z.output<typeof feedbackFormSchema>;
 
@@ -79,7 +81,7 @@ export type FeedbackForm = z.output<typeof feedbackFormSchema>;
 export function submitFeedback(
   store: Store,
   token: string,
-  form: FeedbackForm,
+  form: Pick<FeedbackForm, 'rating' | 'comment'> & { websiteConsent?: boolean },
   now: number,
 ): Promise<{ link: LinkState; created: boolean } | undefined> {
   return withLink(store, token, async (link) => {
@@ -97,14 +99,38 @@ export function submitFeedback(
       requestId: link.request.id,
       createdAt: now,
     });
+    // The answer is recorded either way: a no, and when it was given, is an answer too.
+    await store.website.setConsent(review.id, form.websiteConsent === true, now);
     // Submitting implies the page was opened, whatever a link scanner did or did not do.
     await store.requests.markClicked(link.request, now);
     const request = (await store.requests.byId(link.request.id))!;
     await store.requests.markFeedback(request, now);
+    // Their events, in this transaction (docs/api.md, "Webhooks").
+    await store.events.review('review.created', link.business.id, review, now);
+    if (request.completed_at === null)
+      await store.events.request('request.completed', link.business.id, request.public_id, now);
     return {
-      link: { ...link, request: (await store.requests.byId(link.request.id))!, review },
+      link: {
+        ...link,
+        request: (await store.requests.byId(link.request.id))!,
+        review: await store.reviews.byId(review.id),
+      },
       created: true,
     };
+  });
+}
+
+/** The customer changes their answer on the thanks page; undefined without a review. */
+export function setWebsiteConsent(
+  store: Store,
+  token: string,
+  consent: boolean,
+  now: number,
+): Promise<LinkState | undefined> {
+  return withLink(store, token, async (link) => {
+    if (!link.review) return undefined;
+    await store.website.setConsent(link.review.id, consent, now);
+    return link;
   });
 }
 
@@ -113,14 +139,29 @@ export function recordHandoff(store: Store, token: string, now: number): Promise
   return withLink(store, token, async (link) => {
     if (!link.business.review_url) return undefined;
     await store.requests.markClicked(link.request, now);
-    await store.requests.markHandoff((await store.requests.byId(link.request.id))!, now);
+    const request = (await store.requests.byId(link.request.id))!;
+    await store.requests.markHandoff(request, now);
+    if (request.completed_at === null)
+      await store.events.request('request.completed', link.business.id, request.public_id, now);
     return link.business.review_url;
   });
 }
 
 export function optOut(store: Store, token: string, now: number): Promise<LinkState | undefined> {
   return withLink(store, token, async (link) => {
-    await store.requests.optOut(link.request, now);
+    const { request } = link;
+    await store.requests.optOut(request, now);
+    if (request.opted_out_at === null)
+      await store.events.optedOut(
+        link.business.id,
+        {
+          phone: request.customer_phone,
+          email: request.customer_email,
+          source: 'review_page',
+          requestId: request.public_id,
+        },
+        now,
+      );
     return link;
   });
 }

@@ -13,6 +13,7 @@ import { isNotOffered, useRequestsDelivery } from '../api/get-requests.ts';
 import { useSends } from '../api/get-sends.ts';
 import { channelLabel } from '../channel-labels.ts';
 import { guessedCountry } from '../country-guess.ts';
+import { AutomaticRequests } from './automatic-requests.tsx';
 import { LegStateLegend } from './leg-state.tsx';
 import { OUTCOME_LEGEND } from './outcome-badge.tsx';
 import { RequestState } from './request-state.tsx';
@@ -204,6 +205,7 @@ export default function RecentRequestsPage({ title }: { title: string }) {
           </Group>
         </nav>
       )}
+      <AutomaticRequests list={delivery.data} now={now} />
     </Stack>
   );
 }

@@ -25,7 +25,7 @@ import {
   settingsSchemaFor,
 } from '@review-desk/shared/settings';
 import type { SettingsResponse } from '@review-desk/shared/settings-api';
-import { type ChangeEvent, type FormEvent, useMemo, useState } from 'react';
+import { type ChangeEvent, type FormEvent, lazy, Suspense, useMemo, useState } from 'react';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { LeaveGuard } from '../../../components/leave-guard.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -35,6 +35,11 @@ import { useSettings } from '../api/get-settings.ts';
 import { useUpdateSettings } from '../api/update-settings.ts';
 import { EmailPreview, SmsPreview } from './message-preview.tsx';
 import { SendTest } from './send-test.tsx';
+
+// Its own chunk: the Settings page's first load stays within its budget (bench/budgets.json).
+const IntegrationsSection = lazy(() => import('./integrations-section.tsx'));
+/** Settings → Website widget: its own chunk, fetched once the page is drawn. */
+const WebsiteWidget = lazy(() => import('./website-widget.tsx'));
 
 // Owners word their review requests and see them as the customer will, set the one reminder,
 // the sending hours and time zone, and the review site. Checked with the shared schema (the
@@ -241,7 +246,7 @@ export default function SettingsPage({ title }: { title: string }) {
     <Stack gap="md">
       <PageHeader
         title={title}
-        lead="The words of your review requests, the reminder, and when messages may be sent."
+        lead="The words of your review requests, the reminder, when messages may be sent, and your reviews on your website."
       />
       {notOffered && (
         <Alert color="blue" title="Managed by the review service" data-testid="settings-not-offered">
@@ -254,6 +259,14 @@ export default function SettingsPage({ title }: { title: string }) {
       )}
       {!settings.data && !settings.error && <Skeleton height={320} aria-label="Loading settings" />}
       {settings.data && <SettingsForm answer={settings.data} />}
+      {settings.data && (
+        <Suspense fallback={<Skeleton height={200} aria-label="Loading integrations" />}>
+          <IntegrationsSection />
+        </Suspense>
+      )}
+      <Suspense fallback={<Skeleton height={240} aria-label="Loading the website widget" />}>
+        <WebsiteWidget />
+      </Suspense>
     </Stack>
   );
 }
