@@ -7,6 +7,8 @@ import { bulkFloodBenchmark } from './bulk-flood.ts';
 import { browserSection, bundleSection } from './dashboard.ts';
 import { deliveryBenchmark } from './delivery.ts';
 import { exportSection } from './export.ts';
+import { inboxBenchmark } from './inbox.ts';
+import { inboxBrowserSection } from './inbox-browser.ts';
 import { tempDir } from './lib/processes.ts';
 import { printTable, printTargets, type Section, writeResults } from './lib/report.ts';
 import { buildDashboard, launchBrowser, startStack } from './lib/stack.ts';
@@ -16,7 +18,7 @@ import { serviceBenchmark } from './service.ts';
 import { webhooksBenchmark } from './webhooks.ts';
 import { widgetBenchmark } from './widget.ts';
 
-// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,webhooks,widget] [--workers N[,N…]] [--cpu-prof DIR]
+// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,webhooks,widget,inbox] [--workers N[,N…]] [--cpu-prof DIR]
 //
 // Runs the benchmarks one after another (never two at once: they share the machine), prints each
 // table as it finishes and writes bench/results/latest.{json,md} (--quick: latest-quick.*; a run
@@ -31,6 +33,7 @@ const BENCHMARKS = [
   'locations',
   'bulk',
   'alerts',
+  'inbox',
   'webhooks',
   'widget',
 ] as const;
@@ -47,7 +50,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,webhooks] [--workers N[,N…]] [--cpu-prof DIR]',
+    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,webhooks,widget,inbox] [--workers N[,N…]] [--cpu-prof DIR]',
   );
   process.exit(0);
 }
@@ -101,7 +104,9 @@ if (only.includes('delivery'))
 if (only.includes('alerts')) report(await alertsSection(quick));
 if (only.includes('webhooks')) report(await webhooksBenchmark({ quick }));
 if (only.includes('widget')) report(await widgetBenchmark({ quick }));
-if (only.includes('dashboard') || only.includes('export') || only.includes('locations')) {
+if (only.includes('inbox')) report(await inboxBenchmark({ quick }));
+const inBrowser = ['dashboard', 'export', 'locations', 'inbox'] as const;
+if (inBrowser.some((name) => only.includes(name))) {
   const temp = tempDir('rd-bench-web-');
   const dist = path.join(temp.dir, 'dist');
   try {
@@ -115,7 +120,7 @@ if (only.includes('dashboard') || only.includes('export') || only.includes('loca
         await browser.close();
       }
     }
-    if (only.includes('dashboard') || only.includes('export')) {
+    if (only.includes('dashboard') || only.includes('export') || only.includes('inbox')) {
       const stack = await startStack({
         dataDir: path.join(temp.dir, 'data'),
         distDir: dist,
@@ -125,6 +130,7 @@ if (only.includes('dashboard') || only.includes('export') || only.includes('loca
       try {
         if (only.includes('dashboard')) report(await browserSection(browser, stack, quick));
         if (only.includes('export')) report(await exportSection(browser, stack, quick));
+        if (only.includes('inbox')) report(await inboxBrowserSection(browser, stack, quick));
       } finally {
         await browser.close();
         await stack.stop();

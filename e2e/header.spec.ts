@@ -35,7 +35,7 @@ test.beforeAll(async () => {
   api = await startSystemApi();
   await api.cli(['business', 'create', 'corner', 'Corner Cafe']);
   await api.cli(['generate', '--business', 'harbour', '--reviews', '30', '--requests', '30', '--days', '30']);
-  // Enough low ratings waiting for Needs attention to have more than one page.
+  // Enough reviews waiting for the inbox to show more than a phone's first ten.
   await api.cli(['generate', '--business', 'corner', '--reviews', '400', '--requests', '30', '--days', '60']);
   const harbour = await api.createKey();
   const corner = (await api.cli(['key', 'create', '--business', 'corner', '--scopes', ALL_SCOPES]))
@@ -81,11 +81,11 @@ async function signIn(page: Page) {
 /** The owner's navigation with two locations, in order, and the heading each page has. */
 const NAVIGATION = [
   { label: 'Reviews', path: '/reviews', heading: 'Reviews' },
+  { label: 'Inbox', path: '/inbox', heading: 'Inbox' },
   { label: 'Send request', path: '/send', heading: 'Send a review request' },
   { label: 'Recent requests', path: '/requests', heading: 'Recent requests' },
   { label: 'Analytics', path: '/analytics', heading: 'Analytics' },
   { label: 'Locations', path: '/locations', heading: 'Locations' },
-  { label: 'Needs attention', path: '/attention', heading: 'Needs attention' },
   { label: 'Users', path: '/users', heading: 'Users' },
   { label: 'Settings', path: '/settings', heading: 'Settings' },
 ];
@@ -143,7 +143,7 @@ test('the pages that compare locations are drawn right at desk and phone widths'
     await signIn(page);
     for (const [path, ready] of [
       ['/locations', 'overview-table'],
-      ['/attention', 'attention-row'],
+      ['/inbox', 'inbox-row'],
     ] as const) {
       await page.goto(`${bff.url}/l/corner${path}`);
       await expect(page.getByTestId(ready).first()).toBeVisible();
@@ -155,22 +155,22 @@ test('the pages that compare locations are drawn right at desk and phone widths'
   }
 });
 
-test('on a phone Needs attention is paged, and the Locations totals line up with the rows', async ({
+test('on a phone the inbox shows ten reviews at a time, and the Locations totals line up with the rows', async ({
   browser,
 }) => {
   const phone = WIDTHS[1];
   const context = await browser.newContext({ viewport: { width: phone.width, height: phone.height } });
   const page = await context.newPage();
   await signIn(page);
-  await page.goto(`${bff.url}/l/corner/attention`);
-  const rows = page.getByTestId('attention-row');
+  await page.goto(`${bff.url}/l/corner/inbox`);
+  const rows = page.getByTestId('inbox-row');
   await expect(rows.first()).toBeVisible();
   await expect(rows).toHaveCount(10);
-  await expect(page.getByTestId('attention-range')).toHaveText(/^1–10 of \d+$/);
-  await page.getByRole('button', { name: 'Older' }).click();
-  await expect(page.getByTestId('attention-range')).toHaveText(/^11–\d+ of \d+$/);
+  await page.waitForLoadState('networkidle');
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   expect(height).toBeLessThan(2_500);
+  await page.getByRole('button', { name: 'Show more' }).click();
+  await expect(rows).toHaveCount(20);
 
   await page.goto(`${bff.url}/l/corner/locations`);
   const totals = page.getByTestId('overview-totals');

@@ -69,6 +69,13 @@ export const analyticsOutputSchema = z.object({
    * completed after the reminder (docs/settings.md). Another deployment may leave it out.
    */,
   reminders: z.object({ sent: count, completedAfter: count }).optional(),
+  /**
+   * Extension: the window's reviews that have a first reply, and the median time to it in seconds
+   * (null when none has). Another deployment may leave it out.
+   */
+  replies: z
+    .object({ firstReplies: count, medianFirstReplySeconds: z.number().nonnegative().nullable() })
+    .optional(),
 });
 export type AnalyticsOutput = z.infer<typeof analyticsOutputSchema>;
 
@@ -113,6 +120,9 @@ export const analyticsResultSchema = z.looseObject({
     .optional(),
   synced: z.looseObject({ total: optCount, avgRating: optRate, byPlatform: numberRecord }).optional(),
   reminders: z.looseObject({ sent: optCount, completedAfter: optCount }).optional(),
+  replies: z
+    .looseObject({ firstReplies: optCount, medianFirstReplySeconds: z.number().nullable().optional() })
+    .optional(),
   daily: z
     .array(
       z.looseObject({
@@ -157,7 +167,10 @@ export const METRIC_DEFINITIONS = {
   failed: 'Requests in the window for which every delivery failed; nothing reached the customer.',
   reviews: 'Reviews dated in the window, on every platform (collected through requests and synced).',
   avgRating: 'Mean star rating of the reviews dated in the window.',
-  responseRate: 'Share of the window’s reviews marked responded.',
+  responseRate:
+    'Response rate: the share of the reviews dated in the window that have a reply now (status responded), ignored ones counted as not answered.',
+  medianFirstReply:
+    'Median time to first reply: for the reviews dated in the window that were answered, the middle of the times from the review to its first reply (answered here, or on Google as synced). Not provided when none was answered.',
   synced:
     'Reviews imported from external networks (Google, Facebook, Yelp) dated in the window. They are counted apart from requests.',
   remindersSent:

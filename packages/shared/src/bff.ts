@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageOf, pagingParams } from './paging.ts';
 import { REQUEST_ENDPOINTS } from './requests.ts';
+import { REVIEW_ENDPOINTS } from './review-reply.ts';
 import { ENDPOINTS } from './scopes.ts';
 import { DAY_MS } from './time.ts';
 
@@ -12,6 +13,7 @@ export const roleSchema = z.enum(ROLES, { error: `Role must be one of ${ROLES.jo
 
 export const PERMISSIONS = [
   'reviews:read',
+  'reviews:reply',
   'analytics:read',
   'requests:send',
   'sends:read',
@@ -20,25 +22,44 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-/** owner — everything and user management; manager — reviews, analytics, send; staff — send and reviews. */
+/**
+ * owner — everything and user management; manager — reviews (reading and answering), analytics,
+ * send; staff — send and read reviews.
+ */
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,
-  manager: ['reviews:read', 'analytics:read', 'requests:send', 'sends:read'],
+  manager: ['reviews:read', 'reviews:reply', 'analytics:read', 'requests:send', 'sends:read'],
   staff: ['reviews:read', 'requests:send', 'sends:read'],
 };
 
-export function can(role: Role, permission: Permission): boolean {
-  return ROLE_PERMISSIONS[role].includes(permission);
+/** What a deployment of the dashboard may change about the roles (the BFF's STAFF_MAY_REPLY). */
+export type RolePolicy = { staffMayReply: boolean };
+export const DEFAULT_ROLE_POLICY: RolePolicy = { staffMayReply: false };
+
+/** A role's permissions under the deployment's policy: staff answer reviews only when it says so. */
+export function permissionsOf(role: Role, policy: RolePolicy = DEFAULT_ROLE_POLICY): Permission[] {
+  const granted = [...ROLE_PERMISSIONS[role]];
+  if (role === 'staff' && policy.staffMayReply) granted.splice(1, 0, 'reviews:reply');
+  return granted;
+}
+
+export function can(role: Role, permission: Permission, policy: RolePolicy = DEFAULT_ROLE_POLICY): boolean {
+  return permissionsOf(role, policy).includes(permission);
 }
 
 /**
- * The upstream calls the BFF forwards: the three operations, and the extension's reads of sent
- * requests (an upstream without them answers 404, and the dashboard keeps its journal's view).
+ * The upstream calls the BFF forwards: the three operations, the extension's reads of sent
+ * requests (an upstream without them answers 404, and the dashboard keeps its journal's view),
+ * and its answering of reviews (one review, its reply, its status).
  */
 export const PROXIED_ENDPOINTS = {
   ...ENDPOINTS,
   requests: REQUEST_ENDPOINTS.list,
   request: REQUEST_ENDPOINTS.one,
+  review: REVIEW_ENDPOINTS.one,
+  reviewStatus: REVIEW_ENDPOINTS.status,
+  reviewReply: REVIEW_ENDPOINTS.reply,
+  reviewWithdraw: REVIEW_ENDPOINTS.withdraw,
 } as const;
 export type ProxiedEndpoint = keyof typeof PROXIED_ENDPOINTS;
 
@@ -49,6 +70,10 @@ export const PROXY_ROUTES = [
   { endpoint: 'analytics', permission: 'analytics:read' },
   { endpoint: 'requests', permission: 'sends:read' },
   { endpoint: 'request', permission: 'sends:read' },
+  { endpoint: 'review', permission: 'reviews:read' },
+  { endpoint: 'reviewStatus', permission: 'reviews:reply' },
+  { endpoint: 'reviewReply', permission: 'reviews:reply' },
+  { endpoint: 'reviewWithdraw', permission: 'reviews:reply' },
 ] as const satisfies readonly { endpoint: ProxiedEndpoint; permission: Permission }[];
 
 /** The allow-listed route of a method and path (`:id` stands for one path segment). */

@@ -28,10 +28,13 @@ export const ratingSchema = z
   .min(RATING_MIN, { error: `rating must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
   .max(RATING_MAX, { error: `rating must be a whole number from ${RATING_MIN} to ${RATING_MAX}` });
 
+/** The list's order: newest first (the API's), or oldest first (the inbox: who waited longest). */
+export const REVIEW_ORDERS = ['newest', 'oldest'] as const;
+export type ReviewOrder = (typeof REVIEW_ORDERS)[number];
+
 /**
  * Query of GET /api/v1/reviews, from a query record (see `queryRecord`). Unknown parameters are
- * refused. `maxRating` is this service's extension beside the API's `minRating` (docs/api.md,
- * "Listing reviews"): with both, the ratings from one to the other, both included.
+ * refused. `maxRating`, `platform` and `order` are this service's extensions (docs/api.md).
  */
 export const reviewsQuerySchema = z
   .strictObject({
@@ -39,9 +42,19 @@ export const reviewsQuerySchema = z
     status: oneOfParam('status', REVIEW_STATUSES, reviewStatusSchema),
     minRating: intParam('minRating', RATING_MIN, RATING_MAX).optional(),
     maxRating: intParam('maxRating', RATING_MIN, RATING_MAX).optional(),
+    platform: oneOfParam(
+      'platform',
+      PLATFORMS,
+      z.enum(PLATFORMS, { error: `platform must be one of ${PLATFORMS.join(', ')}` }),
+    ),
+    order: oneOfParam(
+      'order',
+      REVIEW_ORDERS,
+      z.enum(REVIEW_ORDERS, { error: `order must be one of ${REVIEW_ORDERS.join(', ')}` }),
+    ),
   })
   .refine((q) => q.minRating === undefined || q.maxRating === undefined || q.minRating <= q.maxRating, {
-    error: 'minRating must not be more than maxRating',
+    error: 'maxRating must be at least minRating',
     path: ['maxRating'],
   });
 export type ReviewsQuery = z.output<typeof reviewsQuerySchema>;

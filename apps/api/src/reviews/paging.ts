@@ -1,5 +1,6 @@
 import type { Queryable } from '@review-desk/server/db/types';
-import { DAY_MS, RATING_MAX, RATING_MIN, type ReviewStatus } from '@review-desk/shared';
+import type { ReviewStatus } from '@review-desk/shared';
+import { DAY_MS } from '@review-desk/shared';
 
 // One page of the reviews list. The list order is newest first, ties broken by the highest id
 // (stable across pages). Each filter shape reads the covering index whose prefix is its equality
@@ -9,7 +10,7 @@ import { DAY_MS, RATING_MAX, RATING_MIN, type ReviewStatus } from '@review-desk/
 //
 // A deep page still skips its offset entry by entry (10,000 entries for page 500: ~1.5 ms on
 // PostgreSQL). Where the day's roll-up counts the filter's reviews (every shape but a status
-// with ratings), the page starts at its day instead: the running sum of the roll-up's
+// with a minimum rating), the page starts at its day instead: the running sum of the roll-up's
 // days, from the end the page is read from, names the day that holds the offset and how many
 // reviews come before it, so only that day's entries are skipped. One statement reads the
 // roll-up and the page, so both see the same moment; the roll-up is written in the transaction
@@ -18,16 +19,10 @@ import { DAY_MS, RATING_MAX, RATING_MIN, type ReviewStatus } from '@review-desk/
 export type ReviewFilter = {
   status?: ReviewStatus | undefined;
   minRating?: number | undefined;
-  /** The extension beside minRating (docs/api.md, "Listing reviews"). */
   maxRating?: number | undefined;
+  /** One platform (`direct`, `google`…): the inbox's source filter. */
+  platform?: string | undefined;
 };
-
-/** The filter's ratings as a range, or null when it keeps every rating. */
-export function ratingRange(filter: ReviewFilter): { lo: number; hi: number } | null {
-  const lo = Math.max(RATING_MIN, filter.minRating ?? RATING_MIN);
-  const hi = Math.min(RATING_MAX, filter.maxRating ?? RATING_MAX);
-  return lo <= RATING_MIN && hi >= RATING_MAX ? null : { lo, hi };
-}
 
 export const LIST_COLUMNS = 'id, rating, status, author_name, text, review_at, response_text, platform';
 
@@ -46,41 +41,70 @@ type Shape = {
   perDay: string | null;
 };
 
+/** A rating bound's condition (the filter's values follow the business, from `$next`). */
+function ratingBounds(filter: ReviewFilter, next: number): { where: string; args: number[] } {
+  const where: string[] = [];
+  const args: number[] = [];
+  if (filter.minRating !== undefined && filter.minRating > 1) {
+    args.push(filter.minRating);
+    where.push(`AND rating >= $${next + args.length - 1}`);
+  }
+  if (filter.maxRating !== undefined && filter.maxRating < 5) {
+    args.push(filter.maxRating);
+    where.push(`AND rating <= $${next + args.length - 1}`);
+  }
+  return { where: where.join(' '), args };
+}
+
 /**
- * The business is $1; the filter's values follow. One rating (5★ only, 1★ only) is an equality,
- * written into the statement (one of five, each its own plan): its index's prefix then holds
- * the page's order. A range of ratings is two bounds.
+ * A shape with a platform or an upper rating bound: the inbox's. A status and a platform read
+ * reviews_by_platform in order; without a status, the list's own index (the platform read from
+ * each row); the bounds filter the covering index's rating. No roll-up counts these by day.
  */
+function inboxShape(filter: ReviewFilter): Shape {
+  const { status, platform } = filter;
+  const args: (string | number)[] = [];
+  const where: string[] = [];
+  if (status) {
+    args.push(status);
+    where.push(`AND status = $${args.length + 1}`);
+  }
+  if (platform) {
+    args.push(platform);
+    where.push(`AND platform = $${args.length + 1}`);
+  }
+  const bounds = ratingBounds(filter, args.length + 2);
+  const index = status && platform ? 'reviews_by_platform' : status ? 'reviews_by_status' : 'reviews_list';
+  return { index, where: [...where, bounds.where].join(' '), args: [...args, ...bounds.args], perDay: null };
+}
+
+/** The business is $1; the filter's values follow. */
 function listShape(filter: ReviewFilter): Shape {
-  const { status } = filter;
-  const range = ratingRange(filter);
-  const exact = range !== null && range.lo === range.hi ? range.lo : undefined;
-  if (status && exact !== undefined)
+  if (filter.platform !== undefined || (filter.maxRating !== undefined && filter.maxRating < 5))
+    return inboxShape(filter);
+  const { status, minRating } = filter;
+  const exact5 = minRating === 5;
+  const rating = minRating !== undefined && minRating > 1 ? minRating : undefined;
+  if (status && exact5)
     return {
       index: 'reviews_by_status_rating',
-      where: `AND status = $2 AND rating = ${exact}`,
+      where: 'AND status = $2 AND rating = 5',
       args: [status],
       perDay: null,
     };
-  if (status && range)
+  if (status && rating)
     return {
       index: 'reviews_by_status',
-      where: 'AND status = $2 AND rating >= $3 AND rating <= $4',
-      args: [status, range.lo, range.hi],
+      where: 'AND status = $2 AND rating >= $3',
+      args: [status, rating],
       perDay: null,
     };
   // The status is one of the contract's three, each a column of the roll-up.
   if (status) return { index: 'reviews_by_status', where: 'AND status = $2', args: [status], perDay: status };
-  if (exact !== undefined)
-    return { index: 'reviews_by_rating', where: `AND rating = ${exact}`, args: [], perDay: `r${exact}` };
-  if (range) {
-    const columns = [1, 2, 3, 4, 5].filter((r) => r >= range.lo && r <= range.hi).map((r) => `r${r}`);
-    return {
-      index: 'reviews_list',
-      where: 'AND rating >= $2 AND rating <= $3',
-      args: [range.lo, range.hi],
-      perDay: columns.join(' + '),
-    };
+  if (exact5) return { index: 'reviews_by_rating', where: 'AND rating = 5', args: [], perDay: 'r5' };
+  if (rating) {
+    const columns = [2, 3, 4, 5].filter((r) => r >= rating).map((r) => `r${r}`);
+    return { index: 'reviews_list', where: 'AND rating >= $2', args: [rating], perDay: columns.join(' + ') };
   }
   return { index: 'reviews_list', where: '', args: [], perDay: 'n' };
 }

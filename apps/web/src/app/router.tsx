@@ -2,6 +2,7 @@ import '@mantine/core/styles/Center.layer.css';
 import { Center, Loader } from '@mantine/core';
 import { Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { OLD_INBOX_PATH } from '../config/paths.ts';
 import { ROUTER_BASENAME } from '../lib/location.ts';
 import { AuthRedirect } from './auth-redirect.tsx';
 import { NotFound } from './not-found.tsx';
@@ -33,6 +34,7 @@ export function AppRouter() {
           )}
           <Route element={<RequireSession />}>
             <Route index element={<Navigate to={PAGES[LANDING].path} replace />} />
+            <Route path={OLD_INBOX_PATH} element={<Navigate to={PAGES.inbox.path} replace />} />
             {pages.map((page) =>
               page.access === 'public' ? null : (
                 <Route

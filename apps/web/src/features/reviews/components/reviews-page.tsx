@@ -4,6 +4,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 import { useSearchParams } from 'react-router';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { useSession } from '../../../lib/session.ts';
 import { useReviewsList } from '../api/get-reviews.ts';
 import {
   DEFAULT_FILTERS,
@@ -34,6 +35,7 @@ function TableSkeleton({ rows }: { rows: number }) {
 }
 
 export default function ReviewsPage({ title }: { title: string }) {
+  const me = useSession();
   const [params, setParams] = useSearchParams();
   const { filters, corrections } = useMemo(() => parseReviewFilters(params), [params]);
   const [notice, setNotice] = useState<string[]>([]);
@@ -160,7 +162,11 @@ export default function ReviewsPage({ title }: { title: string }) {
       )}
       {detailLoaded && (
         <Suspense fallback={null}>
-          <ReviewDetail review={open} onClose={() => setOpen(null)} />
+          <ReviewDetail
+            review={open}
+            onClose={() => setOpen(null)}
+            businessName={me.business?.name ?? 'our business'}
+          />
         </Suspense>
       )}
     </Stack>

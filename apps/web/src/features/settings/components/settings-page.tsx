@@ -36,6 +36,8 @@ import { useUpdateSettings } from '../api/update-settings.ts';
 import { EmailPreview, SmsPreview } from './message-preview.tsx';
 import { SendTest } from './send-test.tsx';
 
+const GoogleConnection = lazy(() => import('./google-connection.tsx'));
+const SavedRepliesEditor = lazy(() => import('./saved-replies-editor.tsx'));
 // Its own chunk: the Settings page's first load stays within its budget (bench/budgets.json).
 const IntegrationsSection = lazy(() => import('./integrations-section.tsx'));
 /** Settings → Website widget: its own chunk, fetched once the page is drawn. */
@@ -266,6 +268,11 @@ export default function SettingsPage({ title }: { title: string }) {
       )}
       <Suspense fallback={<Skeleton height={240} aria-label="Loading the website widget" />}>
         <WebsiteWidget />
+      </Suspense>
+      {/* Below the fold, each its own chunk. */}
+      <Suspense fallback={null}>
+        <GoogleConnection />
+        <SavedRepliesEditor />
       </Suspense>
     </Stack>
   );
