@@ -90,24 +90,29 @@ const NAVIGATION = [
   { label: 'Settings', path: '/settings', heading: 'Settings' },
 ];
 
-/** Every link the header shows is whole inside the navigation and is what a click at its middle hits. */
+/**
+ * Every link the header shows is whole inside the navigation and is what a click at its middle
+ * hits, once the header has settled: it measures which links fit after it is drawn, and moves
+ * the others under More.
+ */
 async function expectNothingCovered(page: Page, label: string) {
-  const covered = await page.evaluate(() => {
-    const nav = document.querySelector('nav[aria-label="Main"]')!.getBoundingClientRect();
-    const problems: string[] = [];
-    for (const el of document.querySelectorAll<HTMLElement>(
-      'nav[aria-label="Main"] > a, nav[aria-label="Main"] > button',
-    )) {
-      const box = el.getBoundingClientRect();
-      if (box.left < nav.left - 0.5 || box.right > nav.right + 0.5)
-        problems.push(`${el.textContent} sticks out of the navigation`);
-      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-      if (!hit || !el.contains(hit))
-        problems.push(`${el.textContent} is covered by ${hit?.outerHTML.slice(0, 80)}`);
-    }
-    return problems;
-  });
-  expect(covered, label).toEqual([]);
+  const covered = () =>
+    page.evaluate(() => {
+      const nav = document.querySelector('nav[aria-label="Main"]')!.getBoundingClientRect();
+      const problems: string[] = [];
+      for (const el of document.querySelectorAll<HTMLElement>(
+        'nav[aria-label="Main"] > a, nav[aria-label="Main"] > button',
+      )) {
+        const box = el.getBoundingClientRect();
+        if (box.left < nav.left - 0.5 || box.right > nav.right + 0.5)
+          problems.push(`${el.textContent} sticks out of the navigation`);
+        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        if (!hit || !el.contains(hit))
+          problems.push(`${el.textContent} is covered by ${hit?.outerHTML.slice(0, 80)}`);
+      }
+      return problems;
+    });
+  await expect.poll(covered, { message: label }).toEqual([]);
 }
 
 for (const width of [1024, 1280, 1440]) {
