@@ -108,17 +108,17 @@ export type Bff = {
 
 export function createBff(
   config: Config,
-  logs: Pick<LogSink, 'logger' | 'access'>,
+  { logger, ...logs }: Pick<LogSink, 'logger' | 'access'>,
   metrics: Metrics,
   stores: Stores,
 ): Bff {
-  const { logger } = logs;
   const hasher = createContactHasher(stores.contactSecret);
   const opened = openLocations(stores.db, config);
   const directory = createLocationDirectory({
     config,
     store: opened.store,
     ...(config.devHooks ? { developmentUpstream: developmentUpstreams(2_000) } : {}),
+    logger,
   });
   const handlers = createHandlerSet({
     journal: stores.journal,

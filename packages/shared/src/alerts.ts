@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Role } from './bff.ts';
 import { RATING_MAX, RATING_MIN } from './limits.ts';
 import { locationPrefix } from './location-paths.ts';
 import { isValidTimeZone } from './quiet-hours.ts';
@@ -24,17 +25,21 @@ export const ALERT_LIST_MAX = 50;
 export const ALERT_TIME_ZONE_DEFAULT = 'UTC';
 
 export const alertPreferencesSchema = z.strictObject({
-  enabled: z.boolean({ error: 'enabled must be true or false' }),
+  enabled: z.boolean({ error: 'Alerts must be on or off' }),
   threshold: z
-    .number({ error: `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
-    .int({ error: `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
-    .min(RATING_MIN, { error: `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
-    .max(RATING_MAX, { error: `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}` }),
-  channel: z.enum(ALERT_CHANNELS, { error: 'channel must be email or in_app' }),
+    .number({ error: `Threshold must be a whole number of stars from ${RATING_MIN} to ${RATING_MAX}` })
+    .int({ error: `Threshold must be a whole number of stars from ${RATING_MIN} to ${RATING_MAX}` })
+    .min(RATING_MIN, {
+      error: `Threshold must be a whole number of stars from ${RATING_MIN} to ${RATING_MAX}`,
+    })
+    .max(RATING_MAX, {
+      error: `Threshold must be a whole number of stars from ${RATING_MIN} to ${RATING_MAX}`,
+    }),
+  channel: z.enum(ALERT_CHANNELS, { error: 'Where must be email and the bell, or the bell only' }),
   timeZone: z
-    .string({ error: 'timeZone must be a time zone such as Europe/London' })
-    .refine(isValidTimeZone, { error: 'timeZone must be a time zone such as Europe/London' }),
-  digest: z.boolean({ error: 'digest must be true or false' }),
+    .string({ error: 'Time zone must be a time zone such as Europe/London' })
+    .refine(isValidTimeZone, { error: 'Time zone must be a time zone such as Europe/London' }),
+  digest: z.boolean({ error: 'Weekly digest must be on or off' }),
 });
 export type AlertPreferences = z.infer<typeof alertPreferencesSchema>;
 
@@ -46,6 +51,17 @@ export const DEFAULT_ALERT_PREFERENCES: AlertPreferences = {
   digest: false,
 };
 
+/**
+ * Roles alerted of low ratings until they choose otherwise (docs/alerts.md): those who answer for
+ * the business hear of a bad review without having to find a setting first; staff opt in.
+ */
+export const ALERTS_ON_BY_DEFAULT: readonly Role[] = ['owner', 'manager'];
+
+/** A user's preferences until they save their own: alerts on for ALERTS_ON_BY_DEFAULT, by email (and the bell). */
+export function defaultAlertPreferences(role: Role): AlertPreferences {
+  return { ...DEFAULT_ALERT_PREFERENCES, enabled: ALERTS_ON_BY_DEFAULT.includes(role) };
+}
+
 /** GET/PUT /bff/notifications/preferences answer. */
 export const preferencesReplySchema = z.object({
   preferences: alertPreferencesSchema,
@@ -55,6 +71,8 @@ export const preferencesReplySchema = z.object({
   devOutbox: z.boolean().optional(),
   /** The weekly digest needs analytics: roles without it cannot opt in. */
   digestAllowed: z.boolean(),
+  /** Whether the user saved their own choice; false: these are their role's defaults. */
+  saved: z.boolean().optional(),
 });
 export type PreferencesReply = z.infer<typeof preferencesReplySchema>;
 
@@ -80,6 +98,9 @@ export const alertListSchema = z.object({
    * alerts were turned on. Null while alerts are off or that poll has not run yet.
    */
   activeSince: z.string().nullable().optional(),
+  /** Whether the user's alerts are on (their choice, or their role's default), and at what threshold. */
+  enabled: z.boolean().optional(),
+  threshold: z.number().int().optional(),
   alerts: z.array(alertSchema),
 });
 export type AlertList = z.infer<typeof alertListSchema>;

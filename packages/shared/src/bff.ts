@@ -3,12 +3,13 @@ import { pageOf, pagingParams } from './paging.ts';
 import { REQUEST_ENDPOINTS } from './requests.ts';
 import { REVIEW_ENDPOINTS } from './review-reply.ts';
 import { ENDPOINTS } from './scopes.ts';
+import { DAY_MS } from './time.ts';
 
 // The BFF's own contract with the dashboard: roles, login, the send journal, users.
 
 export const ROLES = ['owner', 'manager', 'staff'] as const;
 export type Role = (typeof ROLES)[number];
-export const roleSchema = z.enum(ROLES, { error: `role must be one of ${ROLES.join(', ')}` });
+export const roleSchema = z.enum(ROLES, { error: `Role must be one of ${ROLES.join(', ')}` });
 
 export const PERMISSIONS = [
   'reviews:read',
@@ -97,6 +98,8 @@ export const BFF_PATHS = {
   login: '/auth/login',
   logout: '/auth/logout',
   me: '/auth/me',
+  /** The signed-in user's own password (POST, the current one required). */
+  password: '/auth/password',
   sends: '/bff/sends',
   users: '/bff/users',
   locations: '/bff/locations',
@@ -132,14 +135,14 @@ export const PASSWORD_MAX = 1024;
 
 export const loginBodySchema = z.strictObject({
   email: z
-    .string({ error: 'email is required' })
+    .string({ error: 'Email is required' })
     .trim()
-    .min(1, { error: 'email is required' })
+    .min(1, { error: 'Email is required' })
     .max(320)
     .toLowerCase(),
   password: z
-    .string({ error: 'password is required' })
-    .min(1, { error: 'password is required' })
+    .string({ error: 'Password is required' })
+    .min(1, { error: 'Password is required' })
     .max(PASSWORD_MAX),
 });
 export type LoginBody = z.input<typeof loginBodySchema>;
@@ -172,7 +175,17 @@ export type SendOutcome = (typeof SEND_OUTCOMES)[number];
 export const sendHistoryQuerySchema = z.strictObject({
   ...pagingParams(),
   /** A phone number (any format the send form accepts) or an email address; matched after normalising. */
-  contact: z.string({ error: 'contact must be given once' }).trim().min(1).max(320).optional(),
+  contact: z
+    .string({ error: 'Contact must be given once' })
+    .trim()
+    .min(1, { error: 'Contact must not be empty' })
+    .max(320, { error: 'Contact must be at most 320 characters' })
+    .optional(),
+  /** Where a phone number written without + is from (ISO 3166 code, e.g. US): the searcher's country. */
+  country: z
+    .string({ error: 'Country must be given once' })
+    .regex(/^[A-Z]{2}$/, { error: 'Country must be a two-letter country code, e.g. US' })
+    .optional(),
 });
 export type SendHistoryQuery = z.output<typeof sendHistoryQuerySchema>;
 
@@ -213,6 +226,20 @@ export const SEND_OUTCOME_MEANINGS: Record<SendOutcome, string> = {
     'Outcome unknown: the connection was lost after the request left, so a request may have been sent. Check before sending again.',
 };
 
+/**
+ * Outcomes the service counts against its frequency cap: it accepted the request. A refused or
+ * failed send reached nobody; an unknown one may or may not have.
+ */
+export const CAPPED_OUTCOMES: readonly SendOutcome[] = ['sent', 'warning'];
+
+/**
+ * When a contact sent a request at `sentAt` may be asked again: the service refuses another
+ * request to them for `capDays` days (docs/api.md, "Frequency cap").
+ */
+export function askAgainFrom(sentAt: string, capDays: number): Date {
+  return new Date(Date.parse(sentAt) + capDays * DAY_MS);
+}
+
 export const userSchema = z.object({
   id: z.string(),
   email: z.string(),
@@ -222,19 +249,40 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
-const passwordSchema = z
-  .string({ error: 'password is required' })
-  .min(PASSWORD_MIN, { error: `password must be at least ${PASSWORD_MIN} characters` })
-  .max(PASSWORD_MAX, { error: `password must be at most ${PASSWORD_MAX} characters` });
+/** The password rule, its messages naming the field as its form labels it. */
+const passwordRule = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .min(PASSWORD_MIN, { error: `${label} must be at least ${PASSWORD_MIN} characters` })
+    .max(PASSWORD_MAX, { error: `${label} must be at most ${PASSWORD_MAX} characters` });
+const passwordSchema = passwordRule('Password');
+
+/**
+ * POST /auth/password: a user changes their own password, the current one required (a session
+ * left open on another computer is not enough to change it).
+ */
+export const changeOwnPasswordSchema = z
+  .strictObject({
+    currentPassword: z
+      .string({ error: 'Current password is required' })
+      .min(1, { error: 'Current password is required' })
+      .max(PASSWORD_MAX, { error: `Current password must be at most ${PASSWORD_MAX} characters` }),
+    newPassword: passwordRule('New password'),
+  })
+  .refine((body) => body.currentPassword !== body.newPassword, {
+    error: 'New password must differ from the current one',
+    path: ['newPassword'],
+  });
+export type ChangeOwnPassword = z.input<typeof changeOwnPasswordSchema>;
 
 export const createUserSchema = z.strictObject({
-  email: z.email({ error: 'email must be a valid email address' }).max(320).toLowerCase(),
+  email: z.email({ error: 'Email must be a valid email address' }).max(320).toLowerCase(),
   role: roleSchema,
   password: passwordSchema,
 });
 export const updateUserSchema = z
   .strictObject({ role: roleSchema.optional(), password: passwordSchema.optional() })
   .refine((v) => v.role !== undefined || v.password !== undefined, {
-    error: 'Nothing to change: give role or password.',
+    error: 'Nothing to change: choose a role or a password.',
   });
 export { passwordSchema };

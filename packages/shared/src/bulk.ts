@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { recipientFields } from './bff.ts';
 import { BULK_DAILY_CAP_MAX } from './bulk-days.ts';
-import { channelSchema, DEFAULT_CHANNEL } from './channels.ts';
+import { CHANNELS, type Channel, DEFAULT_CHANNEL } from './channels.ts';
 import { fieldErrors } from './envelope.ts';
 import { pageOf, pagingParams } from './paging.ts';
 import { type SendRequest, sendRequestSchema } from './send.ts';
@@ -37,6 +37,17 @@ export const BULK_ROW_OUTCOMES = [
 ] as const;
 export type BulkRowOutcome = (typeof BULK_ROW_OUTCOMES)[number];
 
+/**
+ * A list's channel: one of a single send's, or `sms_or_email`: a text to each row with a phone
+ * number, an email to the others — so a list with both columns, where some rows have only one,
+ * sends every row it can.
+ */
+export const LIST_CHANNELS = [...CHANNELS, 'sms_or_email'] as const;
+export type ListChannel = (typeof LIST_CHANNELS)[number];
+export const listChannelSchema = z.enum(LIST_CHANNELS, {
+  error: `Send by must be one of ${LIST_CHANNELS.join(', ')}`,
+});
+
 /** A row as a file gives it: the fields a single send takes, without the channel. */
 export const bulkRowInputSchema = z.object({
   customerName: z.string().max(1000).optional(),
@@ -45,9 +56,27 @@ export const bulkRowInputSchema = z.object({
 });
 export type BulkRowInput = z.input<typeof bulkRowInputSchema>;
 
-/** One row with the list's channel, through the single send's own schema. */
-export function checkBulkRow(row: BulkRowInput, channel: z.input<typeof channelSchema>) {
-  return sendRequestSchema.safeParse({ ...row, channel });
+/** How a row is sent: the list's channel, or for `sms_or_email` a text when it has a phone, else an email. */
+export function rowChannel(row: BulkRowInput, channel: ListChannel): Channel {
+  if (channel !== 'sms_or_email') return channel;
+  return (row.customerPhone ?? '').trim() !== '' ? 'sms' : 'email';
+}
+
+/**
+ * One row with the list's channel, through the single send's own schema. With `sms_or_email` the
+ * row carries only the contact it is sent to, so the frequency cap and the recent-contact check
+ * look at that one.
+ */
+export function checkBulkRow(row: BulkRowInput, channel: ListChannel) {
+  const by = rowChannel(row, channel);
+  const { customerPhone, customerEmail, ...rest } = row;
+  const contacts =
+    channel !== 'sms_or_email'
+      ? { customerPhone, customerEmail }
+      : by === 'sms'
+        ? { customerPhone }
+        : { customerEmail };
+  return sendRequestSchema.safeParse({ ...rest, ...contacts, channel: by });
 }
 
 /** What a list's rows become once checked: the sends, or the issues naming each bad row. */
@@ -61,11 +90,7 @@ export type CheckedRow =
  * "Row N: …"). The BFF checks a long list row by row with this, a slice at a time
  * (apps/bff/src/bulk/check.ts); the schema below checks it whole.
  */
-export function checkListRow(
-  row: unknown,
-  index: number,
-  channel: z.input<typeof channelSchema>,
-): CheckedRow {
+export function checkListRow(row: unknown, index: number, channel: ListChannel): CheckedRow {
   const shape = bulkRowInputSchema.strict().safeParse(row);
   const checked = shape.success ? checkBulkRow(shape.data, channel) : shape;
   if (checked.success) return { ok: true, send: checked.data };
@@ -84,18 +109,18 @@ export function checkListRow(
  * anything (each checked by `checkListRow`).
  */
 export const bulkSendHeadSchema = z.strictObject({
-  channel: channelSchema.default(DEFAULT_CHANNEL),
+  channel: listChannelSchema.default(DEFAULT_CHANNEL),
   rows: z
-    .array(z.unknown(), { error: 'rows must be a list of rows' })
-    .min(1, { error: 'rows must hold at least one row' })
-    .max(BULK_ROWS_MAX, { error: `rows must hold at most ${BULK_ROWS_MAX.toLocaleString('en')} rows` }),
+    .array(z.unknown(), { error: 'The list must be a list of customers' })
+    .min(1, { error: 'The list must hold at least one customer' })
+    .max(BULK_ROWS_MAX, { error: `A list holds at most ${BULK_ROWS_MAX.toLocaleString('en')} customers` }),
   skipRecent: z.boolean().default(false),
   dailyCap: z
-    .number({ error: 'dailyCap must be a whole number' })
-    .int({ error: 'dailyCap must be a whole number' })
-    .min(1, { error: 'dailyCap must be at least 1' })
+    .number({ error: 'At most this many a day must be a whole number' })
+    .int({ error: 'At most this many a day must be a whole number' })
+    .min(1, { error: 'At most this many a day must be at least 1' })
     .max(BULK_DAILY_CAP_MAX, {
-      error: `dailyCap must be at most ${BULK_DAILY_CAP_MAX.toLocaleString('en')}`,
+      error: `At most this many a day must be at most ${BULK_DAILY_CAP_MAX.toLocaleString('en')}`,
     })
     .nullable()
     .default(null),
@@ -139,7 +164,7 @@ export const bulkJobSchema = z.object({
   status: z.enum(BULK_JOB_STATUSES),
   /** Why the job is paused or stopped, in words (null while running normally). */
   reason: z.string().nullable(),
-  channel: channelSchema,
+  channel: listChannelSchema,
   skipRecent: z.boolean(),
   location: z.string(),
   counts: bulkCountsSchema,

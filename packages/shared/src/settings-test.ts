@@ -27,8 +27,8 @@ export const testTemplatesSchema = settingsObjectSchema
   .pick({ smsTemplate: true, emailSubject: true, emailTemplate: true })
   .partial();
 
-/** A phone in any spelling the send form takes, as E.164; the refusal names `field`. */
-const phoneField = (field: string) =>
+/** A phone in any spelling the send form takes, as E.164; the refusal names it as the page does. */
+const phoneField = (field = 'Phone number') =>
   z.string({ error: `${field} must be a phone number` }).transform((value, ctx) => {
     const result = checkPhone(value);
     if (!result.ok) {
@@ -43,21 +43,21 @@ export const settingsTestBodySchema = z.discriminatedUnion(
   [
     z.strictObject({
       channel: z.literal('sms'),
-      to: phoneField('to'),
+      to: phoneField(),
       templates: testTemplatesSchema.optional(),
     }),
     z.strictObject({
       channel: z.literal('email'),
       to: z
-        .string({ error: 'to must be an email address' })
+        .string({ error: 'Email address must be text' })
         .trim()
-        .max(320, { error: 'to must be at most 320 characters' })
-        .pipe(z.email({ error: 'to must be a valid email address, e.g. name@example.com' }))
+        .max(320, { error: 'Email address must be at most 320 characters' })
+        .pipe(z.email({ error: 'Email address must be a valid email address, e.g. name@example.com' }))
         .transform((value) => value.toLowerCase()),
       templates: testTemplatesSchema.optional(),
     }),
   ],
-  { error: 'channel must be sms or email' },
+  { error: 'Send it as SMS or email' },
 );
 export type SettingsTestBody = z.input<typeof settingsTestBodySchema>;
 
@@ -67,12 +67,12 @@ export const bffSettingsTestBodySchema = z.discriminatedUnion(
   [
     z.strictObject({
       channel: z.literal('sms'),
-      phone: phoneField('phone'),
+      phone: phoneField(),
       templates: testTemplatesSchema.optional(),
     }),
     z.strictObject({ channel: z.literal('email'), templates: testTemplatesSchema.optional() }),
   ],
-  { error: 'channel must be sms or email' },
+  { error: 'Send it as SMS or email' },
 );
 export type BffSettingsTestBody = z.input<typeof bffSettingsTestBodySchema>;
 

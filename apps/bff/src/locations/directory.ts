@@ -1,5 +1,6 @@
 import { StartupError } from '@review-desk/server/startup-error';
 import type { LocationAccess } from '@review-desk/shared';
+import type { Logger } from 'pino';
 import type { Config, Upstream } from '../env.ts';
 import { IMPLICIT_LOCATION_ID } from './records/records.ts';
 import type { Location, LocationStore } from './store.ts';
@@ -49,6 +50,8 @@ export function createLocationDirectory(deps: {
   developmentUpstream?: (url: URL) => Promise<boolean>;
   reloadMs?: number;
   now?: () => number;
+  /** Where a reload that failed is said (the last good table is kept), once per different reason. */
+  logger?: Pick<Logger, 'warn'>;
 }) {
   const { config } = deps;
   const reloadMs = deps.reloadMs ?? 2_000;
@@ -62,6 +65,7 @@ export function createLocationDirectory(deps: {
   };
   let table: Table | null = null;
   let loading: Promise<Table> | null = null;
+  let lastFailure: string | null = null;
   const reach = new Map<string, { at: number; access: LocationAccess }>();
 
   /** A stored location's upstream, or why it has none. */
@@ -115,10 +119,18 @@ export function createLocationDirectory(deps: {
       (loaded) => {
         table = loaded;
         loading = null;
+        lastFailure = null;
         return loaded;
       },
       (error) => {
         loading = null;
+        const reason = error instanceof Error ? error.message : String(error);
+        if (reason !== lastFailure)
+          deps.logger?.warn(
+            { err: reason },
+            'locations: the table could not be read again; the locations read before stay in use',
+          );
+        lastFailure = reason;
         throw error;
       },
     );

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Center.layer.css';
 import { Center, Loader } from '@mantine/core';
 import { Navigate, useLocation } from 'react-router';
 import { ErrorState } from '../components/error-state.tsx';

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Center.layer.css';
 import { Center, Loader } from '@mantine/core';
 import { Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Combobox.layer.css';
 import { NativeSelect } from '@mantine/core';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
