@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -41,6 +41,7 @@ describe('the browser from npm', () => {
     const first = unpackInChild();
     // Its private folder is there: it is writing (or, on a fast machine, already done).
     const started = () =>
+      existsSync(path.dirname(home)) &&
       readdirSync(path.dirname(home)).some((name) => name.startsWith(path.basename(home)));
     await waitFor(started, 60_000, 'the first unpacking');
     const results = await Promise.all([first, unpackInChild(), unpackInChild()]);
