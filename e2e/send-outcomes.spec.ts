@@ -46,7 +46,10 @@ test('Both with a failing SMS leg shows the warning, and Recent requests badges 
   await page.getByRole('link', { name: 'Recent requests' }).last().click();
   await expect(page).toHaveURL(/\/requests\?contact=/);
   const row = page.getByTestId('send-row').first();
-  await expect(row.getByText('Warning', { exact: true })).toBeVisible();
+  // One state per leg: the failed one says so, with why; the other went.
+  await expect(row.getByRole('button', { name: 'SMS: Not sent' })).toBeVisible();
+  await expect(row).toContainText('The SMS carrier refused the message.');
+  await expect(row).toContainText('Email: Delivered');
   await expect(row).toContainText('Both');
 });
 
