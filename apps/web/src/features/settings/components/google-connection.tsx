@@ -70,7 +70,7 @@ export default function GoogleConnection() {
             data-testid="google-state"
             title={connection.state === 'connected' ? 'Connected' : 'Needs you: connect it again'}
           >
-            <Text size="sm">
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
               accounts/{connection.accountId}/locations/{connection.locationId} · {connection.reviews} Google
               reviews ·{' '}
               {connection.lastSyncAt ? `last read ${formatDateTime(connection.lastSyncAt)}` : 'not read yet'}
