@@ -118,7 +118,7 @@ for (const [label, fault] of [
   ['hangs past the timeout', faults.hang],
   ['resets the connection after reading the request', faults.resetAfterBody],
 ] as const) {
-  test(`Send: the upstream ${label} → “outcome unknown”, Try again never sends twice, Recent requests says Unknown`, async ({
+  test(`Send: the upstream ${label} → “outcome unknown”, Try again never sends twice, Recent requests says Outcome unknown`, async ({
     page,
   }) => {
     await signIn(page);
@@ -144,6 +144,6 @@ for (const [label, fault] of [
     await unknown.getByRole('link', { name: 'Check recent requests' }).click();
     await expect(page).toHaveURL(/\/requests\?contact=/);
     const row = page.getByTestId('send-row').first();
-    await expect(row.getByText('Unknown', { exact: true })).toBeVisible();
+    await expect(row.getByText('Outcome unknown', { exact: true })).toBeVisible();
   });
 }
