@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { alertsSection } from './alerts.ts';
 import { bulkBenchmark } from './bulk.ts';
 import { browserSection, bundleSection } from './dashboard.ts';
+import { phoneSection } from './dashboard-phone.ts';
 import { deliveryBenchmark } from './delivery.ts';
 import { exportSection } from './export.ts';
 import { tempDir } from './lib/processes.ts';
@@ -15,8 +16,9 @@ import { serviceBenchmark } from './service.ts';
 
 // npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts] [--workers N[,N…]] [--cpu-prof DIR]
 //
-// Runs the four benchmarks one after another (never two at once: they share the machine), prints
-// each table as it finishes and writes bench/results/latest.{json,md} (--quick: latest-quick.*).
+// Runs the benchmarks one after another (never two at once: they share the machine), prints each
+// table as it finishes and writes bench/results/latest.{json,md} (--quick: latest-quick.*; a run
+// of some of them, --only: latest-<names>.*, so the full run's file keeps every benchmark).
 
 const BENCHMARKS = [
   'proxy',
@@ -112,7 +114,10 @@ if (only.includes('dashboard') || only.includes('export') || only.includes('loca
       });
       const browser = await launchBrowser();
       try {
-        if (only.includes('dashboard')) report(await browserSection(browser, stack, quick));
+        if (only.includes('dashboard')) {
+          report(await browserSection(browser, stack, quick));
+          report(await phoneSection(stack, quick));
+        }
         if (only.includes('export')) report(await exportSection(browser, stack, quick));
       } finally {
         await browser.close();
@@ -126,8 +131,13 @@ if (only.includes('dashboard') || only.includes('export') || only.includes('loca
 
 load.after = os.loadavg();
 const seconds = (performance.now() - started) / 1000;
-writeResults(sections, { quick, seconds, load });
+const file = writeResults(sections, {
+  quick,
+  seconds,
+  load,
+  ...(only.length < BENCHMARKS.length ? { only } : {}),
+});
 const targets = sections.flatMap((s) => s.targets);
 console.log(
-  `\n${targets.filter((t) => t.met).length} of ${targets.length} targets met · ${seconds.toFixed(0)} s · load average before ${load.before[0]!.toFixed(2)}, after ${load.after[0]!.toFixed(2)} · bench/results/${quick ? 'latest-quick' : 'latest'}.{json,md}`,
+  `\n${targets.filter((t) => t.met).length} of ${targets.length} targets met · ${seconds.toFixed(0)} s · load average before ${load.before[0]!.toFixed(2)}, after ${load.after[0]!.toFixed(2)} · bench/results/${file}.{json,md}`,
 );

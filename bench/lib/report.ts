@@ -66,19 +66,26 @@ export function printTargets(targets: Target[]): void {
     console.log(`${t.met ? 'MET ' : 'MISS'}  ${t.name}: ${t.measured} (target ${t.target})`);
 }
 
-export type RunInfo = { quick: boolean; seconds: number; load: { before: number[]; after: number[] } };
+export type RunInfo = {
+  quick: boolean;
+  seconds: number;
+  load: { before: number[]; after: number[] };
+  /** The benchmarks run, when not all of them. */
+  only?: string[];
+};
 
 const loadText = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
 
-export function writeResults(sections: Section[], run: RunInfo): void {
+/** Writes the run's results and says under which name (`latest`, `latest-quick`, `latest-dashboard`…). */
+export function writeResults(sections: Section[], run: RunInfo): string {
   mkdirSync(resultsDir, { recursive: true });
   const info = machine();
-  const base = run.quick ? 'latest-quick' : 'latest';
+  const base = ['latest', ...(run.only ?? []), ...(run.quick ? ['quick'] : [])].join('-');
   const json = { machine: info, ...run, sections };
   writeFileSync(path.join(resultsDir, `${base}.json`), `${JSON.stringify(json, null, 2)}\n`);
   const targets = sections.flatMap((s) => s.targets.map((t) => ({ ...t, section: s.name })));
   const md = [
-    `# Benchmark results${run.quick ? ' (quick run: smaller data, shorter runs)' : ''}`,
+    `# Benchmark results${run.only ? `: ${run.only.join(', ')}` : ''}${run.quick ? ' (quick run: smaller data, shorter runs)' : ''}`,
     '',
     `${info.date} · ${info.cores} cores (${info.cpu}) · ${info.memoryGiB} GiB · Node ${info.node} · ${info.platform}`,
     '',
@@ -101,6 +108,7 @@ export function writeResults(sections: Section[], run: RunInfo): void {
     ]),
   ].join('\n');
   writeFileSync(path.join(resultsDir, `${base}.md`), md);
+  return base;
 }
 
 /** Percentile of a sorted or unsorted sample, nearest-rank. */
