@@ -93,12 +93,13 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          // zod's global config (src/app/zod-config.ts) must run right after zod itself and
-          // before any schema is built; one chunk keeps that order.
+          // zod's global config (the contract's messages in packages/shared/src/zod.ts, then
+          // src/app/zod-config.ts) must run right after zod itself and before any schema is
+          // built; one chunk keeps that order.
           groups: [
             {
               name: 'zod',
-              test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]app[\\/]zod-config\.ts$/,
+              test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]app[\\/]zod-config\.ts$|[\\/]packages[\\/]shared[\\/]src[\\/]zod\.ts$/,
               priority: 2,
             },
             {

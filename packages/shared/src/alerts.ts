@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { RATING_MAX, RATING_MIN } from './limits.ts';
 import { locationPrefix } from './location-paths.ts';
 import { isValidTimeZone } from './quiet-hours.ts';
+import { z } from './zod.ts';
 
 // Alerts on low ratings and the weekly digest (docs/alerts.md): the BFF's routes, each user's
 // preferences, and what the bell and the Notifications page read.
@@ -23,17 +23,20 @@ export const ALERT_EXCERPT_MAX = 300;
 export const ALERT_LIST_MAX = 50;
 export const ALERT_TIME_ZONE_DEFAULT = 'UTC';
 
+const THRESHOLD_WORDS = `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}`;
 export const alertPreferencesSchema = z.strictObject({
   enabled: z.boolean({ error: 'enabled must be true or false' }),
   threshold: z
-    .number({ error: `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
-    .int({ error: `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
-    .min(RATING_MIN, { error: `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
-    .max(RATING_MAX, { error: `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}` }),
+    .number({ error: THRESHOLD_WORDS })
+    .check(
+      z.int({ error: THRESHOLD_WORDS }),
+      z.gte(RATING_MIN, { error: THRESHOLD_WORDS }),
+      z.lte(RATING_MAX, { error: THRESHOLD_WORDS }),
+    ),
   channel: z.enum(ALERT_CHANNELS, { error: 'channel must be email or in_app' }),
   timeZone: z
     .string({ error: 'timeZone must be a time zone such as Europe/London' })
-    .refine(isValidTimeZone, { error: 'timeZone must be a time zone such as Europe/London' }),
+    .check(z.refine(isValidTimeZone, { error: 'timeZone must be a time zone such as Europe/London' })),
   digest: z.boolean({ error: 'digest must be true or false' }),
 });
 export type AlertPreferences = z.infer<typeof alertPreferencesSchema>;
@@ -52,21 +55,21 @@ export const preferencesReplySchema = z.object({
   /** Whether the BFF can send email at all (BFF_SMTP_URL is set). */
   emailConfigured: z.boolean(),
   /** Development: emails are kept in the BFF's outbox page (/dev/outbox.json), not sent. */
-  devOutbox: z.boolean().optional(),
+  devOutbox: z.optional(z.boolean()),
   /** The weekly digest needs analytics: roles without it cannot opt in. */
   digestAllowed: z.boolean(),
 });
 export type PreferencesReply = z.infer<typeof preferencesReplySchema>;
 
 export const alertSchema = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   location: z.string(),
   locationName: z.string(),
   reviewId: z.string(),
-  rating: z.number().int(),
-  author: z.string().nullable(),
-  excerpt: z.string().nullable(),
-  reviewDate: z.string().nullable(),
+  rating: z.number().check(z.int()),
+  author: z.nullable(z.string()),
+  excerpt: z.nullable(z.string()),
+  reviewDate: z.nullable(z.string()),
   createdAt: z.string(),
   read: z.boolean(),
 });
@@ -74,12 +77,12 @@ export type Alert = z.infer<typeof alertSchema>;
 
 /** GET /bff/alerts answer. */
 export const alertListSchema = z.object({
-  unread: z.number().int().nonnegative(),
+  unread: z.number().check(z.int(), z.nonnegative()),
   /**
    * Since when every new review at the user's locations alerts them: the first poll of each after
    * alerts were turned on. Null while alerts are off or that poll has not run yet.
    */
-  activeSince: z.string().nullable().optional(),
+  activeSince: z.optional(z.nullable(z.string())),
   alerts: z.array(alertSchema),
 });
 export type AlertList = z.infer<typeof alertListSchema>;
@@ -89,9 +92,11 @@ export const markAlertsReadSchema = z.union(
   [
     z.strictObject({
       ids: z
-        .array(z.number().int().positive(), { error: 'ids must be a list of alert ids' })
-        .min(1, { error: 'ids must name at least one alert' })
-        .max(ALERT_LIST_MAX, { error: `ids may name at most ${ALERT_LIST_MAX} alerts` }),
+        .array(z.number().check(z.int(), z.positive()), { error: 'ids must be a list of alert ids' })
+        .check(
+          z.minLength(1, { error: 'ids must name at least one alert' }),
+          z.maxLength(ALERT_LIST_MAX, { error: `ids may name at most ${ALERT_LIST_MAX} alerts` }),
+        ),
     }),
     z.strictObject({ all: z.literal(true, { error: 'all must be true' }) }),
   ],

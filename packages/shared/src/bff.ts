@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { pageOf, pagingParams } from './paging.ts';
 import { REQUEST_ENDPOINTS } from './requests.ts';
 import { ENDPOINTS } from './scopes.ts';
+import { z } from './zod.ts';
 
 // The BFF's own contract with the dashboard: roles, login, the send journal, users.
 
@@ -108,14 +108,10 @@ export const PASSWORD_MAX = 1024;
 export const loginBodySchema = z.strictObject({
   email: z
     .string({ error: 'email is required' })
-    .trim()
-    .min(1, { error: 'email is required' })
-    .max(320)
-    .toLowerCase(),
+    .check(z.trim(), z.minLength(1, { error: 'email is required' }), z.maxLength(320), z.toLowerCase()),
   password: z
     .string({ error: 'password is required' })
-    .min(1, { error: 'password is required' })
-    .max(PASSWORD_MAX),
+    .check(z.minLength(1, { error: 'password is required' }), z.maxLength(PASSWORD_MAX)),
 });
 export type LoginBody = z.input<typeof loginBodySchema>;
 
@@ -127,10 +123,10 @@ export const meSchema = z.object({
   user: sessionUserSchema,
   permissions: z.array(z.enum(PERMISSIONS)),
   /** The business the server's API key belongs to, if the BFF knows it. */
-  business: z.object({ name: z.string() }).nullable(),
+  business: z.nullable(z.object({ name: z.string() })),
   settings: z.object({
     /** Window in which the send form warns about an earlier request to the same contact; 0: no cap. */
-    frequencyCapDays: z.number().int().nonnegative(),
+    frequencyCapDays: z.number().check(z.int(), z.nonnegative()),
   }),
 });
 export type Me = z.infer<typeof meSchema>;
@@ -147,13 +143,15 @@ export type SendOutcome = (typeof SEND_OUTCOMES)[number];
 export const sendHistoryQuerySchema = z.strictObject({
   ...pagingParams(),
   /** A phone number (any format the send form accepts) or an email address; matched after normalising. */
-  contact: z.string({ error: 'contact must be given once' }).trim().min(1).max(320).optional(),
+  contact: z.optional(
+    z.string({ error: 'contact must be given once' }).check(z.trim(), z.minLength(1), z.maxLength(320)),
+  ),
 });
 export type SendHistoryQuery = z.output<typeof sendHistoryQuerySchema>;
 
 /** Who a send went to, as the dashboard lists it: the customer's name and the masked contact. */
 export const recipientFields = {
-  customerName: z.string().nullable(),
+  customerName: z.nullable(z.string()),
   /** Masked phone and/or email, e.g. "+1 ••• ••• 2671", "a•••@example.com". */
   contact: z.string(),
 };
@@ -161,17 +159,17 @@ export const recipientFields = {
 export const sendHistoryEntrySchema = z.object({
   id: z.string(),
   createdAt: z.string(),
-  finishedAt: z.string().nullable(),
+  finishedAt: z.nullable(z.string()),
   sentBy: z.string(),
   channel: z.string(),
   ...recipientFields,
   outcome: z.enum(SEND_OUTCOMES),
-  httpStatus: z.number().int().nullable(),
-  requestId: z.string().nullable(),
-  status: z.string().nullable(),
-  reviewLink: z.string().nullable(),
-  warning: z.string().nullable(),
-  error: z.string().nullable(),
+  httpStatus: z.nullable(z.number().check(z.int())),
+  requestId: z.nullable(z.string()),
+  status: z.nullable(z.string()),
+  reviewLink: z.nullable(z.string()),
+  warning: z.nullable(z.string()),
+  error: z.nullable(z.string()),
 });
 export type SendHistoryEntry = z.infer<typeof sendHistoryEntrySchema>;
 
@@ -193,23 +191,27 @@ export const userSchema = z.object({
   email: z.string(),
   role: roleSchema,
   createdAt: z.string(),
-  lastLoginAt: z.string().nullable(),
+  lastLoginAt: z.nullable(z.string()),
 });
 export type User = z.infer<typeof userSchema>;
 
 const passwordSchema = z
   .string({ error: 'password is required' })
-  .min(PASSWORD_MIN, { error: `password must be at least ${PASSWORD_MIN} characters` })
-  .max(PASSWORD_MAX, { error: `password must be at most ${PASSWORD_MAX} characters` });
+  .check(
+    z.minLength(PASSWORD_MIN, { error: `password must be at least ${PASSWORD_MIN} characters` }),
+    z.maxLength(PASSWORD_MAX, { error: `password must be at most ${PASSWORD_MAX} characters` }),
+  );
 
 export const createUserSchema = z.strictObject({
-  email: z.email({ error: 'email must be a valid email address' }).max(320).toLowerCase(),
+  email: z.email({ error: 'email must be a valid email address' }).check(z.maxLength(320), z.toLowerCase()),
   role: roleSchema,
   password: passwordSchema,
 });
 export const updateUserSchema = z
-  .strictObject({ role: roleSchema.optional(), password: passwordSchema.optional() })
-  .refine((v) => v.role !== undefined || v.password !== undefined, {
-    error: 'Nothing to change: give role or password.',
-  });
+  .strictObject({ role: z.optional(roleSchema), password: z.optional(passwordSchema) })
+  .check(
+    z.refine((v) => v.role !== undefined || v.password !== undefined, {
+      error: 'Nothing to change: give role or password.',
+    }),
+  );
 export { passwordSchema };

@@ -1,10 +1,10 @@
-import { z } from 'zod';
 import { recipientFields } from './bff.ts';
 import { BULK_DAILY_CAP_MAX } from './bulk-days.ts';
 import { channelSchema, DEFAULT_CHANNEL } from './channels.ts';
 import { fieldErrors } from './envelope.ts';
 import { pageOf, pagingParams } from './paging.ts';
 import { type SendRequest, sendRequestSchema } from './send.ts';
+import { z } from './zod.ts';
 
 // Sending to a list (docs/bulk.md): the dashboard checks every row with the same schema a single
 // send uses (send.ts), the BFF checks them again before it stores the job, and a worker sends the
@@ -40,11 +40,12 @@ export const BULK_ROW_OUTCOMES = [
 export type BulkRowOutcome = (typeof BULK_ROW_OUTCOMES)[number];
 
 /** A row as a file gives it: the fields a single send takes, without the channel. */
-export const bulkRowInputSchema = z.object({
-  customerName: z.string().max(1000).optional(),
-  customerPhone: z.string().max(1000).optional(),
-  customerEmail: z.string().max(1000).optional(),
-});
+const bulkRowInputShape = {
+  customerName: z.optional(z.string().check(z.maxLength(1000))),
+  customerPhone: z.optional(z.string().check(z.maxLength(1000))),
+  customerEmail: z.optional(z.string().check(z.maxLength(1000))),
+};
+export const bulkRowInputSchema = z.object(bulkRowInputShape);
 export type BulkRowInput = z.input<typeof bulkRowInputSchema>;
 
 /** One row with the list's channel, through the single send's own schema. */
@@ -59,25 +60,31 @@ export function checkBulkRow(row: BulkRowInput, channel: z.input<typeof channelS
  * skipped when its turn comes, rather than sent. `dailyCap`: at most this many rows go out a day
  * (bulk-days.ts); the rest wait for the next day.
  */
-export const bulkSendRequestSchema = z
-  .strictObject({
-    channel: channelSchema.default(DEFAULT_CHANNEL),
-    rows: z
-      .array(bulkRowInputSchema.strict(), { error: 'rows must be a list of rows' })
-      .min(1, { error: 'rows must hold at least one row' })
-      .max(BULK_ROWS_MAX, { error: `rows must hold at most ${BULK_ROWS_MAX.toLocaleString('en')} rows` }),
-    skipRecent: z.boolean().default(false),
-    dailyCap: z
-      .number({ error: 'dailyCap must be a whole number' })
-      .int({ error: 'dailyCap must be a whole number' })
-      .min(1, { error: 'dailyCap must be at least 1' })
-      .max(BULK_DAILY_CAP_MAX, {
-        error: `dailyCap must be at most ${BULK_DAILY_CAP_MAX.toLocaleString('en')}`,
-      })
-      .nullable()
-      .default(null),
-  })
-  .transform((body, ctx) => {
+const bulkSendRequestObject = z.strictObject({
+  channel: z._default(channelSchema, DEFAULT_CHANNEL),
+  rows: z.array(z.strictObject(bulkRowInputShape), { error: 'rows must be a list of rows' }).check(
+    z.minLength(1, { error: 'rows must hold at least one row' }),
+    z.maxLength(BULK_ROWS_MAX, {
+      error: `rows must hold at most ${BULK_ROWS_MAX.toLocaleString('en')} rows`,
+    }),
+  ),
+  skipRecent: z._default(z.boolean(), false),
+  dailyCap: z._default(
+    z.nullable(
+      z.number({ error: 'dailyCap must be a whole number' }).check(
+        z.int({ error: 'dailyCap must be a whole number' }),
+        z.gte(1, { error: 'dailyCap must be at least 1' }),
+        z.lte(BULK_DAILY_CAP_MAX, {
+          error: `dailyCap must be at most ${BULK_DAILY_CAP_MAX.toLocaleString('en')}`,
+        }),
+      ),
+    ),
+    null,
+  ),
+});
+export const bulkSendRequestSchema = z.pipe(
+  bulkSendRequestObject,
+  z.transform((body: z.output<typeof bulkSendRequestObject>, ctx) => {
     const sends: SendRequest[] = [];
     const bad: string[] = [];
     body.rows.forEach((row, index) => {
@@ -90,45 +97,47 @@ export const bulkSendRequestSchema = z
       const words = [...general, ...Object.values(fields)].join(' ');
       if (bad.length < ROWS_NAMED_MAX) bad.push(`Row ${index + 1}: ${words}`);
       for (const [field, message] of Object.entries(fields))
-        ctx.addIssue({
+        ctx.issues.push({
           code: 'custom',
           path: ['rows', index, field],
           message: `Row ${index + 1}: ${message}`,
+          input: body,
         });
     });
     if (bad.length > 0) return z.NEVER;
     return { channel: body.channel, skipRecent: body.skipRecent, dailyCap: body.dailyCap, rows: sends };
-  });
+  }),
+);
 export type BulkSendRequestInput = z.input<typeof bulkSendRequestSchema>;
 export type BulkSendRequest = z.output<typeof bulkSendRequestSchema>;
 
 /** The list's rows in all, and how many stand at each outcome. */
-type OutcomeCounts = Record<BulkRowOutcome, z.ZodNumber>;
+type OutcomeCounts = Record<BulkRowOutcome, z.ZodMiniNumber>;
 const outcomeCounts = Object.fromEntries(
-  BULK_ROW_OUTCOMES.map((o) => [o, z.number().int()]),
+  BULK_ROW_OUTCOMES.map((o) => [o, z.number().check(z.int())]),
 ) as OutcomeCounts;
-export const bulkCountsSchema = z.object({ total: z.number().int(), ...outcomeCounts });
+export const bulkCountsSchema = z.object({ total: z.number().check(z.int()), ...outcomeCounts });
 export type BulkCounts = z.infer<typeof bulkCountsSchema>;
 
 export const bulkJobSchema = z.object({
   id: z.string(),
   status: z.enum(BULK_JOB_STATUSES),
   /** Why the job is paused or stopped, in words (null while running normally). */
-  reason: z.string().nullable(),
+  reason: z.nullable(z.string()),
   channel: channelSchema,
   skipRecent: z.boolean(),
   location: z.string(),
   counts: bulkCountsSchema,
   createdBy: z.string(),
   createdAt: z.string(),
-  finishedAt: z.string().nullable(),
+  finishedAt: z.nullable(z.string()),
   /** Rows per minute over the last rows sent (null before two have gone). */
-  ratePerMinute: z.number().nullable(),
+  ratePerMinute: z.nullable(z.number()),
   /** At most this many rows a day (null: no cap), days on `timeZone`'s wall clock. */
-  dailyCap: z.number().int().nullable(),
+  dailyCap: z.nullable(z.number().check(z.int())),
   timeZone: z.string(),
   /** Today's cap is reached: the next row goes out at this time (the next day's start). */
-  waitingUntil: z.string().nullable(),
+  waitingUntil: z.nullable(z.string()),
 });
 export type BulkJob = z.infer<typeof bulkJobSchema>;
 
@@ -137,15 +146,15 @@ export const bulkJobListSchema = z.object({ jobs: z.array(bulkJobSchema), timeZo
 export type BulkJobList = z.infer<typeof bulkJobListSchema>;
 
 export const bulkRowSchema = z.object({
-  index: z.number().int(),
+  index: z.number().check(z.int()),
   ...recipientFields,
   outcome: z.enum(BULK_ROW_OUTCOMES),
   /** The upstream's error code for a refusal, or why a row was skipped or is unknown. */
-  code: z.string().nullable(),
+  code: z.nullable(z.string()),
   /** The upstream's words, or ours. */
-  detail: z.string().nullable(),
-  requestId: z.string().nullable(),
-  finishedAt: z.string().nullable(),
+  detail: z.nullable(z.string()),
+  requestId: z.nullable(z.string()),
+  finishedAt: z.nullable(z.string()),
 });
 export type BulkRow = z.infer<typeof bulkRowSchema>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 // The channels of POST /api/v1/requests/send and what each needs (docs/api.md, "Sending"). Apart
 // from send.ts, so a module that only names channels (analytics) does not load the phone-number

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { type AnalyticsQuery, analyticsResultSchema, analyticsSearchParams } from './analytics.ts';
 import { errorEnvelopeSchema, successEnvelopeSchema } from './envelope.ts';
 import { type ErrorCode, isErrorCode } from './errors.ts';
@@ -11,6 +10,7 @@ import {
 } from './reviews.ts';
 import { API_KEY_HEADER, type AuthScheme, ENDPOINTS } from './scopes.ts';
 import { type SendRequestInput, sendResultSchema } from './send.ts';
+import type { z } from './zod.ts';
 
 // A small typed client for the three endpoints. It never throws for an HTTP failure: every
 // answer is a discriminated result, so callers handle 400/401/403/429/5xx explicitly. Network
@@ -41,7 +41,7 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 }
 
 /** Reads a Response as the API's envelope, parsing `data` with the given schema. */
-export async function readEnvelope<S extends z.ZodType>(
+export async function readEnvelope<S extends z.core.$ZodType>(
   response: Response,
   dataSchema: S,
 ): Promise<ApiResponse<z.output<S>>> {
@@ -120,7 +120,7 @@ export function createApiClient(options: ApiClientOptions) {
   }
 
   /** A GET of `path` with the query's search string (none when empty), its `data` checked by `schema`. */
-  async function read<S extends z.ZodType>(
+  async function read<S extends z.core.$ZodType>(
     path: string,
     query: URLSearchParams,
     schema: S,

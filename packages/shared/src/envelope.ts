@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { ERROR_CODE_NAMES, ERROR_CODES, type ErrorCode } from './errors.ts';
 import { API_KEY_PREFIX } from './scopes.ts';
+import { z } from './zod.ts';
 
 // docs/api.md, "Errors": success → {success:true, data}; failure → {success:false,
 // error}. Our services add `code` (errors.ts: what the failure is, for programs to decide on) and,
@@ -12,8 +12,8 @@ export const errorEnvelopeSchema = z.looseObject({
   success: z.literal(false),
   error: z.string(),
   /** One of ERROR_CODES from our services; another deployment may send none, or codes we do not know. */
-  code: z.string().optional(),
-  fields: z.record(z.string(), z.string()).optional(),
+  code: z.optional(z.string()),
+  fields: z.optional(z.record(z.string(), z.string())),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
@@ -23,18 +23,18 @@ export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
  */
 export const codedErrorEnvelopeSchema = z.looseObject({
   success: z.literal(false),
-  error: z.string().min(1),
+  error: z.string().check(z.minLength(1)),
   code: z.enum(ERROR_CODE_NAMES),
-  fields: z.record(z.string(), z.string()).optional(),
+  fields: z.optional(z.record(z.string(), z.string())),
 });
 export type CodedErrorEnvelope = z.infer<typeof codedErrorEnvelopeSchema>;
 
-export function successEnvelopeSchema<T extends z.ZodType>(data: T) {
+export function successEnvelopeSchema<T extends z.core.$ZodType>(data: T) {
   return z.looseObject({ success: z.literal(true), data });
 }
 
 /** Either envelope, discriminated on `success`. */
-export function envelopeSchema<T extends z.ZodType>(data: T) {
+export function envelopeSchema<T extends z.core.$ZodType>(data: T) {
   return z.discriminatedUnion('success', [successEnvelopeSchema(data), errorEnvelopeSchema]);
 }
 
@@ -62,7 +62,7 @@ const safeName = (name: string) => (KEY_LIKE.test(name) ? '[redacted]' : name);
  * field"), and the messages that name no field. The one mapping from zod issues to field
  * errors: the 400 envelope below and the dashboard's forms both use it.
  */
-export function fieldErrors(error: z.ZodError): { fields: Record<string, string>; general: string[] } {
+export function fieldErrors(error: z.core.$ZodError): { fields: Record<string, string>; general: string[] } {
   // A null prototype: field names come from the caller's body, `__proto__` included.
   const fields: Record<string, string> = Object.create(null);
   const general: string[] = [];
@@ -84,7 +84,7 @@ export function fieldErrors(error: z.ZodError): { fields: Record<string, string>
 
 /** The first message of each of a form's fields (the fields it does not have are left out). */
 export function formErrors<K extends string>(
-  error: z.ZodError,
+  error: z.core.$ZodError,
   keys: readonly K[],
 ): Partial<Record<K, string>> {
   const { fields } = fieldErrors(error);
@@ -97,7 +97,7 @@ export function formErrors<K extends string>(
  * Turns a zod error into the 400 envelope: one sentence naming every offending field, plus the
  * first message per field. Used by the API, the BFF and (for the same words) the forms.
  */
-export function validationFailure(error: z.ZodError): CodedErrorEnvelope {
+export function validationFailure(error: z.core.$ZodError): CodedErrorEnvelope {
   const { fields, general } = fieldErrors(error);
   const sentences = [...general, ...Object.values(fields)];
   return fail('validation_failed', sentences.length > 0 ? sentences.join(' ') : undefined, fields);

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { type AnalyticsResult, completionFigures } from './analytics.ts';
 import { type ReviewItem, reviewStatusOf } from './reviews.ts';
+import { z } from './zod.ts';
 
 // The Locations overview: one row per location for a window, and a totals row computed from the
 // counts — the completion rate is Σcompleted / Σsent and the average rating is weighted by each
@@ -26,7 +26,7 @@ export type OverviewRow = { slug: string; name: string } & (
   | { ok: false; error: string; code?: string | undefined }
 );
 
-const figure = z.number().nullable();
+const figure = z.nullable(z.number());
 /** GET /bff/overview?days=N: the user's locations' rows, in their order. */
 export const overviewRowsSchema = z.object({
   rows: z.array(
@@ -47,7 +47,7 @@ export const overviewRowsSchema = z.object({
         name: z.string(),
         ok: z.literal(false),
         error: z.string(),
-        code: z.string().optional(),
+        code: z.optional(z.string()),
       }),
     ]),
   ),

@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { CHANNELS, channelSchema } from './channels.ts';
 import { pageOf, pagingParams } from './paging.ts';
 import { oneOfParam, searchParamsOf } from './query.ts';
+import { z } from './zod.ts';
 
 // Reading review requests back: GET /api/v1/requests and GET /api/v1/requests/{id}, an extension
 // of the API (docs/api.md, "Reading requests back"). Clients must not require it: another
@@ -92,12 +92,12 @@ export type LegKind = (typeof LEG_KINDS)[number];
 
 export const requestLegSchema = z.object({
   channel: z.enum(LEG_CHANNELS),
-  kind: z.enum(LEG_KINDS).optional(),
+  kind: z.optional(z.enum(LEG_KINDS)),
   /** Who carries it: `twilio`, `smtp`, `outbox`. */
   provider: z.string(),
   state: legStateSchema,
   /** The carrier's reason in words, for failed, undelivered and unknown; else null. */
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
   /** When the state last changed (ISO 8601). */
   updatedAt: z.string(),
 });
@@ -109,7 +109,7 @@ export const requestRecordSchema = z.object({
   status: requestStatusSchema,
   createdAt: z.string(),
   /** When a request held for sending hours goes out (ISO 8601); null when it was not held. */
-  scheduledFor: z.string().nullable(),
+  scheduledFor: z.nullable(z.string()),
   clicked: z.boolean(),
   completed: z.boolean(),
   optedOut: z.boolean(),

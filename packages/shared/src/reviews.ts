@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { RATING_MAX, RATING_MIN } from './limits.ts';
 import { pageFields, pageOf, pagingParams } from './paging.ts';
 import { intParam, oneOfParam, searchParamsOf } from './query.ts';
+import { z } from './zod.ts';
 
 // GET /api/v1/reviews: review items, paging and limits (docs/api.md).
 
@@ -22,17 +22,20 @@ export function isSyncedPlatform(platform: string | null | undefined): boolean {
   return typeof platform === 'string' && platform !== '' && platform !== DIRECT_PLATFORM;
 }
 
+const RATING_WORDS = `rating must be a whole number from ${RATING_MIN} to ${RATING_MAX}`;
 export const ratingSchema = z
   .number()
-  .int({ error: `rating must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
-  .min(RATING_MIN, { error: `rating must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
-  .max(RATING_MAX, { error: `rating must be a whole number from ${RATING_MIN} to ${RATING_MAX}` });
+  .check(
+    z.int({ error: RATING_WORDS }),
+    z.gte(RATING_MIN, { error: RATING_WORDS }),
+    z.lte(RATING_MAX, { error: RATING_WORDS }),
+  );
 
 /** Query of GET /api/v1/reviews, from a query record (see `queryRecord`). Unknown parameters are refused. */
 export const reviewsQuerySchema = z.strictObject({
   ...pagingParams(),
   status: oneOfParam('status', REVIEW_STATUSES, reviewStatusSchema),
-  minRating: intParam('minRating', RATING_MIN, RATING_MAX).optional(),
+  minRating: z.optional(intParam('minRating', RATING_MIN, RATING_MAX)),
 });
 export type ReviewsQuery = z.output<typeof reviewsQuerySchema>;
 
@@ -45,10 +48,10 @@ export const reviewSchema = z.object({
   id: z.string(),
   rating: ratingSchema,
   response_status: reviewStatusSchema,
-  author_name: z.string().nullable(),
-  text: z.string().nullable(),
+  author_name: z.nullable(z.string()),
+  text: z.nullable(z.string()),
   review_date: z.string(),
-  response_text: z.string().nullable(),
+  response_text: z.nullable(z.string()),
   platform: z.string(),
 });
 export type Review = z.infer<typeof reviewSchema>;
@@ -63,18 +66,20 @@ export const reviewItemSchema = z
   .looseObject({
     id: z.union([z.string(), z.number()]),
     rating: ratingSchema,
-    response_status: z.string().optional(),
-    status: z.string().optional(),
-    author_name: z.string().nullish(),
-    text: z.string().nullish(),
-    review_date: z.string().nullish(),
-    response_text: z.string().nullish(),
-    platform: z.string().nullish(),
+    response_status: z.optional(z.string()),
+    status: z.optional(z.string()),
+    author_name: z.nullish(z.string()),
+    text: z.nullish(z.string()),
+    review_date: z.nullish(z.string()),
+    response_text: z.nullish(z.string()),
+    platform: z.nullish(z.string()),
   })
-  .refine((item) => typeof (item.response_status ?? item.status) === 'string', {
-    error: 'review has no status (response_status or status)',
-    path: ['response_status'],
-  });
+  .check(
+    z.refine((item) => typeof (item.response_status ?? item.status) === 'string', {
+      error: 'review has no status (response_status or status)',
+      path: ['response_status'],
+    }),
+  );
 export type ReviewItem = z.infer<typeof reviewItemSchema>;
 
 export function reviewStatusOf(item: ReviewItem): string {

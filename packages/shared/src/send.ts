@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import { CHANNEL_REQUIRES, channelSchema, DEFAULT_CHANNEL } from './channels.ts';
 import { CUSTOMER_NAME_WEB_ADDRESS_MESSAGE, cleanCustomerName, holdsWebAddress } from './customer-name.ts';
 import { CUSTOMER_EMAIL_MAX, CUSTOMER_NAME_MAX } from './limits.ts';
 import { checkPhone } from './phone.ts';
+import { z } from './zod.ts';
 
 // POST /api/v1/requests/send (docs/api.md, "Sending").
 
@@ -24,45 +24,54 @@ const blankToUndefined = (value: unknown) =>
  * collapsed (customer-name.ts says why), at most CUSTOMER_NAME_MAX characters, and no web
  * address in it.
  */
-export const customerNameSchema = z
-  .string({ error: 'customerName must be text' })
-  .transform(cleanCustomerName)
-  .pipe(
-    z
-      .string()
-      .max(CUSTOMER_NAME_MAX, { error: `customerName must be at most ${CUSTOMER_NAME_MAX} characters` })
-      .refine((name) => !holdsWebAddress(name), { error: CUSTOMER_NAME_WEB_ADDRESS_MESSAGE }),
-  );
+export const customerNameSchema = z.pipe(
+  z.pipe(z.string({ error: 'customerName must be text' }), z.transform(cleanCustomerName)),
+  z.string().check(
+    z.maxLength(CUSTOMER_NAME_MAX, { error: `customerName must be at most ${CUSTOMER_NAME_MAX} characters` }),
+    z.refine((name) => !holdsWebAddress(name), { error: CUSTOMER_NAME_WEB_ADDRESS_MESSAGE }),
+  ),
+);
 
-export const customerPhoneSchema = z
-  .string({ error: 'customerPhone must be text' })
-  .transform((value, ctx) => {
+export const customerPhoneSchema = z.pipe(
+  z.string({ error: 'customerPhone must be text' }),
+  z.transform((value: string, ctx) => {
     const result = checkPhone(value);
     if (!result.ok) {
-      ctx.addIssue({ code: 'custom', message: `customerPhone ${result.reason}` });
+      ctx.issues.push({ code: 'custom', message: `customerPhone ${result.reason}`, input: value });
       return z.NEVER;
     }
     return result.e164;
-  });
+  }),
+);
 
-export const customerEmailSchema = z
-  .string({ error: 'customerEmail must be text' })
-  .trim()
-  .max(CUSTOMER_EMAIL_MAX, { error: `customerEmail must be at most ${CUSTOMER_EMAIL_MAX} characters` })
-  .pipe(z.email({ error: 'customerEmail must be a valid email address, e.g. name@example.com' }))
+export const customerEmailSchema = z.pipe(
+  z.pipe(
+    z.string({ error: 'customerEmail must be text' }).check(
+      z.trim(),
+      z.maxLength(CUSTOMER_EMAIL_MAX, {
+        error: `customerEmail must be at most ${CUSTOMER_EMAIL_MAX} characters`,
+      }),
+    ),
+    z.email({ error: 'customerEmail must be a valid email address, e.g. name@example.com' }),
+  ),
   // One contact, one spelling: the frequency cap and opt-outs compare lower-cased addresses.
-  .transform((value) => value.toLowerCase());
+  z.transform((value: string) => value.toLowerCase()),
+);
+
+/** An optional field whose blank value (after `blank`) counts as not given. */
+const blankIsUnset = <T extends z.core.$ZodType>(blank: (value: unknown) => unknown, schema: T) =>
+  z.optional(z.pipe(z.transform(blank), z.optional(schema)));
 
 const sendRequestObject = z.strictObject({
   // A name of nothing but invisible characters is no name.
-  customerName: z.preprocess(
+  customerName: blankIsUnset(
     (value) => blankToUndefined(typeof value === 'string' ? cleanCustomerName(value) : value),
-    customerNameSchema.optional(),
+    customerNameSchema,
   ),
-  customerPhone: z.preprocess(blankToUndefined, customerPhoneSchema.optional()),
+  customerPhone: blankIsUnset(blankToUndefined, customerPhoneSchema),
   /** The API leaves this field's name open; `customerEmail` is the real service's name. */
-  customerEmail: z.preprocess(blankToUndefined, customerEmailSchema.optional()),
-  channel: channelSchema.default(DEFAULT_CHANNEL),
+  customerEmail: blankIsUnset(blankToUndefined, customerEmailSchema),
+  channel: z._default(channelSchema, DEFAULT_CHANNEL),
 });
 
 export const PHONE_REQUIRED_MESSAGE =
@@ -73,24 +82,26 @@ export const EMAIL_REQUIRED_MESSAGE = 'customerEmail is required for this channe
  * The send body, validated and normalised: phone → E.164, email → trimmed lower case, name →
  * visible characters only, single-spaced and trimmed. Unknown fields are rejected. Channel rules 1–3 put their message on the missing field.
  */
-export const sendRequestSchema = sendRequestObject.superRefine((body, ctx) => {
-  const needs = CHANNEL_REQUIRES[body.channel];
-  if (!needs) return; // an invalid channel already has its own issue
-  if (needs.phone && body.customerPhone === undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['customerPhone'],
-      message: `${PHONE_REQUIRED_MESSAGE} (channel ${body.channel})`,
-    });
-  }
-  if (needs.email && body.customerEmail === undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['customerEmail'],
-      message: `${EMAIL_REQUIRED_MESSAGE} (channel ${body.channel})`,
-    });
-  }
-});
+export const sendRequestSchema = sendRequestObject.check(
+  z.superRefine((body, ctx) => {
+    const needs = CHANNEL_REQUIRES[body.channel];
+    if (!needs) return; // an invalid channel already has its own issue
+    if (needs.phone && body.customerPhone === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customerPhone'],
+        message: `${PHONE_REQUIRED_MESSAGE} (channel ${body.channel})`,
+      });
+    }
+    if (needs.email && body.customerEmail === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customerEmail'],
+        message: `${EMAIL_REQUIRED_MESSAGE} (channel ${body.channel})`,
+      });
+    }
+  }),
+);
 /** What a caller writes. */
 export type SendRequestInput = z.input<typeof sendRequestSchema>;
 /** What the service acts on (normalised). */
@@ -106,12 +117,12 @@ export const sendResultSchema = z.looseObject({
   status: z.string(),
   channel: z.string(),
   reviewLink: z.string(),
-  warning: z.string().optional(),
+  warning: z.optional(z.string()),
   /**
    * Our extension: with status `scheduled`, when the message goes out (ISO 8601): it was asked
    * for outside the business's sending hours (docs/api.md, "Quiet hours").
    */
-  scheduledFor: z.string().optional(),
+  scheduledFor: z.optional(z.string()),
 });
 export type SendResult = z.infer<typeof sendResultSchema>;
 

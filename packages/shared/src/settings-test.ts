@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { checkPhone } from './phone.ts';
 import type { Scope } from './scopes.ts';
 import { settingsObjectSchema } from './settings.ts';
+import { z } from './zod.ts';
 
 // "Send me a test" (POST /api/v1/settings/test, an extension beside GET/PUT /api/v1/settings:
 // docs/settings.md): the business's words, written with a sample customer name and a sample link,
@@ -23,20 +23,23 @@ export const BFF_SETTINGS_TEST_PATH = '/bff/settings/test';
  * The words to try: the ones on the owner's screen, saved or not (each left out: the saved one).
  * They are checked with the same rules as a PUT.
  */
-export const testTemplatesSchema = settingsObjectSchema
-  .pick({ smsTemplate: true, emailSubject: true, emailTemplate: true })
-  .partial();
+export const testTemplatesSchema = z.partial(
+  z.pick(settingsObjectSchema, { smsTemplate: true, emailSubject: true, emailTemplate: true }),
+);
 
 /** A phone in any spelling the send form takes, as E.164; the refusal names `field`. */
 const phoneField = (field: string) =>
-  z.string({ error: `${field} must be a phone number` }).transform((value, ctx) => {
-    const result = checkPhone(value);
-    if (!result.ok) {
-      ctx.addIssue({ code: 'custom', message: `${field} ${result.reason}` });
-      return z.NEVER;
-    }
-    return result.e164;
-  });
+  z.pipe(
+    z.string({ error: `${field} must be a phone number` }),
+    z.transform((value: string, ctx) => {
+      const result = checkPhone(value);
+      if (!result.ok) {
+        ctx.issues.push({ code: 'custom', message: `${field} ${result.reason}`, input: value });
+        return z.NEVER;
+      }
+      return result.e164;
+    }),
+  );
 
 export const settingsTestBodySchema = z.discriminatedUnion(
   'channel',
@@ -44,17 +47,20 @@ export const settingsTestBodySchema = z.discriminatedUnion(
     z.strictObject({
       channel: z.literal('sms'),
       to: phoneField('to'),
-      templates: testTemplatesSchema.optional(),
+      templates: z.optional(testTemplatesSchema),
     }),
     z.strictObject({
       channel: z.literal('email'),
-      to: z
-        .string({ error: 'to must be an email address' })
-        .trim()
-        .max(320, { error: 'to must be at most 320 characters' })
-        .pipe(z.email({ error: 'to must be a valid email address, e.g. name@example.com' }))
-        .transform((value) => value.toLowerCase()),
-      templates: testTemplatesSchema.optional(),
+      to: z.pipe(
+        z.pipe(
+          z
+            .string({ error: 'to must be an email address' })
+            .check(z.trim(), z.maxLength(320, { error: 'to must be at most 320 characters' })),
+          z.email({ error: 'to must be a valid email address, e.g. name@example.com' }),
+        ),
+        z.transform((value: string) => value.toLowerCase()),
+      ),
+      templates: z.optional(testTemplatesSchema),
     }),
   ],
   { error: 'channel must be sms or email' },
@@ -68,9 +74,9 @@ export const bffSettingsTestBodySchema = z.discriminatedUnion(
     z.strictObject({
       channel: z.literal('sms'),
       phone: phoneField('phone'),
-      templates: testTemplatesSchema.optional(),
+      templates: z.optional(testTemplatesSchema),
     }),
-    z.strictObject({ channel: z.literal('email'), templates: testTemplatesSchema.optional() }),
+    z.strictObject({ channel: z.literal('email'), templates: z.optional(testTemplatesSchema) }),
   ],
   { error: 'channel must be sms or email' },
 );
@@ -86,8 +92,8 @@ export const settingsTestResultSchema = z.object({
   to: z.string(),
   status: z.enum(['sent', 'unknown']),
   /** The carrier's words for `unknown`; else null. */
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
   /** Tests left in the current hour. */
-  remaining: z.number().int().nonnegative(),
+  remaining: z.number().check(z.int(), z.nonnegative()),
 });
 export type SettingsTestResult = z.infer<typeof settingsTestResultSchema>;

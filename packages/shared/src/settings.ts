@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import { holdsWebAddress } from './customer-name.ts';
 import { formatClockTime, parseClockTime, type SendWindow, timeZoneSchema } from './quiet-hours.ts';
 import type { Scope } from './scopes.ts';
 import { type SmsSegmentInfo, smsSegments } from './sms-segments.ts';
+import { z } from './zod.ts';
 
 // A business's settings (GET/PUT /api/v1/settings, an extension of the API: docs/settings.md):
 // the words of its review requests, the one automatic reminder, its sending hours and time zone,
@@ -173,31 +173,35 @@ const CONTROL = /\p{Cc}/u; // tested with line breaks (\n, \r\n) taken out: bodi
 const LINE_BREAK = /[\r\n]/;
 
 function templateText(field: string, max: number, opts: { singleLine: boolean }) {
-  return z
-    .string({ error: `${field} must be text` })
-    .max(max, { error: `${field} must be at most ${max} characters` })
-    .refine((text) => text.trim().length > 0, { error: `${field} must not be empty` })
-    .refine((text) => !CONTROL.test(text.replace(/\r?\n/g, '')), {
+  return z.string({ error: `${field} must be text` }).check(
+    z.maxLength(max, { error: `${field} must be at most ${max} characters` }),
+    z.refine((text) => text.trim().length > 0, { error: `${field} must not be empty` }),
+    z.refine((text) => !CONTROL.test(text.replace(/\r?\n/g, '')), {
       error: `${field} must not contain control characters`,
-    })
-    .refine((text) => !opts.singleLine || !LINE_BREAK.test(text), {
+    }),
+    z.refine((text) => !opts.singleLine || !LINE_BREAK.test(text), {
       error: `${field} must be one line`,
-    });
+    }),
+  );
 }
 
 const clockTime = (field: string) =>
-  z.string({ error: `${field} must be a time as HH:MM` }).refine((text) => parseClockTime(text) !== null, {
-    error: `${field} must be a time as HH:MM (24-hour, e.g. 08:00)`,
-  });
+  z.string({ error: `${field} must be a time as HH:MM` }).check(
+    z.refine((text) => parseClockTime(text) !== null, {
+      error: `${field} must be a time as HH:MM (24-hour, e.g. 08:00)`,
+    }),
+  );
 
 /** The sending window: messages asked for outside [start, end) wait until it opens; null sends at any hour. */
-export const quietHoursSchema = z
-  .strictObject({ start: clockTime('quietHours.start'), end: clockTime('quietHours.end') })
-  .refine((hours) => hours.start !== hours.end, {
-    error: 'quietHours.end must differ from quietHours.start (or set quietHours to null to send at any hour)',
-    path: ['end'],
-  })
-  .nullable();
+export const quietHoursSchema = z.nullable(
+  z.strictObject({ start: clockTime('quietHours.start'), end: clockTime('quietHours.end') }).check(
+    z.refine((hours) => hours.start !== hours.end, {
+      error:
+        'quietHours.end must differ from quietHours.start (or set quietHours to null to send at any hour)',
+      path: ['end'],
+    }),
+  ),
+);
 export type QuietHours = z.infer<typeof quietHoursSchema>;
 
 export function quietHoursToWindow(hours: QuietHours): SendWindow | null {
@@ -216,15 +220,20 @@ const settingsShape = {
   emailTemplate: templateText('emailTemplate', EMAIL_TEMPLATE_MAX, { singleLine: false }),
   reminderAfterDays: z
     .number({ error: 'reminderAfterDays must be a whole number of days, 0 to 14' })
-    .int({ error: 'reminderAfterDays must be a whole number of days, 0 to 14' })
-    .min(0, { error: 'reminderAfterDays must be 0 (no reminder) or 1 to 14' })
-    .max(REMINDER_AFTER_DAYS_MAX, { error: 'reminderAfterDays must be 0 (no reminder) or 1 to 14' }),
+    .check(
+      z.int({ error: 'reminderAfterDays must be a whole number of days, 0 to 14' }),
+      z.gte(0, { error: 'reminderAfterDays must be 0 (no reminder) or 1 to 14' }),
+      z.lte(REMINDER_AFTER_DAYS_MAX, { error: 'reminderAfterDays must be 0 (no reminder) or 1 to 14' }),
+    ),
   quietHours: quietHoursSchema,
-  timeZone: z.string({ error: 'timeZone must be text' }).pipe(timeZoneSchema),
-  reviewSiteUrl: z
-    .url({ protocol: /^https?$/, error: 'reviewSiteUrl must be an http(s) URL, or null' })
-    .max(REVIEW_SITE_URL_MAX, { error: `reviewSiteUrl must be at most ${REVIEW_SITE_URL_MAX} characters` })
-    .nullable(),
+  timeZone: z.pipe(z.string({ error: 'timeZone must be text' }), timeZoneSchema),
+  reviewSiteUrl: z.nullable(
+    z.url({ protocol: /^https?$/, error: 'reviewSiteUrl must be an http(s) URL, or null' }).check(
+      z.maxLength(REVIEW_SITE_URL_MAX, {
+        error: `reviewSiteUrl must be at most ${REVIEW_SITE_URL_MAX} characters`,
+      }),
+    ),
+  ),
 };
 
 /** The settings' fields and their own rules; `settingsSchemaFor` adds the checks across fields. */
@@ -261,15 +270,17 @@ export function templateProblems(
 
 /** The whole settings, checked for this business (its name and the length of its links). */
 export function settingsSchemaFor(context: TemplateContext = SAMPLE_CONTEXT) {
-  return settingsObjectSchema.superRefine((settings, ctx) => {
-    for (const [field, message] of Object.entries(templateProblems(settings, context))) {
-      ctx.addIssue({ code: 'custom', message, path: [field] });
-    }
-  });
+  return settingsObjectSchema.check(
+    z.superRefine((settings, ctx) => {
+      for (const [field, message] of Object.entries(templateProblems(settings, context))) {
+        ctx.addIssue({ code: 'custom', message, path: [field] });
+      }
+    }),
+  );
 }
 
 /** PUT /api/v1/settings: any of the fields; the ones left out keep their values. */
-export const settingsUpdateSchema = settingsObjectSchema.partial();
+export const settingsUpdateSchema = z.partial(settingsObjectSchema);
 export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
 
 /** GET and PUT answer with the settings and what the dashboard's preview needs. */

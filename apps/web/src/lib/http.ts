@@ -5,7 +5,7 @@ import {
   CSRF_HEADER_VALUE,
 } from '@review-desk/shared/bff';
 import { readEnvelope } from '@review-desk/shared/client';
-import type { z } from 'zod';
+import type { z } from '@review-desk/shared/zod';
 import { ApiError, isAbortError, NetworkError } from './api-error.ts';
 import { notifyAuthRequired } from './auth-events.ts';
 import { inLocation } from './location.ts';
@@ -27,7 +27,7 @@ export type RequestOptions = {
 
 export type HttpResult<T> = { data: T; headers: Headers; status: number };
 
-export async function request<S extends z.ZodType>(
+export async function request<S extends z.core.$ZodType>(
   path: string,
   schema: S,
   options: RequestOptions = {},
@@ -63,7 +63,7 @@ export async function request<S extends z.ZodType>(
 }
 
 /** GET returning only the parsed data. */
-export async function getJson<S extends z.ZodType>(
+export async function getJson<S extends z.core.$ZodType>(
   path: string,
   schema: S,
   signal?: AbortSignal,

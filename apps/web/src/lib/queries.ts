@@ -1,3 +1,4 @@
+import type { z } from '@review-desk/shared/zod';
 import {
   keepPreviousData,
   type QueryKey,
@@ -6,7 +7,6 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import type { z } from 'zod';
 import { getJson, type RequestOptions, request } from './http.ts';
 
 // The dashboard's server state, each kind declared once: a read of a fixed path, a read that
@@ -14,7 +14,7 @@ import { getJson, type RequestOptions, request } from './http.ts';
 // touched is read again.
 
 /** A GET of a fixed path, cached under `key`: the call, its query options and its hook. */
-export function fixedRead<S extends z.ZodType>(key: QueryKey, path: string, schema: S) {
+export function fixedRead<S extends z.core.$ZodType>(key: QueryKey, path: string, schema: S) {
   const get = (signal?: AbortSignal) => getJson(path, schema, signal);
   const options = () => queryOptions({ queryKey: key, queryFn: ({ signal }) => get(signal) });
   return { get, options, use: () => useQuery(options()) };
@@ -38,7 +38,7 @@ export function queryRead<Q, T>(
 }
 
 /** A POST, PUT, PATCH or DELETE with a JSON body: only the parsed data. */
-export async function sendJson<S extends z.ZodType>(
+export async function sendJson<S extends z.core.$ZodType>(
   method: NonNullable<RequestOptions['method']>,
   path: string,
   schema: S,

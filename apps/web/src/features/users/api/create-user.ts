@@ -1,5 +1,5 @@
 import { BFF_PATHS, type createUserSchema } from '@review-desk/shared/bff';
-import type { z } from 'zod';
+import type { z } from '@review-desk/shared/zod';
 import { sendJson, useChangeThenReread } from '../../../lib/queries.ts';
 import { userResultSchema, usersKeys } from './get-users.ts';
 

@@ -1,5 +1,5 @@
 import { BFF_PATHS } from '@review-desk/shared/bff';
-import { z } from 'zod';
+import { z } from '@review-desk/shared/zod';
 import { sendJson, useChangeThenReread } from '../../../lib/queries.ts';
 import { usersKeys } from './get-users.ts';
 
