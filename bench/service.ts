@@ -43,11 +43,13 @@ function cacheKey(sizes: (typeof SIZES)['full']): string {
     ...readdirSync(path.join(repoRoot, 'apps/api/src/store/migrations')).map(
       (f) => `apps/api/src/store/migrations/${f}`,
     ),
-    ...readdirSync(path.join(repoRoot, 'apps/api/src/store'))
-      .filter((f) => f.endsWith('.ts'))
-      .map((f) => `apps/api/src/store/${f}`),
-    'apps/api/src/domain/generate.ts',
-    'apps/api/src/domain/ids.ts',
+    // The stores (store/ composes each feature's store.ts), the roll-ups and the demo's loader.
+    ...readdirSync(path.join(repoRoot, 'apps/api/src'), { recursive: true, encoding: 'utf8' })
+      .filter(
+        (f) => /(^store\/[^/]+|store|request-rollup|^demo\/[^/]+)\.ts$/.test(f) && !f.endsWith('.test.ts'),
+      )
+      .map((f) => `apps/api/src/${f}`),
+    'apps/api/src/ids.ts',
   ].sort();
   for (const file of files) hash.update(file).update(readFileSync(path.join(repoRoot, file)));
   hash.update(JSON.stringify({ sizes, DAYS, SEED, day: new Date().toISOString().slice(0, 10) }));

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { migrate } from '@review-desk/server/db/migrate';
-import { openSqlite } from '@review-desk/server/db/sqlite';
+import { openSqlite } from '@review-desk/server/db/sqlite/database';
 import { createSecretBox } from '../../apps/bff/src/locations/secrets.ts';
 import { createLocationStore, LOCATION_MIGRATIONS } from '../../apps/bff/src/locations/store.ts';
 import { OWNER } from '../../test/support/stack.ts';

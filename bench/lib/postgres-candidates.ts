@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { openPostgres } from '../../packages/server/src/db/postgres.ts';
+import { openPostgres } from '../../packages/server/src/db/postgres/database.ts';
 
 // The workloads of bench/postgres-client.ts and one implementation of them per candidate client.
 // `postgres` and `kysely` are not dependencies of the project (docs/decisions/0014-postgres-client.md):

@@ -1,7 +1,7 @@
 // In-process timings of the list and analytics paths (no HTTP), to tell database cost from
 // server overhead:  node apps/api/scripts/store-latency.ts <database file or postgres:// URL> <businessSlug>
-import { computeAnalytics } from '../src/domain/analytics.ts';
-import { listReviews } from '../src/domain/reviews.ts';
+import { computeAnalytics } from '../src/analytics/compute.ts';
+import { listReviews } from '../src/reviews/list.ts';
 import { openStore } from '../src/store/index.ts';
 
 const [file, slug] = process.argv.slice(2);

@@ -1,13 +1,13 @@
-import type { Clock } from '@review-desk/server/db/clock';
+import type { Clock } from '@review-desk/server/clock';
 import type { Logger } from '@review-desk/server/log';
 import type { HttpMetrics } from '@review-desk/server/metrics';
+import type { AuthenticatedKey, KeyLookup, KeyUsage } from './accounts/keys.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
 import type { DeliveryTracker } from './delivery/tracker.ts';
-import type { AuthenticatedKey, KeyLookup, KeyUsage } from './domain/keys.ts';
-import type { RateLimiter } from './domain/rate-limiter.ts';
-import type { SendContext } from './domain/requests.ts';
 import type { Config } from './env.ts';
+import type { RateLimiter } from './rate/memory.ts';
 import type { Reminders } from './reminders/reminders.ts';
+import type { SendContext } from './requests/send.ts';
 import type { SettingsService } from './settings/index.ts';
 import type { Store } from './store/index.ts';
 

@@ -1,4 +1,4 @@
-import { type Clock, FakeClock, systemClock } from '@review-desk/server/db/clock';
+import { type Clock, FakeClock, systemClock } from '@review-desk/server/clock';
 import type { Database } from '@review-desk/server/db/types';
 import { healthRoutes } from '@review-desk/server/health';
 import { createLogSink, type LogSink, writeReadyLine } from '@review-desk/server/log';
@@ -6,17 +6,17 @@ import { createHttpMetrics } from '@review-desk/server/metrics';
 import { type Served, serve } from '@review-desk/server/serve';
 import { API_PREFIX } from '@review-desk/shared';
 import express from 'express';
+import { createKeyUsage } from './accounts/keys.ts';
+import { analyticsRoutes } from './analytics/routes.ts';
 import { type AppContext, sendContextOf } from './context.ts';
 import { createDeliveryProvider } from './delivery/index.ts';
+import { devOutboxRoutes } from './delivery/outbox-routes.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
-import { type Scheduler, scheduledSendHandler, startScheduler } from './delivery/scheduled.ts';
 import { openDeliveryTracker } from './delivery/tracker.ts';
-import { seedDemo } from './domain/demo.ts';
-import { deliverHeld, recordHeld, recoverInterruptedSends } from './domain/held.ts';
-import { createKeyUsage } from './domain/keys.ts';
-import { createRateLimiter } from './domain/rate-limiter.ts';
-import { reviewLinkFor } from './domain/requests.ts';
+import { TWILIO_WEBHOOKS, twilioWebhookRoutes } from './delivery/twilio-routes.ts';
+import { seedDemo } from './demo/seed.ts';
 import type { Config } from './env.ts';
+import { devClockRoutes } from './http/dev-clock.ts';
 import {
   cors,
   credentials,
@@ -28,17 +28,19 @@ import {
   requestLogging,
   securityHeaders,
 } from './http/index.ts';
+import { docsRoutes } from './openapi/routes.ts';
 import { createSharedRateLimiter } from './rate/limiter.ts';
+import { createRateLimiter } from './rate/memory.ts';
 import { createReminders, REMINDER_JOB, type Reminders } from './reminders/reminders.ts';
-import { apiRoutes } from './routes/api.ts';
-import { devClockRoutes } from './routes/dev-clock.ts';
-import { devOutboxRoutes } from './routes/dev-outbox.ts';
-import { docsRoutes } from './routes/docs.ts';
-import { requestsRoutes } from './routes/requests.ts';
-import { reviewPageRoutes } from './routes/review-page.ts';
-import { settingsRoutes } from './routes/settings.ts';
-import { TWILIO_WEBHOOKS, twilioWebhookRoutes } from './routes/twilio-webhooks.ts';
+import { deliverHeld, recordHeld, recoverInterruptedSends } from './requests/held.ts';
+import { requestsRoutes } from './requests/read-routes.ts';
+import { sendRoutes } from './requests/routes.ts';
+import { type Scheduler, scheduledSendHandler, startScheduler } from './requests/scheduled.ts';
+import { reviewLinkFor } from './requests/send.ts';
+import { reviewPageRoutes } from './review-page/routes.ts';
+import { reviewsRoutes } from './reviews/routes.ts';
 import { createSettingsService, openSettings } from './settings/index.ts';
+import { settingsRoutes } from './settings/routes.ts';
 import { openApiDatabase } from './store/database.ts';
 import { createStore } from './store/index.ts';
 
@@ -122,7 +124,9 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   app.use(requestLogging(ctx));
   app.use(securityHeaders(ctx));
   app.use(API_PREFIX, cors(ctx), credentials(ctx), rateLimit(ctx));
-  app.use(apiRoutes(ctx));
+  app.use(sendRoutes(ctx));
+  app.use(reviewsRoutes(ctx));
+  app.use(analyticsRoutes(ctx));
   app.use(requestsRoutes(ctx));
   app.use(twilioWebhookRoutes(ctx));
   app.use(settingsRoutes(ctx));

@@ -6,8 +6,8 @@ import {
   successEnvelopeSchema,
 } from '@review-desk/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importReviews } from '../src/domain/import.ts';
-import { recordHandoff, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
+import { importReviews } from '../src/demo/import.ts';
+import { recordHandoff, recordOpen, submitFeedback } from '../src/review-page/visits.ts';
 import { describeEachEngine, expectFailure, getJson, send, uniqueEmail, uniquePhone } from './helpers.ts';
 
 // GET /api/v1/analytics: the window, the cohort rule for requests, reviews and synced reviews

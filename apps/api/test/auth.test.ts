@@ -1,6 +1,6 @@
 import { ENDPOINTS, MESSAGES, reviewListOutputSchema, successEnvelopeSchema } from '@review-desk/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { revokeApiKey, rotateApiKey } from '../src/domain/keys.ts';
+import { revokeApiKey, rotateApiKey } from '../src/accounts/keys.ts';
 import { describeEachEngine, expectFailure, getJson, send, startTestApi, uniquePhone } from './helpers.ts';
 
 // Keys and limits (docs/api.md): both header forms, every 401 cause, every 403 cause, keys never in

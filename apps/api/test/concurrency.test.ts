@@ -1,7 +1,7 @@
 import { emailContactKey } from '@review-desk/shared/contact';
 import { beforeAll, expect, it } from 'vitest';
-import { recordHandoff, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
-import { rollupDrift } from '../src/store/recount.ts';
+import { rollupDrift } from '../src/analytics/recount.ts';
+import { recordHandoff, recordOpen, submitFeedback } from '../src/review-page/visits.ts';
 import { monthOf } from '../src/store/time.ts';
 import {
   bothChannels,

@@ -3,7 +3,7 @@ import { migrationFiles } from '@review-desk/server/db/migrate';
 import { sendResultSchema, successEnvelopeSchema } from '@review-desk/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/processes.ts';
-import { optOut } from '../src/domain/review-page.ts';
+import { optOut } from '../src/review-page/visits.ts';
 import { API_MIGRATIONS, openApiDatabase } from '../src/store/database.ts';
 import { describeEachEngine, expectFailure, outboxFor, send } from './helpers.ts';
 

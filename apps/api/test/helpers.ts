@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FakeClock } from '@review-desk/server/db/clock';
+import type { FakeClock } from '@review-desk/server/clock';
 import type { Dialect } from '@review-desk/server/db/types';
 import { createPostgresDatabase, ENGINES } from '@review-desk/server/test-support/databases';
 import { jsonOr } from '@review-desk/server/test-support/json';
@@ -15,10 +15,10 @@ import {
   successEnvelopeSchema,
 } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { createBusiness } from '../src/domain/businesses.ts';
-import { sha256Hex } from '../src/domain/ids.ts';
-import { createApiKey } from '../src/domain/keys.ts';
+import { createBusiness } from '../src/accounts/businesses.ts';
+import { createApiKey } from '../src/accounts/keys.ts';
 import { type Config, testConfig } from '../src/env.ts';
+import { sha256Hex } from '../src/ids.ts';
 import { type RunningApi, startApi } from '../src/server.ts';
 
 // A real server on an ephemeral port over a fresh database (a temporary SQLite file, or a new

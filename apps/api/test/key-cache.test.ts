@@ -1,7 +1,7 @@
 import { describeEngines } from '@review-desk/server/test-support/databases';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createBusiness } from '../src/domain/businesses.ts';
-import { createApiKey, generateApiKey, lookupApiKey, revokeApiKey } from '../src/domain/keys.ts';
+import { createBusiness } from '../src/accounts/businesses.ts';
+import { createApiKey, generateApiKey, lookupApiKey, revokeApiKey } from '../src/accounts/keys.ts';
 import { createStore, type Store } from '../src/store/index.ts';
 import { until } from './helpers.ts';
 import { cacheClock, countingReads, type Handles, openTwoHandles } from './support/cache-handles.ts';

@@ -1,4 +1,4 @@
-import { FakeClock } from '@review-desk/server/db/clock';
+import { FakeClock } from '@review-desk/server/clock';
 import { requestRecordSchema, sendResultSchema, successEnvelopeSchema } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeTwilio, startFakeTwilio } from '../../../test/support/fake-twilio.ts';

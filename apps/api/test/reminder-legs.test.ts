@@ -1,4 +1,4 @@
-import { FakeClock } from '@review-desk/server/db/clock';
+import { FakeClock } from '@review-desk/server/clock';
 import {
   requestListSchema,
   requestRecordSchema,

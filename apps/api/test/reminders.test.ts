@@ -1,7 +1,7 @@
-import { FakeClock } from '@review-desk/server/db/clock';
+import { FakeClock } from '@review-desk/server/clock';
 import { analyticsOutputSchema, sendResultSchema, successEnvelopeSchema } from '@review-desk/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { optOut, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
+import { optOut, recordOpen, submitFeedback } from '../src/review-page/visits.ts';
 import {
   ENGINES,
   getJson,

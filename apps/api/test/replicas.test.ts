@@ -8,7 +8,7 @@ import { type FakeTwilio, startFakeTwilio } from '../../../test/support/fake-twi
 import { type RunningApp, runCli, startApp } from '../../../test/support/processes.ts';
 import { type RoundRobin, startRoundRobin } from '../../../test/support/round-robin.ts';
 import { textingApiEnv } from '../../../test/support/twilio-stack.ts';
-import { rollupDrift } from '../src/store/recount.ts';
+import { rollupDrift } from '../src/analytics/recount.ts';
 
 // Two API processes on one PostgreSQL database (DATABASE_URL) behind a round-robin balancer: the
 // per-key limit, the per-business counters and daily roll-ups, every acknowledged send and each

@@ -6,7 +6,7 @@ import {
   successEnvelopeSchema,
 } from '@review-desk/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateData } from '../src/domain/generate.ts';
+import { generateData } from '../src/demo/generate.ts';
 import { describeEachEngine, expectFailure, getJson, queryAll, reviewsWhere } from './helpers.ts';
 
 // GET /api/v1/reviews (docs/api.md, "Limits" and "Paging the reviews"): bounds, the stop rule,

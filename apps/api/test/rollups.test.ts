@@ -1,9 +1,9 @@
 import { REVIEW_STATUSES } from '@review-desk/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateData } from '../src/domain/generate.ts';
-import { importReviews } from '../src/domain/import.ts';
-import { optOut, recordHandoff, recordOpen, submitFeedback } from '../src/domain/review-page.ts';
-import { rebuildRollups, rollupDrift } from '../src/store/recount.ts';
+import { rebuildRollups, rollupDrift } from '../src/analytics/recount.ts';
+import { generateData } from '../src/demo/generate.ts';
+import { importReviews } from '../src/demo/import.ts';
+import { optOut, recordHandoff, recordOpen, submitFeedback } from '../src/review-page/visits.ts';
 import {
   bothChannels,
   describeEachEngine,

@@ -7,7 +7,7 @@ import {
   successEnvelopeSchema,
 } from '@review-desk/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { optOut } from '../src/domain/review-page.ts';
+import { optOut } from '../src/review-page/visits.ts';
 import {
   bothChannels,
   describeEachEngine,

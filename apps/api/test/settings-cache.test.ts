@@ -1,6 +1,6 @@
 import { describeEngines } from '@review-desk/server/test-support/databases';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createBusiness } from '../src/domain/businesses.ts';
+import { createBusiness } from '../src/accounts/businesses.ts';
 import { createSettingsService } from '../src/settings/index.ts';
 import { createSettingsStore } from '../src/settings/store.ts';
 import { createStore } from '../src/store/index.ts';

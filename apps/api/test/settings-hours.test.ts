@@ -1,4 +1,4 @@
-import { FakeClock } from '@review-desk/server/db/clock';
+import { FakeClock } from '@review-desk/server/clock';
 import { sendResultSchema, successEnvelopeSchema } from '@review-desk/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, send as sendAs, uniquePhone, useTestApi, writeJson } from './helpers.ts';

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { randomUUID } from 'node:crypto';
-import { type InstanceLease, startInstanceLease } from '@review-desk/server/db/instances';
 import { AppError } from '@review-desk/server/errors';
+import { type InstanceLease, startInstanceLease } from '@review-desk/server/jobs/instances';
 import { writeReadyLine } from '@review-desk/server/log';
 import { exitOnStartFailure, onShutdownSignals, type Served } from '@review-desk/server/serve';
 import { AggregatorRegistry } from 'prom-client';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { migrate } from '@review-desk/server/db/migrate';
-import { openSqlite } from '@review-desk/server/db/sqlite';
+import { openSqlite } from '@review-desk/server/db/sqlite/database';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../../../test/support/processes.ts';
 import { createSecretBox, parseSecretsKey } from '../src/locations/secrets.ts';

@@ -5,8 +5,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { type MigrationSource, migrate } from '../src/db/migrate.ts';
-import { openPostgres } from '../src/db/postgres.ts';
-import { openSqlite } from '../src/db/sqlite.ts';
+import { openPostgres } from '../src/db/postgres/database.ts';
+import { openSqlite } from '../src/db/sqlite/database.ts';
 import type { Database, Dialect } from '../src/db/types.ts';
 
 // Databases for tests: a fresh one per call, on either engine. PostgreSQL comes from the server

@@ -5,9 +5,9 @@
 // The `effect` handler records one row per run in `effects`; `stall` records its start and then
 // never finishes (the test kills the process to lose the lease).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { JobRunner } from '../src/db/job-runner.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open.ts';
+import { JobRunner } from '../src/jobs/runner.ts';
 
 const [command, url, ...rest] = process.argv.slice(2);
 if (!url) throw new Error('usage: db-child.ts migrate|jobs <url> …');

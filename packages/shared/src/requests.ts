@@ -21,7 +21,7 @@ export function requestPath(id: string): string {
   return `${REQUEST_ENDPOINTS.list.path}/${encodeURIComponent(id)}`;
 }
 
-/** What a request's id looks like on our service (domain/ids.ts): the route refuses anything else with 404. */
+/** What a request's id looks like on our service (apps/api ids.ts): the route refuses anything else with 404. */
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**

@@ -1,14 +1,14 @@
 import { parseArgs } from 'node:util';
 import { isAppError } from '@review-desk/server/errors';
 import { SCOPES, type Scope } from '@review-desk/shared';
-import { createBusiness, requireBusiness } from '../domain/businesses.ts';
-import { seedDemo } from '../domain/demo.ts';
-import { generateData } from '../domain/generate.ts';
-import { ImportError, importReviews, readImportFile } from '../domain/import.ts';
-import { createApiKey, KeyAdminError, revokeApiKey, rotateApiKey } from '../domain/keys.ts';
+import { createBusiness, requireBusiness } from '../accounts/businesses.ts';
+import { createApiKey, KeyAdminError, revokeApiKey, rotateApiKey } from '../accounts/keys.ts';
+import { rebuildRollups, rollupDrift } from '../analytics/recount.ts';
+import { generateData } from '../demo/generate.ts';
+import { ImportError, importReviews, readImportFile } from '../demo/import.ts';
+import { seedDemo } from '../demo/seed.ts';
 import { type Config, loadConfig } from '../env.ts';
 import { openStore, type Store } from '../store/index.ts';
-import { rebuildRollups, rollupDrift } from '../store/recount.ts';
 import { MIGRATE_USAGE, migrateToPostgresCommand } from './migrate-to-postgres.ts';
 
 // Operator commands: what a hosted service offers in its dashboard (businesses, keys), for a

@@ -12,8 +12,8 @@ import {
   requestRecordSchema,
 } from '@review-desk/shared';
 import { CHANNELS } from '@review-desk/shared/channels';
-import { failure, type JsonSchema, schemaOf } from '../openapi-schema.ts';
-import { TWILIO_WEBHOOKS } from '../routes/twilio-webhooks.ts';
+import { failure, type JsonSchema, schemaOf } from '../openapi/schema.ts';
+import { TWILIO_WEBHOOKS } from './twilio-routes.ts';
 
 // Reading requests back and Twilio's webhooks in the OpenAPI document, from the shared schemas:
 // extensions of the API (`x-extension`), which clients must not require.

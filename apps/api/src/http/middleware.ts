@@ -10,8 +10,8 @@ import {
   type Scope,
 } from '@review-desk/shared';
 import express, { type RequestHandler } from 'express';
+import { lookupApiKey } from '../accounts/keys.ts';
 import type { AppContext } from '../context.ts';
-import { lookupApiKey } from '../domain/keys.ts';
 
 // The middleware, in the order a request meets them: request id → logging → security headers →
 // CORS → credentials → rate limit → (per route) Origin rule → auth → body → handler → errors.

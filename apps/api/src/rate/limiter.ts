@@ -1,6 +1,6 @@
 import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Queryable } from '@review-desk/server/db/types';
-import { decisionAfter, PERIOD_MS, type RateLimiter } from '../domain/rate-limiter.ts';
+import { decisionAfter, PERIOD_MS, type RateLimiter } from './memory.ts';
 
 // The per-key limit counted in the database, for replicas on PostgreSQL: N processes each counting
 // in memory would let a key through N times over. One UPSERT per call decides and records (GCRA,

@@ -1,16 +1,16 @@
-import type { Clock } from '@review-desk/server/db/clock';
-import type { JobHandler } from '@review-desk/server/db/job-runner';
-import { jobStore } from '@review-desk/server/db/jobs';
+import type { Clock } from '@review-desk/server/clock';
 import type { Database } from '@review-desk/server/db/types';
+import type { JobHandler } from '@review-desk/server/jobs/runner';
+import { jobStore } from '@review-desk/server/jobs/store';
 import type { Logger } from '@review-desk/server/log';
 import { nextAllowedSendTime } from '@review-desk/shared';
 import { composeMessages } from '../delivery/messages.ts';
 import type { DeliveryProvider } from '../delivery/provider.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
-import { afterDelivery, deliverAll, legRecords } from '../domain/legs.ts';
+import { afterDelivery, deliverAll, legRecords } from '../requests/legs.ts';
+import type { RequestRow } from '../requests/store.ts';
 import type { SettingsService } from '../settings/service.ts';
 import type { Store } from '../store/index.ts';
-import type { RequestRow } from '../store/requests.ts';
 import { DAY_MS, monthOf } from '../store/time.ts';
 
 // The one automatic reminder (docs/settings.md, "The reminder"). A request that messaged a

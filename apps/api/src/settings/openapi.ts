@@ -10,7 +10,7 @@ import {
   settingsUpdateSchema,
   TEST_SENDS_PER_HOUR,
 } from '@review-desk/shared';
-import { failure, schemaOf } from '../openapi-schema.ts';
+import { failure, schemaOf } from '../openapi/schema.ts';
 
 // The settings calls in the OpenAPI document, from the shared schemas: an extension of the API,
 // marked as such (`x-extension`), which clients must not require.

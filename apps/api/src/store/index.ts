@@ -1,13 +1,13 @@
 import type { Database, LockKey, Transaction, TransactionOptions } from '@review-desk/server/db/types';
 import type { CacheOverrides } from '@review-desk/server/shared-cache';
-import { analyticsStore } from './analytics.ts';
-import { businessStore } from './businesses.ts';
+import { businessStore } from '../accounts/businesses-store.ts';
+import { keyStore } from '../accounts/keys-store.ts';
+import { analyticsStore } from '../analytics/store.ts';
+import { outboxStore } from '../delivery/outbox-store.ts';
+import { requestStore } from '../requests/store.ts';
+import { reviewStore } from '../reviews/store.ts';
 import { type ApiDatabaseSettings, openApiDatabase } from './database.ts';
-import { keyStore } from './keys.ts';
-import { outboxStore } from './outbox.ts';
-import { requestStore } from './requests.ts';
-import { reviewStore } from './reviews.ts';
-import { settingsStore } from './settings.ts';
+import { settingsStore } from './service-values.ts';
 
 /**
  * Every table's statements over the service's one database handle. Knows SQL, nothing of HTTP.

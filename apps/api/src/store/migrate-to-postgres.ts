@@ -1,8 +1,8 @@
-import type { MoveRequest, MoveSource } from '@review-desk/server/db/move-to-postgres';
-import { moveSqliteToPostgres } from '@review-desk/server/db/move-to-postgres';
+import type { MoveRequest, MoveSource } from '@review-desk/server/db/to-postgres/move';
+import { moveSqliteToPostgres } from '@review-desk/server/db/to-postgres/move';
 import { ALL_API_MIGRATIONS, openApiDatabase } from './database.ts';
 
-// Moving the service from its SQLite file to PostgreSQL (packages/server db/move-to-postgres.ts):
+// Moving the service from its SQLite file to PostgreSQL (packages/server db/to-postgres/move.ts):
 // every row of every component's tables (the service's, scheduling, settings, delivery), copied
 // in one transaction with the counts compared; the id sequences continue after the copied ids;
 // then the tables are vacuumed and analysed. A target holding any row is refused.

@@ -1,6 +1,6 @@
-import type { Clock } from '@review-desk/server/db/clock';
-import type { JobHandler } from '@review-desk/server/db/job-runner';
-import type { JobStore } from '@review-desk/server/db/jobs';
+import type { Clock } from '@review-desk/server/clock';
+import type { JobHandler } from '@review-desk/server/jobs/runner';
+import type { JobStore } from '@review-desk/server/jobs/store';
 import { can, LOW_RATING_MAX, mapBounded } from '@review-desk/shared';
 import type { Logger } from 'pino';
 import type { UserStore } from '../auth/users.ts';

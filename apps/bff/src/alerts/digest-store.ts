@@ -1,4 +1,4 @@
-import type { Clock } from '@review-desk/server/db/clock';
+import type { Clock } from '@review-desk/server/clock';
 import type { Database } from '@review-desk/server/db/types';
 
 // The alert_digests table: one row per user and week, written before the email is handed over.

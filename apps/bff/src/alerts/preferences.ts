@@ -1,4 +1,4 @@
-import type { Clock } from '@review-desk/server/db/clock';
+import type { Clock } from '@review-desk/server/clock';
 import type { Database } from '@review-desk/server/db/types';
 import {
   type AlertChannel,

@@ -1,4 +1,4 @@
-import { clockHook, FakeClock } from '@review-desk/server/db/clock';
+import { clockHook, FakeClock } from '@review-desk/server/clock';
 import { isoTime } from '@review-desk/server/db/rows';
 import { AppError } from '@review-desk/server/errors';
 import { can, ok } from '@review-desk/shared';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type Clock, createClock } from '@review-desk/server/db/clock';
-import { type JobHandler, JobRunner } from '@review-desk/server/db/job-runner';
-import { jobStore, schedulingMigrations } from '@review-desk/server/db/jobs';
+import { type Clock, createClock } from '@review-desk/server/clock';
 import { migrate } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
+import { type JobHandler, JobRunner } from '@review-desk/server/jobs/runner';
+import { jobStore, schedulingMigrations } from '@review-desk/server/jobs/store';
 import { can } from '@review-desk/shared';
 import { reviewDetailPath } from '@review-desk/shared/alerts';
 import type { Logger } from 'pino';

@@ -1,4 +1,4 @@
-import { FakeClock } from '@review-desk/server/db/clock';
+import { FakeClock } from '@review-desk/server/clock';
 import { describeEngines, useTestDatabase } from '@review-desk/server/test-support/databases';
 import { DEFAULT_ALERT_PREFERENCES } from '@review-desk/shared/alerts';
 import { beforeEach, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import type { Clock } from '@review-desk/server/db/clock';
+import type { Clock } from '@review-desk/server/clock';
 import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database, Queryable, SqlValue } from '@review-desk/server/db/types';
 import { ALERT_LIST_MAX, type AlertChannel } from '@review-desk/shared/alerts';

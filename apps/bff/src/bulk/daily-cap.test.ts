@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { FakeClock } from '@review-desk/server/db/clock';
-import type { ClaimedJob } from '@review-desk/server/db/jobs';
-import { schedulingMigrations } from '@review-desk/server/db/jobs';
+import { FakeClock } from '@review-desk/server/clock';
+import type { ClaimedJob } from '@review-desk/server/jobs/store';
+import { schedulingMigrations } from '@review-desk/server/jobs/store';
 import { describeEngines, useTestDatabase } from '@review-desk/server/test-support/databases';
 import pino from 'pino';
 import { expect, it } from 'vitest';

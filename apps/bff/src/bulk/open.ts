@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { systemClock } from '@review-desk/server/db/clock';
-import { createJobRunner, type JobRunner } from '@review-desk/server/db/job-runner';
-import { jobStore, schedulingMigrations } from '@review-desk/server/db/jobs';
+import { systemClock } from '@review-desk/server/clock';
 import { migrate } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
+import { createJobRunner, type JobRunner } from '@review-desk/server/jobs/runner';
+import { jobStore, schedulingMigrations } from '@review-desk/server/jobs/store';
 import type { Logger } from 'pino';
 import type { Config } from '../env.ts';
 import {

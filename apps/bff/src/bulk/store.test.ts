@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createJobRunner } from '@review-desk/server/db/job-runner';
-import { jobStore, schedulingMigrations } from '@review-desk/server/db/jobs';
 import { AppError } from '@review-desk/server/errors';
+import { createJobRunner } from '@review-desk/server/jobs/runner';
+import { jobStore, schedulingMigrations } from '@review-desk/server/jobs/store';
 import { describeEngines, useTestDatabase } from '@review-desk/server/test-support/databases';
 import type { SendRequest } from '@review-desk/shared';
 import pino from 'pino';

@@ -1,4 +1,4 @@
-import type { Clock } from '@review-desk/server/db/clock';
+import type { Clock } from '@review-desk/server/clock';
 
 // Waits on the BFF's scheduling clock, not on a timer alone: with the dev hooks on
 // (BFF_DEV_HOOKS=1) a test moves that clock over HTTP, and a list send's waits (its pace, a 429's

@@ -1,5 +1,5 @@
-import { type Clock, systemClock } from '@review-desk/server/db/clock';
-import type { JobHandler } from '@review-desk/server/db/job-runner';
+import { type Clock, systemClock } from '@review-desk/server/clock';
+import type { JobHandler } from '@review-desk/server/jobs/runner';
 import type { SendRequest } from '@review-desk/shared';
 import { dayStart, nextDayStart } from '@review-desk/shared/bulk-days';
 import type { Logger } from 'pino';

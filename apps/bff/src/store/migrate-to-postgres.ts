@@ -1,9 +1,9 @@
-import type { MoveRequest, MoveSource } from '@review-desk/server/db/move-to-postgres';
-import { moveSqliteToPostgres } from '@review-desk/server/db/move-to-postgres';
+import type { MoveRequest, MoveSource } from '@review-desk/server/db/to-postgres/move';
+import { moveSqliteToPostgres } from '@review-desk/server/db/to-postgres/move';
 import { ALL_BFF_MIGRATIONS, openBffDatabase } from './database.ts';
 
 // `migrate-to-postgres`: moves a BFF installation from its SQLite file to PostgreSQL
-// (packages/server db/move-to-postgres.ts): every row copied in one transaction, the counts
+// (packages/server db/to-postgres/move.ts): every row copied in one transaction, the counts
 // compared table by table before it commits. It refuses a target that holds any row.
 // Stop every BFF process first: sends made during the copy would not be in it.
 

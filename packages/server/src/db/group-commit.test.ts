@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeEngines, useTestDatabase } from '../../test-support/databases.ts';
 import { groupCommit } from './group-commit.ts';
-import { openSqlite } from './sqlite.ts';
+import { openSqlite } from './sqlite/database.ts';
 
 describeEngines('group commit', (dialect) => {
   const database = useTestDatabase(dialect);

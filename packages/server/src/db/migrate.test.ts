@@ -3,9 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase, describeEngines } from '../../test-support/databases.ts';
 import { useScratchDirs } from '../../test-support/scratch.ts';
-import { schedulingMigrations } from './jobs.ts';
+import { schedulingMigrations } from '../jobs/store.ts';
 import { type MigrationSource, migrate, migrationFiles, renderMigration } from './migrate.ts';
-import { openSqlite } from './sqlite.ts';
+import { openSqlite } from './sqlite/database.ts';
 
 const scratch = useScratchDirs('rd-migrate-');
 function folder(files: Record<string, string>): string {

@@ -1,7 +1,7 @@
-import { schedulingMigrations } from './jobs.ts';
+import { schedulingMigrations } from '../jobs/store.ts';
 import { type MigrationSource, migrate } from './migrate.ts';
-import { openPostgres } from './postgres.ts';
-import { openSqlite, type SqliteOptions } from './sqlite.ts';
+import { openPostgres } from './postgres/database.ts';
+import { openSqlite, type SqliteOptions } from './sqlite/database.ts';
 import type { Database, DbLogger } from './types.ts';
 
 // One setting chooses the engine: a postgres:// URL opens PostgreSQL, anything else is a SQLite

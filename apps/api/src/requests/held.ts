@@ -1,0 +1,85 @@
+import type { OutgoingMessage } from '../delivery/provider.ts';
+import type { DeliveryTracker } from '../delivery/tracker.ts';
+import type { Store } from '../store/index.ts';
+import { afterDelivery, deliverAll, type LegOutcome, legRecords, requestStatusOf } from './legs.ts';
+import { completeSend } from './outcome.ts';
+import type { SendContext } from './send.ts';
+import type { RequestRow } from './store.ts';
+
+// Requests whose messages go out later than asked: held for sending hours, and those a stopped
+// process left half-sent.
+
+/** Sends a held request's messages when its sending hours open, and records the outcome. */
+export async function deliverHeld(ctx: SendContext, reserved: RequestRow, messages: OutgoingMessage[]) {
+  const delivery = await ctx.tracker.store();
+  const phone = messages.find((m) => m.channel === 'sms')?.to;
+  const optedOut = async (m: OutgoingMessage) =>
+    (await ctx.store.requests.isOptedOut(reserved.business_id, m.to)) ||
+    (m.channel === 'sms' && phone !== undefined && (await delivery.isOptedOut(reserved.business_id, m.to)));
+  // A customer who opted out while it was held is not messaged.
+  const sendable: OutgoingMessage[] = [];
+  const refused: LegOutcome[] = [];
+  for (const message of messages) {
+    if (await optedOut(message))
+      refused.push({
+        message,
+        outcome: {
+          status: 'failed',
+          error: 'The customer opted out before the sending hours opened: not sent.',
+        },
+      });
+    else sendable.push(message);
+  }
+  const legs = [...refused, ...(await deliverAll(ctx, sendable))];
+  await recordHeld(ctx, reserved, legs);
+}
+
+/** Records a held request's outcome (also when its first attempt was interrupted: unknown). */
+export async function recordHeld(ctx: SendContext, reserved: RequestRow, legs: LegOutcome[]) {
+  const delivery = await ctx.tracker.store();
+  const at = ctx.now();
+  await ctx.store.transaction(async () => {
+    await completeSend(ctx, reserved, legs);
+    await delivery.recordLegs(
+      reserved.public_id,
+      reserved.business_id,
+      legRecords(ctx, legs),
+      requestStatusOf(legs),
+      at,
+    );
+  });
+  await afterDelivery(ctx, reserved.business_id, legs, at);
+}
+
+/**
+ * Requests a stopped process left mid-delivery: nobody saw their outcome. The service's record
+ * counts them failed; the delivery record says `unknown`, since a text may have left before the
+ * stop. Requests held for sending hours are not in flight: their scheduled job sends them.
+ */
+export async function recoverInterruptedSends(
+  store: Store,
+  tracker: DeliveryTracker,
+  now: number,
+): Promise<number> {
+  const delivery = await tracker.store();
+  const stale = await store.requests.staleSending(now - 60_000);
+  let recovered = 0;
+  for (const row of stale) {
+    const record = await delivery.request(row.business_id, row.public_id);
+    if (record?.status === 'scheduled') continue;
+    if (record?.status === 'sending' && record.updated_at > now - 60_000) continue;
+    // Another replica's send of the same row may be finishing it: only the one that moves it on counts.
+    const finished = await store.transaction(async (tx) => {
+      await tx.lock('request', row.id);
+      if ((await store.requests.byId(row.id))?.status !== 'sending') return false;
+      await store.requests.finish(row.id, 'failed', {
+        error: 'The service stopped before delivery finished.',
+      });
+      if (record) await delivery.setStatus(row.public_id, 'unknown', now);
+      return true;
+    });
+    if (!finished) continue;
+    recovered++;
+  }
+  return recovered;
+}

@@ -1,0 +1,45 @@
+import type { Review, ReviewsQuery } from '@review-desk/shared';
+import { reviewPublicId } from '../ids.ts';
+import type { Store } from '../store/index.ts';
+import type { ReviewListRow } from './store.ts';
+
+// GET /api/v1/reviews (docs/api.md, "Paging the reviews"): newest first, ties by id; `total` counts
+// every match, so the caller's stop rule (reviews empty, or page × limit ≥ total) ends the walk
+// exactly.
+
+export function toReview(row: ReviewListRow): Review {
+  return {
+    id: reviewPublicId(row.id),
+    rating: row.rating,
+    response_status: row.status,
+    author_name: row.author_name,
+    text: row.text,
+    review_date: new Date(row.review_at).toISOString(),
+    response_text: row.response_text,
+    platform: row.platform,
+  };
+}
+
+/**
+ * Up to this offset a page is read from the newest end without waiting for the total (it is
+ * cheap whatever the total), so on PostgreSQL the two queries run at once on two connections.
+ * Deeper pages wait for the total, which tells from which end the page is nearer.
+ */
+const READ_FROM_FRONT = 10_000;
+
+export async function listReviews(store: Store, businessId: number, query: ReviewsQuery) {
+  const filter = { status: query.status, minRating: query.minRating };
+  const offset = (query.page - 1) * query.limit;
+  const [total, rows] =
+    offset <= READ_FROM_FRONT
+      ? await Promise.all([
+          store.reviews.total(businessId, filter),
+          store.reviews.page(businessId, filter, offset, query.limit),
+        ])
+      : await store.reviews
+          .total(businessId, filter)
+          .then(
+            async (n) => [n, await store.reviews.page(businessId, filter, offset, query.limit, n)] as const,
+          );
+  return { page: query.page, limit: query.limit, total, reviews: rows.map(toReview) };
+}
