@@ -24,9 +24,9 @@ export const ALERT_LIST_MAX = 50;
 export const ALERT_TIME_ZONE_DEFAULT = 'UTC';
 
 const THRESHOLD_WORDS = `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}`;
-export const alertPreferencesSchema = z.strictObject({
+export const alertPreferencesSchema = /* @__PURE__ */ z.strictObject({
   enabled: z.boolean({ error: 'enabled must be true or false' }),
-  threshold: z
+  threshold: /* @__PURE__ */ z
     .number({ error: THRESHOLD_WORDS })
     .check(
       z.int({ error: THRESHOLD_WORDS }),
@@ -34,7 +34,7 @@ export const alertPreferencesSchema = z.strictObject({
       z.lte(RATING_MAX, { error: THRESHOLD_WORDS }),
     ),
   channel: z.enum(ALERT_CHANNELS, { error: 'channel must be email or in_app' }),
-  timeZone: z
+  timeZone: /* @__PURE__ */ z
     .string({ error: 'timeZone must be a time zone such as Europe/London' })
     .check(z.refine(isValidTimeZone, { error: 'timeZone must be a time zone such as Europe/London' })),
   digest: z.boolean({ error: 'digest must be true or false' }),
@@ -50,7 +50,7 @@ export const DEFAULT_ALERT_PREFERENCES: AlertPreferences = {
 };
 
 /** GET/PUT /bff/notifications/preferences answer. */
-export const preferencesReplySchema = z.object({
+export const preferencesReplySchema = /* @__PURE__ */ z.object({
   preferences: alertPreferencesSchema,
   /** Whether the BFF can send email at all (BFF_SMTP_URL is set). */
   emailConfigured: z.boolean(),
@@ -61,12 +61,12 @@ export const preferencesReplySchema = z.object({
 });
 export type PreferencesReply = z.infer<typeof preferencesReplySchema>;
 
-export const alertSchema = z.object({
-  id: z.number().check(z.int()),
+export const alertSchema = /* @__PURE__ */ z.object({
+  id: /* @__PURE__ */ z.number().check(z.int()),
   location: z.string(),
   locationName: z.string(),
   reviewId: z.string(),
-  rating: z.number().check(z.int()),
+  rating: /* @__PURE__ */ z.number().check(z.int()),
   author: z.nullable(z.string()),
   excerpt: z.nullable(z.string()),
   reviewDate: z.nullable(z.string()),
@@ -76,8 +76,8 @@ export const alertSchema = z.object({
 export type Alert = z.infer<typeof alertSchema>;
 
 /** GET /bff/alerts answer. */
-export const alertListSchema = z.object({
-  unread: z.number().check(z.int(), z.nonnegative()),
+export const alertListSchema = /* @__PURE__ */ z.object({
+  unread: /* @__PURE__ */ z.number().check(z.int(), z.nonnegative()),
   /**
    * Since when every new review at the user's locations alerts them: the first poll of each after
    * alerts were turned on. Null while alerts are off or that poll has not run yet.
@@ -88,11 +88,13 @@ export const alertListSchema = z.object({
 export type AlertList = z.infer<typeof alertListSchema>;
 
 /** POST /bff/alerts/read: some alerts by id, or all of the user's. */
-export const markAlertsReadSchema = z.union(
+export const markAlertsReadSchema = /* @__PURE__ */ z.union(
   [
     z.strictObject({
       ids: z
-        .array(z.number().check(z.int(), z.positive()), { error: 'ids must be a list of alert ids' })
+        .array(/* @__PURE__ */ z.number().check(z.int(), z.positive()), {
+          error: 'ids must be a list of alert ids',
+        })
         .check(
           z.minLength(1, { error: 'ids must name at least one alert' }),
           z.maxLength(ALERT_LIST_MAX, { error: `ids may name at most ${ALERT_LIST_MAX} alerts` }),

@@ -7,22 +7,22 @@ import { z } from './zod.ts';
 // and `reviewLeft`; the rest is the real service's shape, extended. Definitions below are the ones
 // our service computes and the dashboard explains.
 
-export const analyticsQuerySchema = z.strictObject({
+export const analyticsQuerySchema = /* @__PURE__ */ z.strictObject({
   days: z._default(intParam('days', DAYS_MIN, DAYS_MAX), DAYS_DEFAULT),
 });
 export type AnalyticsQuery = z.output<typeof analyticsQuerySchema>;
 
-export const analyticsSearchParams = searchParamsOf(analyticsQuerySchema);
+export const analyticsSearchParams = /* @__PURE__ */ searchParamsOf(analyticsQuerySchema);
 
-const count = z.number().check(z.int(), z.nonnegative());
+const count = /* @__PURE__ */ z.number().check(z.int(), z.nonnegative());
 /** A share from 0 to 1, or null when its denominator is 0. */
-const rate = z.nullable(z.number().check(z.gte(0), z.lte(1)));
+const rate = /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.number().check(z.gte(0), z.lte(1)));
 /** Mean rating, or null when there is nothing to average. */
-const mean = z.nullable(z.number().check(z.gte(0), z.lte(5)));
+const mean = /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.number().check(z.gte(0), z.lte(5)));
 
 /** What our service writes: every field present. */
-export const analyticsOutputSchema = z.object({
-  rangeDays: z.number().check(z.int()),
+export const analyticsOutputSchema = /* @__PURE__ */ z.object({
+  rangeDays: /* @__PURE__ */ z.number().check(z.int()),
   /** Window: the last `rangeDays` calendar days in UTC, today included. */
   from: z.string(),
   to: z.string(),
@@ -75,11 +75,11 @@ export type AnalyticsOutput = z.infer<typeof analyticsOutputSchema>;
 // Tolerant reading: a deployment is only known to send `completed` and `reviewLeft` (under
 // `requests`, as the real service does, or at the top of `data`). Everything is optional and
 // unknown fields are kept; a missing figure is "not provided", never a zero.
-const optCount = z.optional(z.number().check(z.nonnegative()));
-const optRate = z.optional(z.nullable(z.number()));
-const numberRecord = z.optional(z.record(z.string(), z.number()));
+const optCount = /* @__PURE__ */ z.optional(/* @__PURE__ */ z.number().check(z.nonnegative()));
+const optRate = /* @__PURE__ */ z.optional(z.nullable(z.number()));
+const numberRecord = /* @__PURE__ */ z.optional(z.record(z.string(), z.number()));
 
-export const analyticsResultSchema = z.looseObject({
+export const analyticsResultSchema = /* @__PURE__ */ z.looseObject({
   rangeDays: z.optional(z.number()),
   from: z.optional(z.string()),
   to: z.optional(z.string()),

@@ -1,9 +1,9 @@
-import { recipientFields } from './bff.ts';
 import { BULK_DAILY_CAP_MAX } from './bulk-days.ts';
 import { channelSchema, DEFAULT_CHANNEL } from './channels.ts';
-import { fieldErrors } from './envelope.ts';
+import { fieldErrors } from './field-errors.ts';
 import { pageOf, pagingParams } from './paging.ts';
 import { type SendRequest, sendRequestSchema } from './send.ts';
+import { recipientFields } from './send-history.ts';
 import { z } from './zod.ts';
 
 // Sending to a list (docs/bulk.md): the dashboard checks every row with the same schema a single
@@ -41,11 +41,11 @@ export type BulkRowOutcome = (typeof BULK_ROW_OUTCOMES)[number];
 
 /** A row as a file gives it: the fields a single send takes, without the channel. */
 const bulkRowInputShape = {
-  customerName: z.optional(z.string().check(z.maxLength(1000))),
-  customerPhone: z.optional(z.string().check(z.maxLength(1000))),
-  customerEmail: z.optional(z.string().check(z.maxLength(1000))),
+  customerName: z.optional(/* @__PURE__ */ z.string().check(z.maxLength(1000))),
+  customerPhone: z.optional(/* @__PURE__ */ z.string().check(z.maxLength(1000))),
+  customerEmail: z.optional(/* @__PURE__ */ z.string().check(z.maxLength(1000))),
 };
-export const bulkRowInputSchema = z.object(bulkRowInputShape);
+export const bulkRowInputSchema = /* @__PURE__ */ z.object(bulkRowInputShape);
 export type BulkRowInput = z.input<typeof bulkRowInputSchema>;
 
 /** One row with the list's channel, through the single send's own schema. */
@@ -60,7 +60,7 @@ export function checkBulkRow(row: BulkRowInput, channel: z.input<typeof channelS
  * skipped when its turn comes, rather than sent. `dailyCap`: at most this many rows go out a day
  * (bulk-days.ts); the rest wait for the next day.
  */
-const bulkSendRequestObject = z.strictObject({
+const bulkSendRequestObject = /* @__PURE__ */ z.strictObject({
   channel: z._default(channelSchema, DEFAULT_CHANNEL),
   rows: z.array(z.strictObject(bulkRowInputShape), { error: 'rows must be a list of rows' }).check(
     z.minLength(1, { error: 'rows must hold at least one row' }),
@@ -71,7 +71,7 @@ const bulkSendRequestObject = z.strictObject({
   skipRecent: z._default(z.boolean(), false),
   dailyCap: z._default(
     z.nullable(
-      z.number({ error: 'dailyCap must be a whole number' }).check(
+      /* @__PURE__ */ z.number({ error: 'dailyCap must be a whole number' }).check(
         z.int({ error: 'dailyCap must be a whole number' }),
         z.gte(1, { error: 'dailyCap must be at least 1' }),
         z.lte(BULK_DAILY_CAP_MAX, {
@@ -82,7 +82,7 @@ const bulkSendRequestObject = z.strictObject({
     null,
   ),
 });
-export const bulkSendRequestSchema = z.pipe(
+export const bulkSendRequestSchema = /* @__PURE__ */ z.pipe(
   bulkSendRequestObject,
   z.transform((body: z.output<typeof bulkSendRequestObject>, ctx) => {
     const sends: SendRequest[] = [];
@@ -114,12 +114,15 @@ export type BulkSendRequest = z.output<typeof bulkSendRequestSchema>;
 /** The list's rows in all, and how many stand at each outcome. */
 type OutcomeCounts = Record<BulkRowOutcome, z.ZodMiniNumber>;
 const outcomeCounts = Object.fromEntries(
-  BULK_ROW_OUTCOMES.map((o) => [o, z.number().check(z.int())]),
+  BULK_ROW_OUTCOMES.map((o) => [o, /* @__PURE__ */ z.number().check(z.int())]),
 ) as OutcomeCounts;
-export const bulkCountsSchema = z.object({ total: z.number().check(z.int()), ...outcomeCounts });
+export const bulkCountsSchema = /* @__PURE__ */ z.object({
+  total: /* @__PURE__ */ z.number().check(z.int()),
+  ...outcomeCounts,
+});
 export type BulkCounts = z.infer<typeof bulkCountsSchema>;
 
-export const bulkJobSchema = z.object({
+export const bulkJobSchema = /* @__PURE__ */ z.object({
   id: z.string(),
   status: z.enum(BULK_JOB_STATUSES),
   /** Why the job is paused or stopped, in words (null while running normally). */
@@ -134,7 +137,7 @@ export const bulkJobSchema = z.object({
   /** Rows per minute over the last rows sent (null before two have gone). */
   ratePerMinute: z.nullable(z.number()),
   /** At most this many rows a day (null: no cap), days on `timeZone`'s wall clock. */
-  dailyCap: z.nullable(z.number().check(z.int())),
+  dailyCap: z.nullable(/* @__PURE__ */ z.number().check(z.int())),
   timeZone: z.string(),
   /** Today's cap is reached: the next row goes out at this time (the next day's start). */
   waitingUntil: z.nullable(z.string()),
@@ -142,11 +145,14 @@ export const bulkJobSchema = z.object({
 export type BulkJob = z.infer<typeof bulkJobSchema>;
 
 /** `timeZone`: the wall clock a new list's days are counted on (for the preflight's finishing date). */
-export const bulkJobListSchema = z.object({ jobs: z.array(bulkJobSchema), timeZone: z.string() });
+export const bulkJobListSchema = /* @__PURE__ */ z.object({
+  jobs: z.array(bulkJobSchema),
+  timeZone: z.string(),
+});
 export type BulkJobList = z.infer<typeof bulkJobListSchema>;
 
-export const bulkRowSchema = z.object({
-  index: z.number().check(z.int()),
+export const bulkRowSchema = /* @__PURE__ */ z.object({
+  index: /* @__PURE__ */ z.number().check(z.int()),
   ...recipientFields,
   outcome: z.enum(BULK_ROW_OUTCOMES),
   /** The upstream's error code for a refusal, or why a row was skipped or is unknown. */
@@ -158,12 +164,12 @@ export const bulkRowSchema = z.object({
 });
 export type BulkRow = z.infer<typeof bulkRowSchema>;
 
-export const bulkRowPageSchema = pageOf('rows', bulkRowSchema);
+export const bulkRowPageSchema = /* @__PURE__ */ pageOf('rows', bulkRowSchema);
 export type BulkRowPage = z.infer<typeof bulkRowPageSchema>;
 
 /** GET /bff/bulk-sends/{id}/rows: pages of up to 500 rows. */
 export const BULK_ROWS_PAGE_MAX = 500;
-export const bulkRowsQuerySchema = z.strictObject({
+export const bulkRowsQuerySchema = /* @__PURE__ */ z.strictObject({
   ...pagingParams({ min: 1, max: BULK_ROWS_PAGE_MAX, default: 100 }),
 });
 

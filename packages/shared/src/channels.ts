@@ -22,6 +22,6 @@ export function channelSendsMessage(channel: Channel): boolean {
   return channel !== 'link';
 }
 
-export const channelSchema = z.enum(CHANNELS, {
+export const channelSchema = /* @__PURE__ */ z.enum(CHANNELS, {
   error: `channel must be one of ${CHANNELS.join(', ')}`,
 });

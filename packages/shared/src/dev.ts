@@ -16,7 +16,7 @@ export const OUTBOX_FAULTS = {
   emailBouncesAtDomain: 'fail.example',
 } as const;
 
-export const outboxMessageSchema = z.object({
+export const outboxMessageSchema = /* @__PURE__ */ z.object({
   id: z.string(),
   /** The review request's id; for a settings test (`test: true`), `test_<n>`: no request was made. */
   requestId: z.string(),
@@ -32,9 +32,11 @@ export const outboxMessageSchema = z.object({
   createdAt: z.string(),
   /** An SMS's parts and encoding (GSM-7, or UCS-2 when a character such as an emoji needs it); null for email. */
   sms: z.optional(
-    z.nullable(z.object({ segments: z.number().check(z.int()), encoding: z.enum(['GSM-7', 'UCS-2']) })),
+    z.nullable(
+      z.object({ segments: /* @__PURE__ */ z.number().check(z.int()), encoding: z.enum(['GSM-7', 'UCS-2']) }),
+    ),
   ),
 });
 export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
 
-export const outboxListSchema = z.object({ messages: z.array(outboxMessageSchema) });
+export const outboxListSchema = /* @__PURE__ */ z.object({ messages: z.array(outboxMessageSchema) });

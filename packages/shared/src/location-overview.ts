@@ -26,9 +26,9 @@ export type OverviewRow = { slug: string; name: string } & (
   | { ok: false; error: string; code?: string | undefined }
 );
 
-const figure = z.nullable(z.number());
+const figure = /* @__PURE__ */ z.nullable(z.number());
 /** GET /bff/overview?days=N: the user's locations' rows, in their order. */
-export const overviewRowsSchema = z.object({
+export const overviewRowsSchema = /* @__PURE__ */ z.object({
   rows: z.array(
     z.union([
       z.object({

@@ -15,9 +15,9 @@ export function pagingParams(limit = { min: LIMIT_MIN, max: LIMIT_MAX, default: 
 
 /** What an answer says of its page, beside the page's items. */
 export const pageFields = {
-  page: z.number().check(z.int()),
-  limit: z.number().check(z.int()),
-  total: z.number().check(z.int(), z.nonnegative()),
+  page: /* @__PURE__ */ z.number().check(z.int()),
+  limit: /* @__PURE__ */ z.number().check(z.int()),
+  total: /* @__PURE__ */ z.number().check(z.int(), z.nonnegative()),
 };
 
 /** An answer holding a page of `items` under `key`. */

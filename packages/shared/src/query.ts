@@ -25,12 +25,14 @@ export function intParam(name: string, min: number, max: number, rangeText = `fr
   const message = `${name} must be a whole number ${rangeText}`;
   return z.pipe(
     z.pipe(
-      z
+      /* @__PURE__ */ z
         .string({ error: `${name} must be given once, as a whole number ${rangeText}` })
         .check(z.regex(/^[0-9]{1,15}$/, { error: message })),
       z.transform(Number),
     ),
-    z.number().check(z.gte(min, { error: message }), z.lte(max, { error: `${name} must be at most ${max}` })),
+    /* @__PURE__ */ z
+      .number()
+      .check(z.gte(min, { error: message }), z.lte(max, { error: `${name} must be at most ${max}` })),
   );
 }
 

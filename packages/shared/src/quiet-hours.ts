@@ -55,7 +55,7 @@ export function isValidTimeZone(zone: string): boolean {
   }
 }
 
-export const sendWindowTextSchema = z.pipe(
+export const sendWindowTextSchema = /* @__PURE__ */ z.pipe(
   z.string(),
   z.transform((text: string, ctx) => {
     try {
@@ -67,7 +67,7 @@ export const sendWindowTextSchema = z.pipe(
   }),
 );
 
-export const timeZoneSchema = z.string().check(
+export const timeZoneSchema = /* @__PURE__ */ z.string().check(
   z.refine(isValidTimeZone, {
     error: 'must be an IANA time zone such as Europe/London or America/New_York',
   }),

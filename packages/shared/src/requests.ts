@@ -42,7 +42,7 @@ export const LEG_STATES = [
   'unknown',
 ] as const;
 export type LegState = (typeof LEG_STATES)[number];
-export const legStateSchema = z.enum(LEG_STATES);
+export const legStateSchema = /* @__PURE__ */ z.enum(LEG_STATES);
 
 /** The states a receipt can no longer move a leg out of (a late `sent` never undoes `delivered`). */
 export const FINAL_LEG_STATES: readonly LegState[] = ['delivered', 'undelivered', 'failed'];
@@ -75,7 +75,7 @@ export function legStateAdvances(current: LegState, next: LegState): boolean {
  */
 export const REQUEST_STATUSES = ['scheduled', 'sending', 'sent', 'failed', 'unknown'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
-export const requestStatusSchema = z.enum(REQUEST_STATUSES, {
+export const requestStatusSchema = /* @__PURE__ */ z.enum(REQUEST_STATUSES, {
   error: `status must be one of ${REQUEST_STATUSES.join(', ')}`,
 });
 
@@ -90,7 +90,7 @@ export type LegChannel = (typeof LEG_CHANNELS)[number];
 export const LEG_KINDS = ['request', 'reminder'] as const;
 export type LegKind = (typeof LEG_KINDS)[number];
 
-export const requestLegSchema = z.object({
+export const requestLegSchema = /* @__PURE__ */ z.object({
   channel: z.enum(LEG_CHANNELS),
   kind: z.optional(z.enum(LEG_KINDS)),
   /** Who carries it: `twilio`, `smtp`, `outbox`. */
@@ -103,7 +103,7 @@ export const requestLegSchema = z.object({
 });
 export type RequestLeg = z.infer<typeof requestLegSchema>;
 
-export const requestRecordSchema = z.object({
+export const requestRecordSchema = /* @__PURE__ */ z.object({
   id: z.string(),
   channel: channelSchema,
   status: requestStatusSchema,
@@ -118,16 +118,16 @@ export const requestRecordSchema = z.object({
 export type RequestRecord = z.infer<typeof requestRecordSchema>;
 
 /** Query of GET /api/v1/requests: paged and filtered like the review list; newest first. */
-export const requestsQuerySchema = z.strictObject({
+export const requestsQuerySchema = /* @__PURE__ */ z.strictObject({
   ...pagingParams(),
   status: oneOfParam('status', REQUEST_STATUSES, requestStatusSchema),
   channel: oneOfParam('channel', CHANNELS, channelSchema),
 });
 export type RequestsQuery = z.output<typeof requestsQuerySchema>;
 
-export const requestsSearchParams = searchParamsOf(requestsQuerySchema);
+export const requestsSearchParams = /* @__PURE__ */ searchParamsOf(requestsQuerySchema);
 
-export const requestListSchema = pageOf('requests', requestRecordSchema);
+export const requestListSchema = /* @__PURE__ */ pageOf('requests', requestRecordSchema);
 export type RequestList = z.infer<typeof requestListSchema>;
 
 /**

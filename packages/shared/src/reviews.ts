@@ -7,7 +7,7 @@ import { z } from './zod.ts';
 
 export const REVIEW_STATUSES = ['pending', 'responded', 'ignored'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
-export const reviewStatusSchema = z.enum(REVIEW_STATUSES, {
+export const reviewStatusSchema = /* @__PURE__ */ z.enum(REVIEW_STATUSES, {
   error: `status must be one of ${REVIEW_STATUSES.join(', ')}`,
 });
 
@@ -23,7 +23,7 @@ export function isSyncedPlatform(platform: string | null | undefined): boolean {
 }
 
 const RATING_WORDS = `rating must be a whole number from ${RATING_MIN} to ${RATING_MAX}`;
-export const ratingSchema = z
+export const ratingSchema = /* @__PURE__ */ z
   .number()
   .check(
     z.int({ error: RATING_WORDS }),
@@ -32,19 +32,19 @@ export const ratingSchema = z
   );
 
 /** Query of GET /api/v1/reviews, from a query record (see `queryRecord`). Unknown parameters are refused. */
-export const reviewsQuerySchema = z.strictObject({
+export const reviewsQuerySchema = /* @__PURE__ */ z.strictObject({
   ...pagingParams(),
   status: oneOfParam('status', REVIEW_STATUSES, reviewStatusSchema),
   minRating: z.optional(intParam('minRating', RATING_MIN, RATING_MAX)),
 });
 export type ReviewsQuery = z.output<typeof reviewsQuerySchema>;
 
-export const reviewsSearchParams = searchParamsOf(reviewsQuerySchema);
+export const reviewsSearchParams = /* @__PURE__ */ searchParamsOf(reviewsQuerySchema);
 
 /**
  * A review as our service writes it, in the real service's field names. Dates are ISO 8601.
  */
-export const reviewSchema = z.object({
+export const reviewSchema = /* @__PURE__ */ z.object({
   id: z.string(),
   rating: ratingSchema,
   response_status: reviewStatusSchema,
@@ -87,14 +87,14 @@ export function reviewStatusOf(item: ReviewItem): string {
 }
 
 /** The review list inside `data` (docs/api.md, "Paging the reviews"). */
-export const reviewListSchema = z.looseObject({
+export const reviewListSchema = /* @__PURE__ */ z.looseObject({
   ...pageFields,
   reviews: z.array(reviewItemSchema),
 });
 export type ReviewList = z.infer<typeof reviewListSchema>;
 
 /** The list our service writes (strict review items). */
-export const reviewListOutputSchema = pageOf('reviews', reviewSchema);
+export const reviewListOutputSchema = /* @__PURE__ */ pageOf('reviews', reviewSchema);
 
 /** The API's paging rule: stop when reviews is empty or when page × limit reaches total. */
 export function isLastPage(list: {

@@ -24,15 +24,15 @@ const blankToUndefined = (value: unknown) =>
  * collapsed (customer-name.ts says why), at most CUSTOMER_NAME_MAX characters, and no web
  * address in it.
  */
-export const customerNameSchema = z.pipe(
+export const customerNameSchema = /* @__PURE__ */ z.pipe(
   z.pipe(z.string({ error: 'customerName must be text' }), z.transform(cleanCustomerName)),
-  z.string().check(
+  /* @__PURE__ */ z.string().check(
     z.maxLength(CUSTOMER_NAME_MAX, { error: `customerName must be at most ${CUSTOMER_NAME_MAX} characters` }),
     z.refine((name) => !holdsWebAddress(name), { error: CUSTOMER_NAME_WEB_ADDRESS_MESSAGE }),
   ),
 );
 
-export const customerPhoneSchema = z.pipe(
+export const customerPhoneSchema = /* @__PURE__ */ z.pipe(
   z.string({ error: 'customerPhone must be text' }),
   z.transform((value: string, ctx) => {
     const result = checkPhone(value);
@@ -44,9 +44,9 @@ export const customerPhoneSchema = z.pipe(
   }),
 );
 
-export const customerEmailSchema = z.pipe(
+export const customerEmailSchema = /* @__PURE__ */ z.pipe(
   z.pipe(
-    z.string({ error: 'customerEmail must be text' }).check(
+    /* @__PURE__ */ z.string({ error: 'customerEmail must be text' }).check(
       z.trim(),
       z.maxLength(CUSTOMER_EMAIL_MAX, {
         error: `customerEmail must be at most ${CUSTOMER_EMAIL_MAX} characters`,
@@ -62,7 +62,7 @@ export const customerEmailSchema = z.pipe(
 const blankIsUnset = <T extends z.core.$ZodType>(blank: (value: unknown) => unknown, schema: T) =>
   z.optional(z.pipe(z.transform(blank), z.optional(schema)));
 
-const sendRequestObject = z.strictObject({
+const sendRequestObject = /* @__PURE__ */ z.strictObject({
   // A name of nothing but invisible characters is no name.
   customerName: blankIsUnset(
     (value) => blankToUndefined(typeof value === 'string' ? cleanCustomerName(value) : value),
@@ -112,7 +112,7 @@ export type SendRequest = z.output<typeof sendRequestSchema>;
  * names only `sent` ("not a delivery receipt and not proof that a review was published"); clients
  * must show values they do not know. Unknown fields are kept.
  */
-export const sendResultSchema = z.looseObject({
+export const sendResultSchema = /* @__PURE__ */ z.looseObject({
   requestId: z.string(),
   status: z.string(),
   channel: z.string(),

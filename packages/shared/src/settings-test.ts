@@ -23,7 +23,7 @@ export const BFF_SETTINGS_TEST_PATH = '/bff/settings/test';
  * The words to try: the ones on the owner's screen, saved or not (each left out: the saved one).
  * They are checked with the same rules as a PUT.
  */
-export const testTemplatesSchema = z.partial(
+export const testTemplatesSchema = /* @__PURE__ */ z.partial(
   z.pick(settingsObjectSchema, { smsTemplate: true, emailSubject: true, emailTemplate: true }),
 );
 
@@ -41,7 +41,7 @@ const phoneField = (field: string) =>
     }),
   );
 
-export const settingsTestBodySchema = z.discriminatedUnion(
+export const settingsTestBodySchema = /* @__PURE__ */ z.discriminatedUnion(
   'channel',
   [
     z.strictObject({
@@ -53,7 +53,7 @@ export const settingsTestBodySchema = z.discriminatedUnion(
       channel: z.literal('email'),
       to: z.pipe(
         z.pipe(
-          z
+          /* @__PURE__ */ z
             .string({ error: 'to must be an email address' })
             .check(z.trim(), z.maxLength(320, { error: 'to must be at most 320 characters' })),
           z.email({ error: 'to must be a valid email address, e.g. name@example.com' }),
@@ -68,7 +68,7 @@ export const settingsTestBodySchema = z.discriminatedUnion(
 export type SettingsTestBody = z.input<typeof settingsTestBodySchema>;
 
 /** POST /bff/settings/test: an SMS goes to the phone given; an email to the signed-in owner's address. */
-export const bffSettingsTestBodySchema = z.discriminatedUnion(
+export const bffSettingsTestBodySchema = /* @__PURE__ */ z.discriminatedUnion(
   'channel',
   [
     z.strictObject({
@@ -87,13 +87,13 @@ export type BffSettingsTestBody = z.input<typeof bffSettingsTestBodySchema>;
  * the carrier did not answer in time, it may have gone out. A test that failed is the error
  * envelope (`delivery_failed`), and one over the hourly limit `test_send_limited`.
  */
-export const settingsTestResultSchema = z.object({
+export const settingsTestResultSchema = /* @__PURE__ */ z.object({
   channel: z.enum(['sms', 'email']),
   to: z.string(),
   status: z.enum(['sent', 'unknown']),
   /** The carrier's words for `unknown`; else null. */
   error: z.nullable(z.string()),
   /** Tests left in the current hour. */
-  remaining: z.number().check(z.int(), z.nonnegative()),
+  remaining: /* @__PURE__ */ z.number().check(z.int(), z.nonnegative()),
 });
 export type SettingsTestResult = z.infer<typeof settingsTestResultSchema>;

@@ -186,14 +186,14 @@ function templateText(field: string, max: number, opts: { singleLine: boolean })
 }
 
 const clockTime = (field: string) =>
-  z.string({ error: `${field} must be a time as HH:MM` }).check(
+  /* @__PURE__ */ z.string({ error: `${field} must be a time as HH:MM` }).check(
     z.refine((text) => parseClockTime(text) !== null, {
       error: `${field} must be a time as HH:MM (24-hour, e.g. 08:00)`,
     }),
   );
 
 /** The sending window: messages asked for outside [start, end) wait until it opens; null sends at any hour. */
-export const quietHoursSchema = z.nullable(
+export const quietHoursSchema = /* @__PURE__ */ z.nullable(
   z.strictObject({ start: clockTime('quietHours.start'), end: clockTime('quietHours.end') }).check(
     z.refine((hours) => hours.start !== hours.end, {
       error:
@@ -218,7 +218,7 @@ const settingsShape = {
   smsTemplate: templateText('smsTemplate', SMS_TEMPLATE_MAX, { singleLine: false }),
   emailSubject: templateText('emailSubject', EMAIL_SUBJECT_MAX, { singleLine: true }),
   emailTemplate: templateText('emailTemplate', EMAIL_TEMPLATE_MAX, { singleLine: false }),
-  reminderAfterDays: z
+  reminderAfterDays: /* @__PURE__ */ z
     .number({ error: 'reminderAfterDays must be a whole number of days, 0 to 14' })
     .check(
       z.int({ error: 'reminderAfterDays must be a whole number of days, 0 to 14' }),
@@ -237,7 +237,7 @@ const settingsShape = {
 };
 
 /** The settings' fields and their own rules; `settingsSchemaFor` adds the checks across fields. */
-export const settingsObjectSchema = z.strictObject(settingsShape);
+export const settingsObjectSchema = /* @__PURE__ */ z.strictObject(settingsShape);
 export type Settings = z.infer<typeof settingsObjectSchema>;
 export const SETTINGS_FIELDS = Object.keys(settingsShape) as (keyof Settings)[];
 
@@ -280,11 +280,11 @@ export function settingsSchemaFor(context: TemplateContext = SAMPLE_CONTEXT) {
 }
 
 /** PUT /api/v1/settings: any of the fields; the ones left out keep their values. */
-export const settingsUpdateSchema = z.partial(settingsObjectSchema);
+export const settingsUpdateSchema = /* @__PURE__ */ z.partial(settingsObjectSchema);
 export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
 
 /** GET and PUT answer with the settings and what the dashboard's preview needs. */
-export const settingsResponseSchema = z.object({
+export const settingsResponseSchema = /* @__PURE__ */ z.object({
   settings: settingsObjectSchema,
   /** The business's name and an example link of real length: what the SMS limit is counted with. */
   preview: z.object({ businessName: z.string(), reviewLink: z.string() }),
