@@ -1,5 +1,5 @@
-import { NavLink } from 'react-router';
 import { useLocations } from '../features/locations/api/get-locations.ts';
+import { NavLink } from '../lib/router.tsx';
 import { useSession } from '../lib/session.ts';
 import { pages } from './pages.ts';
 

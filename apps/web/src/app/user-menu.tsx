@@ -1,13 +1,14 @@
 import '../components/overlays.css';
 import { Menu } from '@mantine/core';
-import { useNavigate } from 'react-router';
 import { paths } from '../config/paths.ts';
 import { useLogout } from '../features/auth/api/logout.ts';
+import { useNavigate } from '../lib/router.tsx';
 import { useSession } from '../lib/session.ts';
+import { withMantine } from './mantine.tsx';
 import { UserButton } from './user-button.tsx';
 
 /** The account menu (loaded on first use: the header paints without the floating-menu code). */
-export default function UserMenu({ initiallyOpened }: { initiallyOpened: boolean }) {
+function UserMenu({ initiallyOpened }: { initiallyOpened: boolean }) {
   const me = useSession();
   const logout = useLogout();
   const navigate = useNavigate();
@@ -29,3 +30,5 @@ export default function UserMenu({ initiallyOpened }: { initiallyOpened: boolean
     </Menu>
   );
 }
+
+export default withMantine(UserMenu);

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '@review-desk/shared/errors';
+import { failureInfo } from '@review-desk/shared/errors';
 import { z } from '@review-desk/shared/zod';
 import { QueryClientProvider, useMutation, useQuery } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
@@ -36,6 +37,7 @@ function apiError(
       headers: new Headers(),
     },
     opts.authRequired ?? false,
+    failureInfo({ status, code: opts.code ?? null }),
   );
 }
 

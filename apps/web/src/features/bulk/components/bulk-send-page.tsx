@@ -1,13 +1,15 @@
+import './bulk.css';
 import '@mantine/core/styles/Badge.layer.css';
 import { Anchor, Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
 import { CHANNELS, type Channel } from '@review-desk/shared/send';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { withMantine } from '../../../app/mantine.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-error.ts';
+import { Link, useSearchParams } from '../../../lib/router.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { useCreateBulkSend } from '../api/create-bulk-send.ts';
 import { useBulkSends } from '../api/get-bulk-sends.ts';
@@ -53,7 +55,7 @@ type Recent =
   | { state: 'checking'; done: number }
   | { state: 'checked'; lines: Set<number> };
 
-export default function BulkSendPage({ title }: { title: string }) {
+function BulkSendPage({ title }: { title: string }) {
   const [params, setParams] = useSearchParams();
   const job = params.get('job');
   return (
@@ -297,3 +299,5 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
     </Stack>
   );
 }
+
+export default withMantine(BulkSendPage);

@@ -1,3 +1,4 @@
+import './bulk.css';
 import { Paper, Stack, Text } from '@mantine/core';
 import { type DragEvent, useState } from 'react';
 import { numberFormat } from '../model.ts';

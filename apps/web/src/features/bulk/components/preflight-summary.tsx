@@ -1,3 +1,4 @@
+import './bulk.css';
 import { Alert, Checkbox, Stack, Text } from '@mantine/core';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Preflight } from '../model.ts';

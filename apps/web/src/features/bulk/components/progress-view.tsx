@@ -1,3 +1,4 @@
+import './bulk.css';
 import '@mantine/core/styles/Progress.layer.css';
 import {
   Alert,

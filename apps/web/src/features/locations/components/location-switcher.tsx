@@ -1,12 +1,14 @@
+import './locations.css';
 import { NativeSelect } from '@mantine/core';
 import { useEffect } from 'react';
-import { useLocation } from 'react-router';
+import { withMantine } from '../../../app/mantine.tsx';
 import {
   CURRENT_LOCATION,
   locationHref,
   rememberedLocation,
   rememberLocation,
 } from '../../../lib/location.ts';
+import { useLocation } from '../../../lib/router.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { useLocations } from '../api/get-locations.ts';
 
@@ -15,7 +17,7 @@ import { useLocations } from '../api/get-locations.ts';
  * page in it (the address carries the location, so it can be shared); the choice is remembered
  * per user on this browser and taken again when an address names no location.
  */
-export default function LocationSwitcher() {
+function LocationSwitcher() {
   const me = useSession();
   const { data } = useLocations();
   const { pathname, search } = useLocation();
@@ -49,3 +51,5 @@ export default function LocationSwitcher() {
     />
   );
 }
+
+export default withMantine(LocationSwitcher);

@@ -1,4 +1,5 @@
 import { Alert, Skeleton, Stack, Text } from '@mantine/core';
+import { withMantine } from '../../../app/mantine.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { Stars } from '../../../components/stars.tsx';
@@ -7,7 +8,7 @@ import { locationHref } from '../../../lib/location.ts';
 import { ATTENTION_PAGE, useAttention } from '../api/get-attention.ts';
 
 /** The newest low-rated reviews still waiting for a response, across every location the user may see. */
-export default function NeedsAttentionPage({ title }: { title: string }) {
+function NeedsAttentionPage({ title }: { title: string }) {
   const attention = useAttention();
   const data = attention.data;
   return (
@@ -64,3 +65,5 @@ export default function NeedsAttentionPage({ title }: { title: string }) {
     </Stack>
   );
 }
+
+export default withMantine(NeedsAttentionPage);

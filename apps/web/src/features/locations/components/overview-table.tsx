@@ -1,3 +1,4 @@
+import './locations.css';
 import {
   OVERVIEW_SORT_KEYS,
   type OverviewFigures,

@@ -1,6 +1,6 @@
 import { ALERT_PATHS, type MarkAlertsRead } from '@review-desk/shared/alerts';
 import { z } from '@review-desk/shared/zod';
-import { sendJson, useChangeThenReread } from '../../../lib/queries.ts';
+import { sendJson, useChangeThenReread } from '../../../lib/changes.ts';
 import { alertsKeys } from './get-alerts.ts';
 
 // POST /bff/alerts/read: some of the user's alerts ({ids}) or all of them ({all: true}).

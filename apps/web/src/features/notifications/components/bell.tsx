@@ -2,11 +2,12 @@ import './bell.css';
 import { Badge, Group, Popover, Text } from '@mantine/core';
 import { type Alert, reviewDetailPath } from '@review-desk/shared/alerts';
 import { useId, useState } from 'react';
-import { Link } from 'react-router';
+import { withMantine } from '../../../app/mantine.tsx';
 import { Stars } from '../../../components/stars.tsx';
 import { paths } from '../../../config/paths.ts';
 import { formatAgo } from '../../../lib/format.ts';
 import { CURRENT_LOCATION } from '../../../lib/location.ts';
+import { Link } from '../../../lib/router.tsx';
 import { useLocations } from '../../locations/api/get-locations.ts';
 import { useAlerts } from '../api/get-alerts.ts';
 import { useMarkAlertsRead } from '../api/mark-alerts-read.ts';
@@ -71,7 +72,7 @@ function AlertLink({
   return <a href={reviewDetailPath(alert.location, alert.reviewId)}>{body}</a>;
 }
 
-export default function Bell() {
+function Bell() {
   const alerts = useAlerts();
   const markRead = useMarkAlertsRead();
   const locations = useLocations();
@@ -146,3 +147,5 @@ export default function Bell() {
     </Popover>
   );
 }
+
+export default withMantine(Bell);

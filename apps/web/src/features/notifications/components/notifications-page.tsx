@@ -17,6 +17,7 @@ import {
 } from '@review-desk/shared/alerts';
 import { RATING_MAX, RATING_MIN } from '@review-desk/shared/limits';
 import { useMemo, useState } from 'react';
+import { withMantine } from '../../../app/mantine.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { describeError } from '../../../lib/describe-error.ts';
@@ -163,7 +164,7 @@ function PreferencesForm({ reply }: { reply: PreferencesReply }) {
   );
 }
 
-export default function NotificationsPage({ title }: { title: string }) {
+function NotificationsPage({ title }: { title: string }) {
   const preferences = usePreferences();
   return (
     <Stack gap="md">
@@ -179,3 +180,5 @@ export default function NotificationsPage({ title }: { title: string }) {
     </Stack>
   );
 }
+
+export default withMantine(NotificationsPage);

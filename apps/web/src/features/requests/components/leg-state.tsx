@@ -1,3 +1,5 @@
+import '../../../components/field-list.css';
+import './requests.css';
 import '@mantine/core/styles/Badge.layer.css';
 import { Badge, Text } from '@mantine/core';
 import { describeSendTime } from '@review-desk/shared/quiet-hours';

@@ -1,3 +1,4 @@
+import './send.css';
 import { NativeSelect, Text } from '@mantine/core';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { useMemo } from 'react';

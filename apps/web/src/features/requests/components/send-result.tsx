@@ -1,3 +1,4 @@
+import '../../../components/field-list.css';
 import '@mantine/core/styles/Badge.layer.css';
 import {
   Alert,
@@ -15,8 +16,8 @@ import {
 import { describeSendTime } from '@review-desk/shared/quiet-hours';
 import { SEND_STATUS_MEANINGS, SEND_STATUS_SCHEDULED, type SendResult } from '@review-desk/shared/send';
 import { QRCodeSVG } from 'qrcode.react';
-import { Link } from 'react-router';
 import { requestsHref } from '../../../config/paths.ts';
+import { Link } from '../../../lib/router.tsx';
 import { channelLabel } from '../channel-labels.ts';
 import { localZone } from './leg-state.tsx';
 

@@ -1,7 +1,9 @@
+import '../../../components/field-list.css';
 import '../../../components/overlays.css';
 import { Drawer, Stack, Text } from '@mantine/core';
 import { type ReviewItem, reviewStatusOf } from '@review-desk/shared/reviews';
 import type { ReactNode } from 'react';
+import { withMantine } from '../../../app/mantine.tsx';
 import { Stars } from '../../../components/stars.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { PlatformBadge, StatusBadge } from './badges.tsx';
@@ -78,13 +80,7 @@ export function reviewFieldRows(
   ];
 }
 
-export default function ReviewDetail({
-  review,
-  onClose,
-}: {
-  review: ReviewItem | null;
-  onClose: () => void;
-}) {
+function ReviewDetail({ review, onClose }: { review: ReviewItem | null; onClose: () => void }) {
   const rows = review ? reviewFieldRows(review) : [];
   const knownRows = rows.filter((row) => row.known);
   const otherRows = rows.filter((row) => !row.known);
@@ -122,3 +118,5 @@ export default function ReviewDetail({
     </Drawer>
   );
 }
+
+export default withMantine(ReviewDetail);

@@ -23,6 +23,7 @@ import {
   settingsSchemaFor,
 } from '@review-desk/shared/settings';
 import { type ChangeEvent, type FormEvent, useMemo, useState } from 'react';
+import { withMantine } from '../../../app/mantine.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ApiError } from '../../../lib/api-error.ts';
@@ -221,7 +222,7 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
   );
 }
 
-export default function SettingsPage({ title }: { title: string }) {
+function SettingsPage({ title }: { title: string }) {
   const settings = useSettings();
   const notOffered = settings.error instanceof ApiError && settings.error.code === 'settings_not_offered';
   return (
@@ -244,3 +245,5 @@ export default function SettingsPage({ title }: { title: string }) {
     </Stack>
   );
 }
+
+export default withMantine(SettingsPage);

@@ -1,6 +1,7 @@
 import { Button, Skeleton, Stack } from '@mantine/core';
 import type { User } from '@review-desk/shared/bff';
 import { lazy, Suspense, useState } from 'react';
+import { withMantine } from '../../../app/mantine.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useSession } from '../../../lib/session.ts';
@@ -14,7 +15,7 @@ import { UsersTable } from './users-table.tsx';
 const LocationsDialog = lazy(() => import('./locations-dialog.tsx'));
 
 /** Owners manage who can sign in: the list, and a dialog for adding, a new password, removing. */
-export default function UsersPage({ title }: { title: string }) {
+function UsersPage({ title }: { title: string }) {
   const me = useSession();
   const users = useUsers();
   const [adding, setAdding] = useState(false);
@@ -51,3 +52,5 @@ export default function UsersPage({ title }: { title: string }) {
     </Stack>
   );
 }
+
+export default withMantine(UsersPage);
