@@ -173,11 +173,30 @@ export function chunkGroups() {
         (id) => !inNodeModules(id) || firstLoad.has(id),
       );
       for (const id of ids) if (OURS_WITH_MANTINE.test(id)) common.add(id);
+      // What the pages' other components need stays out of the overlays' file: a page with a
+      // checkbox must not load the dialogs to get a helper they share.
+      const overlayRoots = mantineModules(ids, MANTINE_OVERLAYS);
+      const drawn = ids
+        .filter((id) => !inNodeModules(id))
+        .flatMap((id) => {
+          const info = this.getModuleInfo(id);
+          const names = namesFrom(info?.code ?? '', (from) => from === '@mantine/core');
+          const barrel = info?.importedIds.find((dep) =>
+            /[\\/]@mantine[\\/]core[\\/]esm[\\/]index\.mjs$/.test(dep),
+          );
+          return names.size > 0 && barrel ? barrelSources(this, barrel, names) : [];
+        })
+        .filter((id) => !overlayRoots.includes(id));
+      const elsewhere = reachable(this, drawn, (id) => !inNodeModules(id) || firstLoad.has(id));
+      // Mantine's own helpers (its core and hooks, not a component) that other components use go
+      // with the common file: a file of a few hundred bytes is a request of its own otherwise.
+      for (const id of elsewhere)
+        if (/[\\/]@mantine[\\/](core[\\/]esm[\\/]core|hooks)[\\/]/.test(id)) common.add(id);
       fill(mantine, common);
       const opened = reachable(
         this,
-        mantineModules(ids, MANTINE_OVERLAYS),
-        (id) => !inNodeModules(id) || firstLoad.has(id) || common.has(id),
+        overlayRoots,
+        (id) => !inNodeModules(id) || firstLoad.has(id) || common.has(id) || elsewhere.has(id),
       );
       fill(overlays, opened);
     },
