@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNUSED_PALETTES } from '../apps/web/build/theme-variables.ts';
 import {
   chunksContaining,
   type Manifest,
@@ -73,5 +74,16 @@ describe('first load of each route of the dashboard', () => {
         route,
       ).toEqual([]);
     }
+  });
+
+  it('no source of the dashboard draws with a palette the build leaves out of the theme variables', () => {
+    const src = path.join(root, 'apps/web/src');
+    const names = UNUSED_PALETTES.join('|');
+    const named = new RegExp(`--mantine-color-(${names})-|color(=|:\\s*)\\{?["'](${names})["']`);
+    const offenders = readdirSync(src, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && /\.(tsx?|css)$/.test(entry.name))
+      .map((entry) => path.join(entry.parentPath, entry.name))
+      .filter((file) => named.test(readFileSync(file, 'utf8')));
+    expect(offenders.map((file) => path.relative(root, file))).toEqual([]);
   });
 });
