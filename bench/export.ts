@@ -12,7 +12,7 @@ import { type Stack, signIn } from './lib/stack.ts';
 
 const ROWS = 10_000;
 
-/** Tops the demo business up to exactly ROWS reviews with the API's bulk path (`cli generate`). */
+/** Tops the demo business up to exactly ROWS reviews with the API's loader (`cli generate`). */
 async function topUp(stack: Stack): Promise<void> {
   const keyFile = path.join(stack.dataDir, 'demo-api-key');
   const key = readFileSync(keyFile, 'utf8').trim();

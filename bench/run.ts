@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { alertsSection } from './alerts.ts';
 import { bulkBenchmark } from './bulk.ts';
+import { bulkFloodBenchmark } from './bulk-flood.ts';
 import { browserSection, bundleSection } from './dashboard.ts';
 import { phoneSection } from './dashboard-phone.ts';
 import { deliveryBenchmark } from './delivery.ts';
@@ -83,7 +84,10 @@ if (only.includes('proxy')) {
   );
 }
 if (only.includes('service')) report(await serviceBenchmark({ quick }));
-if (only.includes('bulk')) report(await bulkBenchmark({ quick }));
+if (only.includes('bulk')) {
+  report(await bulkBenchmark({ quick }));
+  report(await bulkFloodBenchmark({ quick }));
+}
 if (only.includes('delivery'))
   report(
     await deliveryBenchmark({

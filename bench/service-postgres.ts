@@ -87,7 +87,7 @@ export async function postgresBenchmark(options: {
     const s = (ms: number) => round(ms / 1000);
     const loading: Table = {
       title: `Loading ${SLICE.reviews.toLocaleString('en-US')} reviews + ${SLICE.requests.toLocaleString('en-US')} requests into PostgreSQL, two ways`,
-      note: '`cli generate` (the API’s bulk write path) into SQLite then `migrate-to-postgres`, or `cli generate` with DATABASE_URL straight into PostgreSQL.',
+      note: '`cli generate` (the API’s loader) into SQLite then `migrate-to-postgres`, or `cli generate` with DATABASE_URL straight into PostgreSQL.',
       columns: ['way', 'generate s', 'copy s', 'total s'],
       rows: [
         [

@@ -20,7 +20,7 @@ export { sendRequest } from './lib/service-calls.ts';
 
 // Benchmark 2: the service at scale. One business with a million reviews and a million requests
 // (plus ten other businesses, so isolation is measured too) in a temporary database, generated
-// with the API's own bulk path (`cli generate`). Sequential keep-alive calls over HTTP give the
+// with the API's own loader (`cli generate`). Sequential keep-alive calls over HTTP give the
 // latency of each listed case; autocannon gives sends per second with the outbox provider.
 
 export type ServiceOptions = { quick: boolean };

@@ -95,6 +95,7 @@ test('Reviews: a 429 storm with a long Retry-After → “Too many requests” w
   await expect(error.getByRole('button', { name: /Try again in \d+ s/ })).toBeDisabled();
   // No silent retries behind the user's back while the countdown runs.
   const calls = upstream.count(REVIEWS);
+  // Real time: the countdown runs in the browser's own time; nothing marks a retry that was not made.
   await page.waitForTimeout(3_000);
   expect(upstream.count(REVIEWS)).toBe(calls);
 });

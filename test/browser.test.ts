@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { chromium } from '@playwright/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PACKAGE_VERSION, chromiumLaunch, ensureChromium } from '../e2e/support/chromium.ts';
+import { waitFor } from './support/stack.ts';
 
 // The browser the browser tests and the dashboard benchmark drive comes from npm alone: unpacked
 // from the pinned @sparticuz/chromium, safely when several processes start at once, and it runs
@@ -38,7 +39,10 @@ describe('the browser from npm', () => {
   it('unpacks once under concurrent starts: every process gets a complete browser, no leftovers', async () => {
     // One starts, two more while it is writing: none may be handed a half-written executable.
     const first = unpackInChild();
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Its private folder is there: it is writing (or, on a fast machine, already done).
+    const started = () =>
+      readdirSync(path.dirname(home)).some((name) => name.startsWith(path.basename(home)));
+    await waitFor(started, 60_000, 'the first unpacking');
     const results = await Promise.all([first, unpackInChild(), unpackInChild()]);
 
     const major = CHROMIUM_PACKAGE_VERSION.split('.')[0];

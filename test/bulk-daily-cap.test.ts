@@ -1,6 +1,6 @@
 import type { BulkJob } from '@review-desk/shared';
 import { describe, expect, it } from 'vitest';
-import { moveDevClock } from './support/dev-clock.ts';
+import { drainDevJobs, moveDevClock } from './support/dev-clock.ts';
 import type { Session } from './support/http.ts';
 import { useListStack } from './support/list-stack.ts';
 import { outboxCount, type SystemBff, waitFor } from './support/stack.ts';
@@ -54,7 +54,7 @@ describe('a list sent at most 2 a day', () => {
     await stack.bff.restart();
     await setClock(stack.bff, '2026-12-01T23:00:00Z');
     owner = await stack.bff.owner();
-    await new Promise((r) => setTimeout(r, 1_500));
+    await drainDevJobs(stack.bff.url); // what is due has run: the list still waits
     expect((await view(owner, id)).counts).toMatchObject({ sent: 2, pending: 3 });
 
     // A second process on the same database; both reach Wednesday.
@@ -62,7 +62,8 @@ describe('a list sent at most 2 a day', () => {
     for (const bff of [stack.bff, second]) await setClock(bff, '2026-12-02T05:00:00Z');
     await until((j) => j.counts.sent === 4, 'the second day sent');
     expect(job.waitingUntil).toBe('2026-12-03T05:00:00.000Z');
-    await new Promise((r) => setTimeout(r, 1_000));
+    // Neither process has anything left due or running: no fifth row goes before Thursday.
+    await Promise.all([drainDevJobs(stack.bff.url), drainDevJobs(second.url)]);
     expect((await view(owner, id)).counts.sent).toBe(4);
 
     for (const bff of [second, stack.bff]) await setClock(bff, '2026-12-03T05:00:01Z');

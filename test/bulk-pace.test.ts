@@ -58,7 +58,7 @@ describe('a 2,000-row list at 120 a minute, on moved clocks', () => {
         (3 * ROWS * 60_000) / LIMIT_PER_MINUTE,
       );
       if (Date.now() - stack.relay.lastRequestAt >= IDLE_MS) await stack.relay.advance(STEP_MS);
-      await new Promise((r) => setTimeout(r, TICK_MS));
+      await new Promise((r) => setTimeout(r, TICK_MS)); // poll: a look again at the list
     }
     const realMs = Date.now() - realStart;
 

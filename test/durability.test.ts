@@ -130,7 +130,7 @@ describe('the API killed mid-write', () => {
         acknowledged.sends.length + acknowledged.reviews.length < KILL_AFTER_WRITES &&
         Date.now() < until
       ) {
-        await new Promise((r) => setTimeout(r, 10));
+        await new Promise((r) => setTimeout(r, 10)); // poll: a look again at the writes
       }
       await api.stop('SIGKILL');
       totals.kills++;
@@ -257,7 +257,7 @@ describe('the BFF killed mid-write', () => {
       ]);
       const until = Date.now() + KILL_AFTER_MS;
       while (acknowledged.sends.length < KILL_AFTER_WRITES && Date.now() < until) {
-        await new Promise((r) => setTimeout(r, 10));
+        await new Promise((r) => setTimeout(r, 10)); // poll: a look again at the writes
       }
       await bff.stop('SIGKILL');
       totals.kills++;

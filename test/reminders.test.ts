@@ -1,6 +1,6 @@
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { moveDevClock } from './support/dev-clock.ts';
+import { drainDevJobs, moveDevClock } from './support/dev-clock.ts';
 import { requestReviewLink } from './support/review-page.ts';
 import { waitFor } from './support/stack.ts';
 import { useApiOnFakeTwilio } from './support/twilio-stack.ts';
@@ -46,7 +46,7 @@ describe('reminders across processes', () => {
     await stack.api.restart();
     await setClock(stack.api.url, start + DAY + 1_000);
     await waitFor(() => phones.every((p) => stack.fake.count(p) === 2), 15_000, 'every reminder sent');
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await drainDevJobs(stack.api.url); // nothing left due or running: no second reminder is coming
     expect(phones.map((p) => stack.fake.count(p))).toEqual([2, 2, 2]);
     expect(reminderStates(ids)).toEqual(['sent', 'sent', 'sent']);
   });
@@ -58,7 +58,8 @@ describe('reminders across processes', () => {
     const ids: string[] = [];
     for (const phone of phones) ids.push(await send(stack.api.url, phone));
     await setClock(stack.api.url, start + DAY + 1_000);
-    // Killed while its runner may be claiming, sending or recording some of them.
+    // Killed while its runner may be claiming, sending or recording some of them. Real time: the
+    // kill races the work on purpose, at a moment no event marks.
     await new Promise((resolve) => setTimeout(resolve, 150));
     await stack.api.stop('SIGKILL');
 
@@ -70,7 +71,7 @@ describe('reminders across processes', () => {
       60_000,
       'every reminder settled',
     );
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await drainDevJobs(stack.api.url);
     const states = reminderStates(ids);
     for (const [i, phone] of phones.entries()) {
       const count = stack.fake.count(phone);
@@ -93,8 +94,9 @@ describe('reminders across processes', () => {
       setClock(second.url, start + DAY + 1_000),
     ]);
     await waitFor(() => phones.every((p) => stack.fake.count(p) >= 2), 20_000, 'every reminder sent');
-    // Both runners poll every second: give the loser of each claim time to (wrongly) send.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // Each process runs what is due until neither has anything left running or due: a loser of a
+    // claim that (wrongly) sent would have sent by then.
+    await Promise.all([drainDevJobs(stack.api.url), drainDevJobs(second.url)]);
     expect(phones.map((p) => stack.fake.count(p))).toEqual(phones.map(() => 2));
     expect(reminderStates(ids)).toEqual(ids.map(() => 'sent'));
   });

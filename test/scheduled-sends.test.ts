@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { moveDevClock } from './support/dev-clock.ts';
+import { drainDevJobs, moveDevClock } from './support/dev-clock.ts';
 import { requestReviewLink } from './support/review-page.ts';
 import { waitFor } from './support/stack.ts';
 import { useApiOnFakeTwilio } from './support/twilio-stack.ts';
@@ -42,7 +42,7 @@ describe('held requests across processes', () => {
 
     await stack.api.restart();
     // A fresh process's clock starts at the real time; the held text is not due then.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await drainDevJobs(stack.api.url);
     expect(stack.fake.count(phone)).toBe(0);
     expect((await record(stack.api.url, held.body.data.requestId)).status).toBe('scheduled');
 
@@ -53,7 +53,7 @@ describe('held requests across processes', () => {
       15_000,
       'delivered',
     );
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await drainDevJobs(stack.api.url); // nothing left due or running: it is not sent again
     expect(stack.fake.count(phone)).toBe(1);
   });
 
@@ -72,8 +72,9 @@ describe('held requests across processes', () => {
     const opening = OPENING.replace('16', '17');
     await Promise.all([setClock(stack.api.url, opening), setClock(second.url, opening)]);
     await waitFor(() => phones.every((p) => stack.fake.count(p) >= 1), 20_000, 'every held text sent');
-    // Both runners poll every second: give the loser of each claim time to (wrongly) send.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // Each process runs what is due until neither has anything left running or due: a loser of a
+    // claim that (wrongly) sent would have sent by then.
+    await Promise.all([drainDevJobs(stack.api.url), drainDevJobs(second.url)]);
     expect(phones.map((p) => stack.fake.count(p))).toEqual(phones.map(() => 1));
     for (const id of ids) expect((await record(second.url, id)).status).toBe('sent');
   });

@@ -5,7 +5,7 @@ export default defineConfig({
     name: 'server',
     // Position in the root run (see /vitest.config.ts): after shared, before the apps.
     sequence: { groupOrder: 0 },
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test-support/*.test.ts'],
     environment: 'node',
     // One PostgreSQL server for the run; each test file makes its own database on it.
     globalSetup: ['test-support/postgres-setup.ts'],

@@ -3,8 +3,8 @@
 
 export type ClockMove = { set: string | number } | { advanceMs: number };
 
-/** Moves the clock of the process at `base`; rejects unless it answers 200. */
-export async function moveDevClock(base: string, move: ClockMove): Promise<void> {
+/** Moves the clock of the process at `base` (`{}` reads it); rejects unless it answers 200. Its time after. */
+export async function moveDevClock(base: string, move: ClockMove | Record<string, never>): Promise<number> {
   const reply = await fetch(`${base}/dev/clock`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -12,4 +12,17 @@ export async function moveDevClock(base: string, move: ClockMove): Promise<void>
   });
   if (reply.status !== 200)
     throw new Error(`${base}/dev/clock answered ${reply.status}: ${await reply.text()}`);
+  return ((await reply.json()) as { data: { now: number } }).data.now;
+}
+
+/**
+ * Runs the due jobs of the process at `base` (POST /dev/jobs), and what they lead to, until none
+ * is left; resolves with how many ran. After it, what has not happened in that process will not
+ * happen until the clock moves again.
+ */
+export async function drainDevJobs(base: string): Promise<number> {
+  const reply = await fetch(`${base}/dev/jobs`, { method: 'POST' });
+  if (reply.status !== 200)
+    throw new Error(`${base}/dev/jobs answered ${reply.status}: ${await reply.text()}`);
+  return ((await reply.json()) as { data: { ran: number } }).data.ran;
 }

@@ -12,7 +12,10 @@ import { listenLocal } from './http.ts';
 // StatusCallback with `MessageSid`, `MessageStatus`, `SmsStatus`, `ErrorCode`…, form-encoded and
 // signed with X-Twilio-Signature (HMAC-SHA1 of the URL and the sorted parameters, keyed with the
 // auth token: the `twilio` package's own helper). Per number it can refuse with any error code,
-// hang (the client times out), answer late, reset the connection, or send other receipts.
+// hang (the client times out), answer late, reset the connection, or send other receipts. It also
+// plays the customers' side: a text to the service's number is posted to the inbound webhook,
+// signed, and its Message resource is then readable at `GET …/Messages/{Sid}.json`, with the
+// time Twilio received it (`date_created`), as the real API keeps it.
 
 export type ReceiptStatus = 'queued' | 'sent' | 'delivered' | 'undelivered' | 'failed';
 
@@ -98,11 +101,15 @@ export type FakeTwilio = {
     params: Record<string, string>,
     options?: { signature?: string | null },
   ): Promise<{ status: number; body: string }>;
-  /** A customer texting `body` from `from` to the business's number `to`. */
+  /**
+   * A customer texting `body` from `from` to the business's number `to`, received by Twilio at
+   * `at` (default now); `params` is what was posted (post it again to replay the webhook).
+   */
   inbound(
     url: string,
-    message: { from: string; to: string; body: string },
-  ): Promise<{ status: number; body: string }>;
+    message: { from: string; to: string; body: string; at?: number },
+  ): Promise<{ status: number; body: string; params: Record<string, string> }>;
+
   /** The signature Twilio would put on this request. */
   sign(url: string, params: Record<string, string>): string;
   /** Resolves when every receipt scheduled so far has been posted. */
@@ -157,6 +164,10 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
   const pending = new Set<Promise<void>>();
   const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();
+  const received = new Map<string, { from: string; to: string; body: string; at: number }>();
+  const rfc2822 = (ms: number) => new Date(ms).toUTCString().replace('GMT', '+0000');
+  // Texts are received in the order sent, a second apart at least (date_created counts seconds).
+  let lastReceived = 0;
 
   const sign = (url: string, params: Record<string, string>) =>
     getExpectedTwilioSignature(authToken, url, params);
@@ -193,6 +204,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
     const url = message.statusCallback;
     const run = (async () => {
       for (const status of receipts) {
+        // Stand-in: Twilio calls back a moment after accepting.
         await new Promise((resolve) => setTimeout(resolve, receiptDelayMs));
         const params: Record<string, string> = {
           AccountSid: message.accountSid,
@@ -220,7 +232,44 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
     void run.finally(() => pending.delete(run));
   }
 
+  /** GET …/Messages/{Sid}.json: an inbound message's resource. */
+  function readMessage(req: IncomingMessage, res: ServerResponse, account: string, messageSid: string): void {
+    if (!authorised(req) || account !== accountSid) {
+      twilioError(res, 20003);
+      return;
+    }
+    const message = received.get(messageSid);
+    if (!message) {
+      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ code: 20404, message: 'The requested resource was not found', status: 404 }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(
+      JSON.stringify({
+        account_sid: accountSid,
+        api_version: '2010-04-01',
+        body: message.body,
+        date_created: rfc2822(message.at),
+        date_sent: rfc2822(message.at),
+        date_updated: rfc2822(message.at),
+        direction: 'inbound',
+        from: message.from,
+        num_segments: '1',
+        sid: messageSid,
+        status: 'received',
+        to: message.to,
+        uri: `/2010-04-01/Accounts/${accountSid}/Messages/${messageSid}.json`,
+      }),
+    );
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const read = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\/([^/]+)\.json$/.exec(req.url ?? '');
+    if (read && req.method === 'GET') {
+      await readBody(req);
+      return readMessage(req, res, read[1]!, read[2]!);
+    }
     const match = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(req.url ?? '');
     const body = await readBody(req);
     if (!match || req.method !== 'POST') {
@@ -268,6 +317,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
       message.answered = 400;
       return twilioError(res, 21606);
     }
+    // Stand-in: a Twilio that takes this long to answer.
     if (behaviour.delayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
     const now = new Date().toUTCString().replace('GMT', '+0000');
     const segments = message.body.length <= 160 ? 1 : Math.ceil(message.body.length / 153);
@@ -324,21 +374,27 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
       else behaviours.delete(to);
     },
     post,
-    inbound(url, message) {
-      return post(url, {
+    async inbound(url, message) {
+      const messageSid = sid('SM');
+      const at = message.at ?? Math.max(Date.now(), lastReceived + 1_000);
+      lastReceived = Math.max(lastReceived, at);
+      received.set(messageSid, { ...message, at });
+      const params = {
         AccountSid: accountSid,
         ApiVersion: '2010-04-01',
         Body: message.body,
         From: message.from,
-        MessageSid: sid('SM'),
+        MessageSid: messageSid,
         NumMedia: '0',
         NumSegments: '1',
-        SmsMessageSid: sid('SM'),
-        SmsSid: sid('SM'),
+        SmsMessageSid: messageSid,
+        SmsSid: messageSid,
         SmsStatus: 'received',
         To: message.to,
-      });
+      };
+      return { ...(await post(url, params)), params };
     },
+
     sign,
     async settled() {
       while (pending.size > 0) await Promise.allSettled([...pending]);

@@ -228,6 +228,7 @@ export async function runLoad(stack: LoadStack, options: LoadOptions): Promise<L
         `${second}s: ${seq} requests, ${inFlight} in flight, ${unexpected.length} unexpected`,
       );
     }
+    // Stand-in: clients arriving at the load's rate.
     await new Promise((r) => setTimeout(r, Math.max(0, Math.min(next - now, 20))));
   }
   await Promise.all(pending);

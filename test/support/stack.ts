@@ -199,7 +199,7 @@ export async function waitFor(
   const until = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`${what} not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, 25)); // poll: a look again at the condition
   }
 }
 

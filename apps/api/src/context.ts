@@ -1,13 +1,16 @@
 import type { Clock } from '@review-desk/server/clock';
+import type { JobRunner } from '@review-desk/server/jobs/runner';
 import type { Logger } from '@review-desk/server/log';
 import type { HttpMetrics } from '@review-desk/server/metrics';
 import type { AuthenticatedKey, KeyLookup, KeyUsage } from './accounts/keys.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
 import type { DeliveryTracker } from './delivery/tracker.ts';
 import type { Config } from './env.ts';
-import type { RateLimiter } from './rate/memory.ts';
+import type { RateLimiter } from './rate/limiter.ts';
 import type { Reminders } from './reminders/reminders.ts';
+import type { HeldContext } from './requests/held.ts';
 import type { SendContext } from './requests/send.ts';
+import type { SendStore } from './requests/send-store.ts';
 import type { SettingsService } from './settings/index.ts';
 import type { Store } from './store/index.ts';
 
@@ -15,6 +18,8 @@ import type { Store } from './store/index.ts';
 export type AppContext = {
   config: Config;
   store: Store;
+  /** The send's writes across its tables (requests/send-store.ts). */
+  sends: SendStore;
   delivery: DeliveryProvider;
   /** The delivery tables (legs, receipts, STOP) through the async database layer. */
   tracker: DeliveryTracker;
@@ -26,6 +31,8 @@ export type AppContext = {
   settings: SettingsService;
   /** The one automatic reminder per request: scheduled after a send, counted in analytics. */
   reminders: Reminders;
+  /** This process's runner of scheduled work (held sends, reminders); `drain()` runs what is due. */
+  jobs: JobRunner;
   now: () => number;
   /** The clock `now` reads (movable with DEV_CLOCK=1), which scheduled work waits on. */
   clock: Clock;
@@ -33,18 +40,20 @@ export type AppContext = {
   site: { publicOrigin: string };
 };
 
-/** What a send needs from the service, plus what one call adds (the business's words and hours). */
-export function sendContextOf(ctx: AppContext, extra: Partial<SendContext> = {}): SendContext {
+/** What a send (and a held send) needs from the service. */
+export function sendContextOf(ctx: AppContext): SendContext & HeldContext {
   return {
     store: ctx.store,
+    sends: ctx.sends,
     delivery: ctx.delivery,
     tracker: ctx.tracker,
+    settings: ctx.settings,
+    reminders: ctx.reminders,
+    logger: ctx.logger,
     publicOrigin: ctx.site.publicOrigin,
     frequencyCapDays: ctx.config.frequencyCapDays,
     monthlySendAllowance: ctx.config.monthlySendAllowance,
     now: ctx.now,
-    clock: ctx.clock,
-    ...extra,
   };
 }
 

@@ -91,6 +91,36 @@ describe('loadConfig', () => {
     ).toMatch(/DEV_OUTBOX must be off with a real delivery provider \(DELIVERY_PROVIDER=smtp\)/);
     expect(loadConfig({ NODE_ENV: 'production' }).devOutbox).toBe(false);
   });
+
+  it('never runs the movable clock beside a provider that reaches customers, whatever NODE_ENV says', () => {
+    const twilio = {
+      SMS_PROVIDER: 'twilio',
+      TWILIO_ACCOUNT_SID: `AC${'a'.repeat(32)}`,
+      TWILIO_AUTH_TOKEN: 'b'.repeat(32),
+      TWILIO_FROM: '+15005550006',
+    };
+    const smtp = { EMAIL_PROVIDER: 'smtp', SMTP_URL: 'smtp://127.0.0.1:2525' };
+    for (const env of [
+      { DEV_CLOCK: '1', ...twilio },
+      { DEV_CLOCK: '1', ...smtp, NODE_ENV: 'development' },
+      { DEV_CLOCK: '1', ...twilio, ...smtp },
+    ]) {
+      const error = refusal(env);
+      expect(error.variable).toBe('DEV_CLOCK');
+      expect(error.message).not.toContain('\n');
+      expect(error.message).toMatch(
+        /^Invalid configuration: DEV_CLOCK must be off with a real delivery provider/,
+      );
+    }
+    expect(refusal({ DEV_CLOCK: '1', ...twilio, ...smtp }).message).toContain(
+      '(SMS_PROVIDER=twilio at https://api.twilio.com, EMAIL_PROVIDER=smtp)',
+    );
+    // The tests' stand-in for Twilio on this machine, and the outbox, keep every message here.
+    expect(loadConfig({ DEV_CLOCK: '1', ...twilio, TWILIO_API_BASE: 'http://127.0.0.1:4555' }).devClock).toBe(
+      true,
+    );
+    expect(loadConfig({ DEV_CLOCK: '1' }).devClock).toBe(true);
+  });
 });
 
 describe('providers per channel', () => {

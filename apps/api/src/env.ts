@@ -9,6 +9,7 @@ import {
   timeZoneSchema,
 } from '@review-desk/shared';
 import { z } from 'zod';
+import { realProviders } from './delivery/real-providers.ts';
 import { twilioConfig } from './delivery/twilio-config.ts';
 
 // The only reader of process.env: the service's configuration table. Every variable has a
@@ -174,7 +175,7 @@ export const API_CONFIG = setting.defineConfig({
     type: setting.bool(),
     default: '0',
     description:
-      '`1` runs the service on a clock that `POST /dev/clock` moves (`{"set": "2030-01-01T23:00:00Z"}` or `{"advanceMs": 3600000}`), to see sending hours and scheduled sends at work. Refused with `NODE_ENV=production`.',
+      '`1` runs the service on a clock that `POST /dev/clock` moves (`{"set": "2030-01-01T23:00:00Z"}` or `{"advanceMs": 3600000}`), to see sending hours and scheduled sends at work. Refused with `NODE_ENV=production` and beside a provider that reaches customers (SMTP, Twilio other than a stand-in on this machine).',
   },
   SEED_DEMO: {
     type: setting.bool(),
@@ -215,6 +216,14 @@ function toConfig(env: Record<string, string | undefined>) {
     throw setting.configError(
       'DEV_CLOCK',
       'must be off when NODE_ENV=production (anyone could move the clock)',
+    );
+  // Anyone, signed in or not, may move the dev clock: beside a provider that reaches customers it
+  // would let them skip a frequency cap, the sending hours or a reminder's wait, whatever NODE_ENV says.
+  const real = realProviders({ emailVariable, emailProvider, smsProvider, twilio });
+  if (e.DEV_CLOCK && real.length > 0)
+    throw setting.configError(
+      'DEV_CLOCK',
+      `must be off with a real delivery provider (${real.join(', ')}): anyone could move the clock`,
     );
   // The dev outbox shows customers' contacts and its fault hooks fail real sends on purpose.
   if (e.DEV_OUTBOX && e.NODE_ENV === 'production')

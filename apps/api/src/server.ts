@@ -1,6 +1,8 @@
 import { type Clock, FakeClock, systemClock } from '@review-desk/server/clock';
 import type { Database } from '@review-desk/server/db/types';
 import { healthRoutes } from '@review-desk/server/health';
+import { jobRetention } from '@review-desk/server/jobs/retention';
+import type { JobRunner } from '@review-desk/server/jobs/runner';
 import { createLogSink, type LogSink, writeReadyLine } from '@review-desk/server/log';
 import { createHttpMetrics } from '@review-desk/server/metrics';
 import { type Served, serve } from '@review-desk/server/serve';
@@ -29,14 +31,14 @@ import {
   securityHeaders,
 } from './http/index.ts';
 import { docsRoutes } from './openapi/routes.ts';
-import { createSharedRateLimiter } from './rate/limiter.ts';
-import { createRateLimiter } from './rate/memory.ts';
+import { createRateLimiter, createSharedRateLimiter } from './rate/limiter.ts';
 import { createReminders, REMINDER_JOB, type Reminders } from './reminders/reminders.ts';
 import { deliverHeld, recordHeld, recoverInterruptedSends } from './requests/held.ts';
 import { requestsRoutes } from './requests/read-routes.ts';
 import { sendRoutes } from './requests/routes.ts';
-import { type Scheduler, scheduledSendHandler, startScheduler } from './requests/scheduled.ts';
-import { reviewLinkFor } from './requests/send.ts';
+import { createScheduler, scheduledSendHandler } from './requests/scheduled.ts';
+import { sendStore } from './requests/send-store.ts';
+import { reviewLinkFor } from './requests/validate.ts';
 import { reviewPageRoutes } from './review-page/routes.ts';
 import { reviewsRoutes } from './reviews/routes.ts';
 import { createSettingsService, openSettings } from './settings/index.ts';
@@ -67,15 +69,17 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   const clock: Clock =
     options.clock ?? (options.now ? { now: options.now } : config.devClock ? new FakeClock() : systemClock);
   const now = options.now ?? (() => clock.now());
+  const tracker = openDeliveryTracker({ db, logger: sink.logger, now });
   const ctx: AppContext = {
     config,
     store,
+    sends: sendStore({ store, tracker, clock }),
     delivery:
       options.delivery ??
       createDeliveryProvider(config, {
         statusCallback: () => `${ctx.site.publicOrigin}${TWILIO_WEBHOOKS.status}`,
       }),
-    tracker: openDeliveryTracker({ db, logger: sink.logger, now }),
+    tracker,
     logger: sink.logger,
     metrics,
     // One process on SQLite counts in memory; replicas on PostgreSQL count together in it, on the
@@ -96,8 +100,9 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
       publicOrigin: () => site.publicOrigin,
       now,
     }),
-    // Made just below: it reads the settings, the tracker and the delivery above.
+    // Made just below: they read the settings, the tracker and the delivery above.
     reminders: undefined as unknown as Reminders,
+    jobs: undefined as unknown as JobRunner,
     now,
     clock,
     site,
@@ -112,6 +117,30 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     logger: sink.logger,
     monthlySendAllowance: config.monthlySendAllowance,
     reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
+  });
+  const sendContext = () => sendContextOf(ctx);
+  // Finished jobs (one per reminder, per held send) are deleted after a while, by a job of their own.
+  const retention = jobRetention({ db, clock, logger: sink.logger });
+  ctx.jobs = createScheduler({
+    db,
+    clock,
+    logger: sink.logger,
+    handler: scheduledSendHandler({
+      store,
+      tracker,
+      logger: sink.logger,
+      now,
+      reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
+      templatesFor: (businessId) => ctx.settings.templatesFor(businessId),
+      deliver: (reserved, messages) => deliverHeld(sendContext(), reserved, messages),
+      giveUp: (reserved, messages, outcome) =>
+        recordHeld(
+          sendContext(),
+          reserved,
+          messages.map((message) => ({ message, outcome })),
+        ),
+    }),
+    more: { [REMINDER_JOB]: ctx.reminders.handler, [retention.kind]: retention.handler },
   });
 
   const app = express();
@@ -146,10 +175,10 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     }),
   );
   if (config.devOutbox) app.use(devOutboxRoutes(ctx));
-  if (config.devClock && clock instanceof FakeClock) app.use(devClockRoutes(clock));
+  if (config.devClock && clock instanceof FakeClock) app.use(devClockRoutes(clock, ctx.jobs));
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
-  return { app, ctx, sink };
+  return { app, ctx, sink, retention };
 }
 
 export type RunningApi = {
@@ -163,35 +192,15 @@ export type RunningApi = {
 export async function startApi(config: Config, options: ApiOptions = {}): Promise<RunningApi> {
   // Every component's tables migrate before the ready line: a refusal stops the start.
   const db = await openApiDatabase(config);
-  const { app, ctx, sink } = buildApp(config, db, options);
+  const { app, ctx, sink, retention } = buildApp(config, db, options);
   // Keys and settings are cached for up to a second; what other processes change drops them here.
   const changes = [await ctx.store.keys.listen(), await ctx.settings.listen()];
   const stopListening = () => Promise.all(changes.map((subscription) => subscription.close()));
   const recovered = await recoverInterruptedSends(ctx.store, ctx.tracker, ctx.now());
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
-  // Held requests go out when their sending hours open, from whichever process claims them.
-  const sendContext = () => sendContextOf(ctx);
-  const scheduler: Scheduler = await startScheduler({
-    tracker: ctx.tracker,
-    clock: ctx.clock,
-    logger: ctx.logger,
-    handler: scheduledSendHandler({
-      store: ctx.store,
-      tracker: ctx.tracker,
-      logger: ctx.logger,
-      now: ctx.now,
-      reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
-      templatesFor: (businessId) => ctx.settings.templatesFor(businessId),
-      deliver: (reserved, messages) => deliverHeld(sendContext(), reserved, messages),
-      giveUp: (reserved, messages, outcome) =>
-        recordHeld(
-          sendContext(),
-          reserved,
-          messages.map((message) => ({ message, outcome })),
-        ),
-    }),
-    more: { [REMINDER_JOB]: ctx.reminders.handler },
-  });
+  // Held requests and reminders go out when due, from whichever process claims them.
+  await retention.schedule();
+  ctx.jobs.start();
 
   // Demo data before the ready line: whoever waits for `listening` finds it in place.
   if (config.seedDemo) {
@@ -221,7 +230,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
       timeouts: { keepAliveTimeout: 5_000 },
     });
   } catch (error) {
-    await scheduler.stop();
+    await ctx.jobs.stop({ timeoutMs: 5_000 });
     await stopListening();
     await ctx.tracker.close();
     await db.close();
@@ -246,7 +255,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
         await served.close({ graceMs: 3_000 });
         clearInterval(usageTimer);
         await ctx.keyUsage.flush();
-        await scheduler.stop();
+        await ctx.jobs.stop({ timeoutMs: 5_000 });
         await stopListening();
         await ctx.delivery.close();
         await ctx.tracker.close();

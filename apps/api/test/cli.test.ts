@@ -24,7 +24,7 @@ describe.each(ENGINES)('%s', (engine) => {
     for (;;) {
       const answer = (await fetch(`${app.url}/api/v1/reviews`, { headers: { 'x-api-key': key } })).status;
       if (answer === status || Date.now() > end) return answer;
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      await new Promise((resolve) => setTimeout(resolve, 25)); // poll: a look again at the status
     }
   };
 

@@ -225,7 +225,7 @@ export async function until(check: () => boolean | Promise<boolean>, ms = 5_000)
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, 25)); // poll: a look again at the condition
   }
 }
 

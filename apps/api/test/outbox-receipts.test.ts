@@ -25,7 +25,7 @@ async function settle(id: string) {
   for (;;) {
     const legs = await legsOf(id);
     if (legs.every((l) => l.state !== 'sent') || Date.now() > end) return legs;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 50)); // poll: a look again at the legs
   }
 }
 

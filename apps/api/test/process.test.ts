@@ -13,6 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawExchange } from '../../../test/support/http.ts';
 import { type RunningApp, startApp, tempDir } from '../../../test/support/processes.ts';
+import { until } from './helpers.ts';
 
 // The service as production runs it: `node src/main.ts` as a real process, configured by its
 // environment (the CLI against such a process: cli.test.ts).
@@ -25,6 +26,8 @@ const env = {
   DEV_OUTBOX: '1',
 };
 let app: RunningApp;
+/** Waits until the process's log, written a moment after each answer, holds what is sought. */
+const logged = (holds: (logs: string) => boolean) => until(() => holds(app.logs.join('\n')));
 let demoKey: string;
 
 beforeAll(async () => {
@@ -111,7 +114,7 @@ describe('logs', () => {
     await fetch(sent.data.reviewLink);
     await fetch(`${app.url}/api/v1/reviews?api_key=${demoKey}`);
     await fetch(`${app.url}/dev/outbox.json?to=${encodeURIComponent(phone)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await logged((logs) => logs.includes('"url":"/dev/outbox.json'));
     const logs = app.logs.join('\n');
     expect(logs).toContain('"msg":"request"');
     for (const secret of [demoKey, phone, 'secret.person', token]) expect(logs).not.toContain(secret);
@@ -134,7 +137,7 @@ describe('a key anywhere in the URL', () => {
       expect(text).not.toContain(demoKey.slice(8));
     }
     await fetch(`${app.url}/nowhere/${demoKey}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await logged((logs) => logs.includes('"url":"/nowhere/'));
     const logs = app.logs.join('\n');
     expect(logs).not.toContain(demoKey.slice(8));
     expect(logs).toContain('/api/v1/reviews?page=1&[redacted]');
@@ -147,7 +150,7 @@ describe('requests Node would answer by itself', () => {
       withoutHost: 'GET /healthz HTTP/1.1\r\n\r\n',
       withExpect: 'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n',
     });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await logged((logs) => logs.includes('"code":"expectation_failed"'));
     const lines = app.logs.filter((line) => line.includes('"msg":"request"'));
     expect(lines.some((l) => l.includes('"status":400') && l.includes('"code":"host_missing"'))).toBe(true);
     expect(lines.some((l) => l.includes('"status":417') && l.includes('"code":"expectation_failed"'))).toBe(

@@ -9,7 +9,6 @@ import {
   send as sendAs,
   uniqueEmail,
   uniquePhone,
-  until,
   useTestApi,
   writeJson,
 } from './helpers.ts';
@@ -21,7 +20,8 @@ import {
 describe.each(ENGINES)('%s', (engine) => {
   const DAY = 86_400_000;
   const START = Date.parse('2030-03-04T10:00:00Z');
-  const clock = new FakeClock(START);
+  // Frozen: time moves only when a test moves it, so a request's due time is exactly its delay away.
+  const clock = new FakeClock(START, { frozen: true });
 
   const api = useTestApi(
     { monthlySendAllowance: 0, frequencyCapDays: 0, quietHours: null, businessTimeZone: 'UTC' },
@@ -46,7 +46,8 @@ describe.each(ENGINES)('%s', (engine) => {
     return { ...data, token: row.token };
   }
 
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 400));
+  /** Runs every reminder due on the clock, and what they lead to: what has not happened now will not. */
+  const drain = () => api.ctx.jobs.drain();
   const stateOf = async (requestId: string) => (await api.ctx.reminders.stateOf(requestId))?.state;
 
   describe('the reminder', () => {
@@ -54,22 +55,21 @@ describe.each(ENGINES)('%s', (engine) => {
       const quiet = await send({ customerName: 'Ines', customerPhone: uniquePhone() });
       expect(await outboxFor(quiet.requestId)).toHaveLength(1);
       expect(await stateOf(quiet.requestId)).toBe('pending');
-      // The clock runs on from START while the services start: the delay counts from the send.
-      const sentAt = (await api.ctx.store.requests.byPublicId(quiet.requestId))!.created_at;
 
-      clock.set(sentAt + 2 * DAY - 60_000);
-      await settle();
+      clock.set(START + 2 * DAY - 60_000);
+      await drain();
       expect(await outboxFor(quiet.requestId)).toHaveLength(1);
 
-      clock.set(sentAt + 2 * DAY);
-      await until(async () => (await outboxFor(quiet.requestId)).length === 2);
+      clock.set(START + 2 * DAY);
+      await drain();
+      expect(await outboxFor(quiet.requestId)).toHaveLength(2);
       const [reminder, first] = await outboxFor(quiet.requestId);
       expect(reminder!.body).toBe(first!.body);
       expect(reminder!.to).toBe(first!.to);
-      await until(async () => (await stateOf(quiet.requestId)) === 'sent');
+      expect(await stateOf(quiet.requestId)).toBe('sent');
 
       clock.advance(5 * DAY);
-      await settle();
+      await drain();
       expect(await outboxFor(quiet.requestId)).toHaveLength(2);
     });
 
@@ -91,9 +91,10 @@ describe.each(ENGINES)('%s', (engine) => {
       await send({ customerPhone: phone }); // a new request to the same customer
 
       clock.set(t0 + 2 * DAY + 1_000);
-      await until(async () => (await stateOf(superseded.requestId)) === 'skipped');
-      await until(async () => (await stateOf(opened.requestId)) === 'skipped');
-      await until(async () => (await stateOf(optedOut.requestId)) === 'skipped');
+      await drain();
+      expect(await stateOf(superseded.requestId)).toBe('skipped');
+      expect(await stateOf(opened.requestId)).toBe('skipped');
+      expect(await stateOf(optedOut.requestId)).toBe('skipped');
       expect(await api.ctx.reminders.stateOf(opened.requestId)).toMatchObject({
         reason: 'the customer opened the link',
       });
@@ -103,7 +104,7 @@ describe.each(ENGINES)('%s', (engine) => {
       expect(await api.ctx.reminders.stateOf(superseded.requestId)).toMatchObject({
         reason: 'the customer was sent another request since',
       });
-      await until(async () => (await stateOf(textedStop.requestId)) === 'skipped');
+      expect(await stateOf(textedStop.requestId)).toBe('skipped');
       for (const request of [opened, optedOut, superseded, textedStop])
         expect(await outboxFor(request.requestId)).toHaveLength(1);
       expect(await stateOf(link.requestId)).toBeUndefined();
@@ -116,7 +117,7 @@ describe.each(ENGINES)('%s', (engine) => {
       clock.set(Date.parse('2030-04-01T12:00:00Z'));
       await putSettings({ quietHours: null });
       clock.set(evening);
-      await settle(); // the reminders earlier tests left due go now
+      await drain(); // the reminders earlier tests left due go now
       const analyticsNow = async () => {
         const result = await getJson(api, '/api/v1/analytics?days=7', key);
         return successEnvelopeSchema(analyticsOutputSchema).parse(result.body).data.reminders!;
@@ -126,11 +127,12 @@ describe.each(ENGINES)('%s', (engine) => {
       await putSettings({ quietHours: { start: '09:00', end: '17:00' } });
 
       clock.set(evening + 2 * DAY);
-      await settle();
+      await drain();
       expect(await outboxFor(request.requestId)).toHaveLength(1);
       expect(await stateOf(request.requestId)).toBe('pending');
       clock.set(Date.parse('2030-04-04T09:00:00Z'));
-      await until(async () => (await outboxFor(request.requestId)).length === 2);
+      await drain();
+      expect(await outboxFor(request.requestId)).toHaveLength(2);
 
       // The customer answers the reminder.
       clock.advance(3_600_000);
@@ -147,7 +149,8 @@ describe.each(ENGINES)('%s', (engine) => {
       await api.ctx.store.businesses.setSuspended(businessId, clock.now());
       try {
         clock.advance(2 * DAY + 1_000);
-        await until(async () => (await stateOf(request.requestId)) === 'skipped');
+        await drain();
+        expect(await stateOf(request.requestId)).toBe('skipped');
         expect(await api.ctx.reminders.stateOf(request.requestId)).toMatchObject({
           reason: 'the business is suspended',
         });
@@ -155,6 +158,34 @@ describe.each(ENGINES)('%s', (engine) => {
       } finally {
         await api.ctx.store.businesses.setSuspended(businessId, null);
       }
+    });
+  });
+
+  describe('their jobs', () => {
+    it('are deleted once finished longer ago than the retention, by the service’s own retention job', async () => {
+      const request = await send({ customerPhone: uniquePhone() });
+      clock.advance(2 * DAY + 1_000);
+      await drain();
+      expect(await stateOf(request.requestId)).toBe('sent');
+      const db = api.ctx.store.db;
+      const finishedReminders = async () =>
+        Number(
+          (
+            await db.get<{ n: number }>(
+              `SELECT count(*) AS n FROM jobs WHERE kind = 'reminders.send' AND state IN ('done', 'failed', 'cancelled')`,
+            )
+          )?.n,
+        );
+      expect(await finishedReminders()).toBeGreaterThan(0);
+      expect(await db.get(`SELECT state FROM jobs WHERE kind = 'jobs.retention'`)).toEqual({
+        state: 'pending',
+      });
+      clock.advance(15 * DAY);
+      await drain();
+      expect(await finishedReminders()).toBe(0);
+      expect(await db.get(`SELECT state FROM jobs WHERE kind = 'jobs.retention'`)).toEqual({
+        state: 'pending',
+      });
     });
   });
 });

@@ -4,6 +4,7 @@ import { createPostgresDatabase } from '@review-desk/server/test-support/databas
 import { jsonOr } from '@review-desk/server/test-support/json';
 import { OUTBOX_FAULTS } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drainDevJobs } from '../../../test/support/dev-clock.ts';
 import { type FakeTwilio, startFakeTwilio } from '../../../test/support/fake-twilio.ts';
 import { type RunningApp, runCli, startApp } from '../../../test/support/processes.ts';
 import { type RoundRobin, startRoundRobin } from '../../../test/support/round-robin.ts';
@@ -260,11 +261,10 @@ describe('two API replicas on one PostgreSQL, held requests', () => {
       setClock(pair.a.url, '2030-01-16T08:00:00Z'),
       setClock(pair.b.url, '2030-01-16T08:00:00Z'),
     ]);
-    const until = Date.now() + 20_000;
-    while (!phones.every((p) => fake.count(p) >= 1) && Date.now() < until)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    // Both runners poll every second: give the loser of each claim time to (wrongly) send too.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // Each process runs what is due, claiming against the other, until neither has anything left
+    // running or due: a loser of a claim that (wrongly) sent would have sent by then.
+    await Promise.all([drainDevJobs(pair.a.url), drainDevJobs(pair.b.url)]);
+    await Promise.all([drainDevJobs(pair.a.url), drainDevJobs(pair.b.url)]);
     expect(phones.map((p) => fake.count(p))).toEqual(phones.map(() => 1));
     const states = await pair.db.all<{ status: string }>('SELECT status FROM requests');
     expect(states.map((s) => s.status)).toEqual(phones.map(() => 'sent'));

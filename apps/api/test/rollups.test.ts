@@ -45,7 +45,7 @@ describeEachEngine({ monthlySendAllowance: 0 }, (api) => {
     it('match a brute-force recount after mixed writes', async () => {
       const store = api.ctx.store;
       const start = api.clock.now;
-      // Bulk data for this business and another.
+      // Generated data for this business and another.
       await generateData(store, { businessId, requests: 200, reviews: 300, days: 90, now: start, seed: 11 });
       await generateData(store, {
         businessId: (await store.businesses.bySlug('bystander'))!.id,

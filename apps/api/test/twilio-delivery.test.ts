@@ -183,8 +183,8 @@ describe('Twilio’s refusals, in words the user can act on', () => {
     const result = await sendSms(phone);
     const message = expectFailure(result, 'delivery_failed');
     expect(message).toMatch(words);
-    // Let anything that might retry have its chance: still one call.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A retry could only be scheduled work: run whatever is due, and still one call.
+    await api.ctx.jobs.drain();
     expect(fake.count(phone)).toBe(1);
   });
 });
@@ -247,7 +247,7 @@ describe('the status webhook', () => {
 });
 
 describe('STOP and START', () => {
-  it('STOP opts the phone out for the business that texted it; START opts it back in', async () => {
+  it('STOP opts the phone out of the number, for every business sending from it; START opts it back in', async () => {
     const phone = uniquePhone();
     expect((await sendSms(phone)).status).toBe(200);
     const stop = await fake.inbound(inboundUrl(), { from: phone, to: FROM, body: '  stop ' });
@@ -255,13 +255,55 @@ describe('STOP and START', () => {
     expect(stop.body).toContain('<Response>');
     const refused = await sendSms(phone);
     expectFailure(refused, 'opted_out');
+    // Another business sends from the same number: the customer said STOP to it too.
+    expectFailure(await send(api, await api.key('other'), { customerPhone: phone }), 'opted_out');
     expect(fake.count(phone)).toBe(1);
-    // Another business never texted this phone: its sends are not affected.
-    const other = await send(api, await api.key('other'), { customerPhone: phone });
-    expect(other.status).toBe(200);
     expect((await fake.inbound(inboundUrl(), { from: phone, to: FROM, body: 'START' })).status).toBe(200);
     expect((await sendSms(phone)).status).toBe(200);
+    expect((await send(api, await api.key('other'), { customerPhone: phone })).status).toBe(200);
     expect(fake.count(phone)).toBe(3);
+  });
+
+  it('a STOP from a phone no business has texted yet is honoured for every business, now and later', async () => {
+    const phone = uniquePhone();
+    expect((await fake.inbound(inboundUrl(), { from: phone, to: FROM, body: 'STOP' })).status).toBe(200);
+    for (const business of ['shop', 'other'])
+      expectFailure(await send(api, await api.key(business), { customerPhone: phone }), 'opted_out');
+    await api.business('later', 'Later Shop');
+    expectFailure(await send(api, await api.key('later'), { customerPhone: phone }), 'opted_out');
+    expect(fake.count(phone)).toBe(0);
+  });
+
+  it('applies each STOP and START once: a START replayed, or older and late, never undoes a newer STOP', async () => {
+    const phone = uniquePhone();
+    expect((await sendSms(phone)).status).toBe(200);
+    const t = Date.now();
+    await fake.inbound(inboundUrl(), { from: phone, to: FROM, body: 'STOP', at: t });
+    const start = await fake.inbound(inboundUrl(), { from: phone, to: FROM, body: 'START', at: t + 2_000 });
+    await fake.inbound(inboundUrl(), { from: phone, to: FROM, body: 'STOP', at: t + 4_000 });
+    expectFailure(await sendSms(phone), 'opted_out');
+    // The earlier START, byte for byte, validly signed: acknowledged, and nothing changes.
+    const replayed = await fake.post(inboundUrl(), start.params);
+    expect(replayed.status).toBe(200);
+    expectFailure(await sendSms(phone), 'opted_out');
+    // A START Twilio received before the last STOP, delivered late: nothing changes either.
+    await fake.inbound(inboundUrl(), { from: phone, to: FROM, body: 'START', at: t + 3_000 });
+    expectFailure(await sendSms(phone), 'opted_out');
+    // A START Twilio cannot read back (so cannot date) is not applied: 503, for Twilio to retry.
+    const unknownSid = `SM${'e'.repeat(32)}`;
+    const unconfirmed = await fake.post(inboundUrl(), {
+      ...start.params,
+      MessageSid: unknownSid,
+      SmsSid: unknownSid,
+      SmsMessageSid: unknownSid,
+    });
+    expect(unconfirmed.status).toBe(503);
+    expect(JSON.parse(unconfirmed.body)).toMatchObject({ success: false, code: 'unavailable' });
+    expectFailure(await sendSms(phone), 'opted_out');
+    // A newer START opts the phone in again.
+    await fake.inbound(inboundUrl(), { from: phone, to: FROM, body: 'START', at: t + 6_000 });
+    expect((await sendSms(phone)).status).toBe(200);
+    expect(fake.count(phone)).toBe(2);
   });
 
   it.each(['STOPALL', 'unsubscribe', 'Cancel', 'END', 'quit'])('%s is an opt-out', async (word) => {
@@ -300,7 +342,8 @@ describe('a Twilio that does not answer', () => {
       state: 'unknown',
       error: expect.stringMatching(/not sent again/),
     });
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // A resend could only be scheduled work: run whatever is due, and still one call.
+    await api.ctx.jobs.drain();
     expect(fake.count(phone)).toBe(1);
   });
 

@@ -40,9 +40,11 @@ describe('loadConfig', () => {
   });
 
   it('stops on a bad or missing variable with one line naming it', () => {
-    expect(error({ UPSTREAM_API_KEY: 'k' })).toBe('UPSTREAM_URL is required');
+    expect(error({ UPSTREAM_API_KEY: 'k' })).toBe(
+      'UPSTREAM_API_KEY needs UPSTREAM_URL, the upstream the key is for',
+    );
     expect(error({ UPSTREAM_URL: 'http://x' })).toMatch(
-      /^UPSTREAM_API_KEY or UPSTREAM_API_KEY_FILE is required/,
+      /^UPSTREAM_API_KEY or UPSTREAM_API_KEY_FILE is required with UPSTREAM_URL/,
     );
     expect(error({ ...base, UPSTREAM_URL: 'ftp://x' })).toBe('UPSTREAM_URL must be an http or https URL');
     expect(error({ ...base, UPSTREAM_AUTH_SCHEME: 'basic' })).toBe(
@@ -70,9 +72,9 @@ describe('loadConfig', () => {
       UPSTREAM_ORIGIN: 'https://app.example.com',
       ALLOWED_ORIGINS: 'https://a.example, http://b.example:3000',
     });
-    expect(config.upstream.origin).toBe('https://app.example.com');
+    expect(config.upstream?.origin).toBe('https://app.example.com');
     expect(config.allowedOrigins).toEqual(['https://a.example', 'http://b.example:3000']);
-    expect(configWith({ UPSTREAM_URL: 'https://api.example.com:8443/base' }).upstream.origin).toBe(
+    expect(configWith({ UPSTREAM_URL: 'https://api.example.com:8443/base' }).upstream?.origin).toBe(
       'https://api.example.com:8443',
     );
   });
@@ -95,7 +97,7 @@ describe('loadConfig', () => {
         BFF_DATABASE_PATH: 'data/x.db',
         WEB_DIST_DIR: 'apps/web/dist',
       });
-      expect(config.upstream.key).toBe('rd_live_fromfile');
+      expect(config.upstream?.key).toBe('rd_live_fromfile');
       expect(config.databasePath).toBe(path.join(REPO_ROOT, 'data/x.db'));
       expect(config.webDistDir).toBe(path.join(REPO_ROOT, 'apps/web/dist'));
     } finally {
@@ -113,6 +115,33 @@ describe('loadConfig', () => {
     expect(
       error({ ...base, SEND_HISTORY_DAYS: '5', IDEMPOTENCY_RETENTION_HOURS: '121', FREQUENCY_CAP_DAYS: '0' }),
     ).toMatch(/^SEND_HISTORY_DAYS must be at least 6/);
+  });
+});
+
+describe('without UPSTREAM_URL', () => {
+  it('starts on the stored locations alone: no upstream is configured, and none is required', () => {
+    const config = loadConfig({});
+    expect(config.upstream).toBeNull();
+    expect(config.upstreamTimeoutMs).toBe(10_000);
+  });
+});
+
+describe('the dev hooks', () => {
+  it('are refused beside a mail server, whatever NODE_ENV says, in one line naming both variables', () => {
+    for (const nodeEnv of [{}, { NODE_ENV: 'development' }, { NODE_ENV: 'test' }] as Record<
+      string,
+      string
+    >[]) {
+      const message = error({
+        ...base,
+        ...nodeEnv,
+        BFF_DEV_HOOKS: '1',
+        BFF_SMTP_URL: 'smtp://127.0.0.1:2525',
+      });
+      expect(message).toMatch(/^BFF_DEV_HOOKS must be off with BFF_SMTP_URL/);
+      expect(message).not.toContain('\n');
+    }
+    expect(configWith({ BFF_DEV_HOOKS: '1' }).devHooks).toBe(true);
   });
 });
 

@@ -2,32 +2,34 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import * as setting from '@review-desk/server/config';
 import { REPO_ROOT, resolveFrom } from '@review-desk/server/files';
-import { AUTH_SCHEMES, FREQUENCY_CAP_DAYS_DEFAULT, PASSWORD_MIN, timeZoneSchema } from '@review-desk/shared';
+import { AUTH_SCHEMES, FREQUENCY_CAP_DAYS_DEFAULT, PASSWORD_MIN } from '@review-desk/shared';
+import { DAY_MS } from '@review-desk/shared/time';
 import { z } from 'zod';
+import { BULK_CONFIG, loadBulkConfig } from './env-bulk.ts';
 import { loadStorageConfig, STORAGE_CONFIG } from './env-storage.ts';
 
 // The only reader of process.env: the BFF's configuration table. Each variable is declared once
 // (name, type, default, meaning); a bad or missing one stops the start with one line naming it.
 // The README's table is generated from this one (npm run docs:config). Where the data lives is
 // declared in env-storage.ts, which the CLI reads alone.
-
 export { loadCliConfig } from './env-storage.ts';
 
 export const BFF_CONFIG = setting.defineConfig({
   ...setting.listenVariables(8080),
   UPSTREAM_URL: {
     type: setting.httpUrl(),
-    required: true,
-    description: 'Base URL of the Review Collection API (a path prefix is kept).',
+    shown: 'while no location is stored',
+    description:
+      'Base URL of the Review Collection API (a path prefix is kept): the one location while none is stored, and the upstream of stored locations added without their own ([docs/locations.md](docs/locations.md)).',
   },
   UPSTREAM_API_KEY: {
     type: z.string().regex(/^\S+$/, { error: 'must not contain whitespace' }),
-    shown: 'one of the two',
+    shown: 'one of the two, with `UPSTREAM_URL`',
     description: 'The API key, sent upstream only.',
   },
   UPSTREAM_API_KEY_FILE: {
     type: setting.text(),
-    shown: 'one of the two',
+    shown: 'one of the two, with `UPSTREAM_URL`',
     description: 'A file holding the key (read once at start; the embedded API’s demo key file).',
   },
   UPSTREAM_AUTH_SCHEME: {
@@ -149,37 +151,14 @@ export const BFF_CONFIG = setting.defineConfig({
     type: setting.bool(),
     default: '0',
     description:
-      '`1` runs scheduled work (alerts, digests, list sends’ waits and daily caps) on a clock that `POST /dev/clock` moves (tests, demos; docs/alerts.md). Refused with `NODE_ENV=production`.',
+      '`1` runs scheduled work (alerts, digests, list sends’ waits and daily caps) on a clock that `POST /dev/clock` moves (tests, demos; docs/alerts.md). Refused with `NODE_ENV=production`, with `BFF_SMTP_URL`, and beside an upstream that is not a development service (one whose dev clock or dev outbox does not answer).',
   },
   NODE_ENV: {
     type: setting.text(),
     shown: 'none',
     description: '`production` refuses `BFF_DEV_HOOKS=1`.',
   },
-  BULK_SEND_RATE_PER_MINUTE: {
-    type: setting.wholeNumber(1, 100_000),
-    default: '60',
-    description:
-      'A list send’s most sends a minute (each job; one at a time). The upstream’s `429` and `Retry-After` slow it further.',
-  },
-  BULK_UPSTREAM_DOWN_MINUTES: {
-    type: setting.decimal(0.01, 10_080),
-    default: '15',
-    description:
-      'A list send pauses, with the reason, when the upstream has failed every attempt for this long.',
-  },
-  BULK_LEASE_SECONDS: {
-    type: setting.decimal(0.5, 3_600),
-    default: '30',
-    description:
-      'How long a list send’s worker holds its job without renewing: after a crash another process (or the restarted one) resumes it this long later.',
-  },
-  BULK_TIME_ZONE: {
-    type: timeZoneSchema,
-    default: 'UTC',
-    description:
-      'The wall clock a list send’s daily cap counts days on (IANA, e.g. `Europe/London`): the next day’s rows go from its midnight.',
-  },
+  ...BULK_CONFIG,
   ...setting.OPERATION_VARIABLES,
 });
 
@@ -205,13 +184,30 @@ export function keyFromText(content: string, source: string, variable: string): 
 
 export type Config = ReturnType<typeof loadConfig>;
 
+/** Where a location's calls go: its upstream's URL, its key and how the key and Origin are sent. */
+export type Upstream = {
+  url: URL;
+  key: string;
+  authScheme: (typeof AUTH_SCHEMES)[number];
+  /** Sent as Origin on POSTs so the upstream's browser-style CSRF rule passes. */
+  origin: string;
+  timeoutMs: number;
+};
+
 /** Reads an environment (process.env by default); throws a StartupError naming a bad variable. */
 export function loadConfig(source: Record<string, string | undefined> = process.env) {
   const { values: env } = setting.parseEnv(BFF_CONFIG, source);
-  if (env.UPSTREAM_API_KEY === undefined && env.UPSTREAM_API_KEY_FILE === undefined)
+  // Without UPSTREAM_URL the stored locations are the only ones (checked at start: main.ts).
+  const keyGiven = env.UPSTREAM_API_KEY !== undefined || env.UPSTREAM_API_KEY_FILE !== undefined;
+  if (env.UPSTREAM_URL !== undefined && !keyGiven)
     throw setting.configError(
       'UPSTREAM_API_KEY',
-      'UPSTREAM_API_KEY or UPSTREAM_API_KEY_FILE is required (the API key the BFF sends upstream)',
+      'UPSTREAM_API_KEY or UPSTREAM_API_KEY_FILE is required with UPSTREAM_URL (the API key the BFF sends upstream)',
+    );
+  if (env.UPSTREAM_URL === undefined && keyGiven)
+    throw setting.configError(
+      env.UPSTREAM_API_KEY !== undefined ? 'UPSTREAM_API_KEY' : 'UPSTREAM_API_KEY_FILE',
+      'needs UPSTREAM_URL, the upstream the key is for',
     );
   if (env.UPSTREAM_API_KEY !== undefined && env.UPSTREAM_API_KEY_FILE !== undefined)
     throw setting.configError(
@@ -242,22 +238,36 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       'BFF_DEV_HOOKS',
       'must be off when NODE_ENV=production (it lets anyone move the clock)',
     );
+  // Whoever can reach the BFF may move its clock: beside a mail server, alert emails and digests
+  // would go to real people on a clock anyone sets. (A real upstream is refused at start: main.ts.)
+  if (env.BFF_DEV_HOOKS && env.BFF_SMTP_URL !== undefined)
+    throw setting.configError(
+      'BFF_DEV_HOOKS',
+      'must be off with BFF_SMTP_URL (a real mail server): anyone could move the clock; without BFF_SMTP_URL the emails stay on the dev outbox page',
+    );
   const keyFile =
     env.UPSTREAM_API_KEY_FILE === undefined ? undefined : resolveFrom(REPO_ROOT, env.UPSTREAM_API_KEY_FILE);
-  const key = env.UPSTREAM_API_KEY ?? readKeyFile(keyFile as string);
+  const upstream: Upstream | null =
+    env.UPSTREAM_URL === undefined
+      ? null
+      : {
+          url: env.UPSTREAM_URL,
+          key: env.UPSTREAM_API_KEY ?? readKeyFile(keyFile as string),
+          authScheme: env.UPSTREAM_AUTH_SCHEME,
+          origin: env.UPSTREAM_ORIGIN ?? env.UPSTREAM_URL.origin,
+          timeoutMs: env.UPSTREAM_TIMEOUT_MS,
+        };
   return {
     port: env.PORT.port,
     /** A taken port stops the start instead of moving on to the next free one. */
     portExplicit: !env.PORT.orNext,
     host: env.HOST,
-    upstream: {
-      url: env.UPSTREAM_URL,
-      key,
-      authScheme: env.UPSTREAM_AUTH_SCHEME,
-      /** Sent as Origin on POSTs so the upstream's browser-style CSRF rule passes. */
-      origin: env.UPSTREAM_ORIGIN ?? env.UPSTREAM_URL.origin,
-      timeoutMs: env.UPSTREAM_TIMEOUT_MS,
-    },
+    /** The configured upstream (UPSTREAM_URL and its key); null: only stored locations. */
+    upstream,
+    /** Whole-exchange deadline of every upstream call, whichever location it goes to. */
+    upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
+    /** How the configured UPSTREAM_AUTH_SCHEME and UPSTREAM_ORIGIN apply to stored locations without their own. */
+    upstreamOrigin: env.UPSTREAM_ORIGIN ?? null,
     ...loadStorageConfig(env),
     allowedOrigins: env.ALLOWED_ORIGINS as readonly string[],
     /** The dashboard's origin as browsers see it, when it is fixed by configuration. */
@@ -275,7 +285,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       absoluteMs: Math.round(env.SESSION_ABSOLUTE_HOURS * 3_600_000),
     },
     idempotencyRetentionMs: Math.round(env.IDEMPOTENCY_RETENTION_HOURS * 3_600_000),
-    sendHistoryMs: env.SEND_HISTORY_DAYS * 86_400_000,
+    sendHistoryMs: env.SEND_HISTORY_DAYS * DAY_MS,
     cookieSecure: env.COOKIE_SECURE === 'auto' ? ('auto' as const) : env.COOKIE_SECURE === 'true',
     logLevel: env.LOG_LEVEL as string,
     workers: env.BFF_WORKERS,
@@ -285,12 +295,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       smtp: env.BFF_SMTP_URL ? { url: env.BFF_SMTP_URL, from: env.BFF_SMTP_FROM } : null,
     },
     devHooks: env.BFF_DEV_HOOKS,
-    bulk: {
-      ratePerMinute: env.BULK_SEND_RATE_PER_MINUTE,
-      downBoundMs: Math.round(env.BULK_UPSTREAM_DOWN_MINUTES * 60_000),
-      leaseMs: Math.round(env.BULK_LEASE_SECONDS * 1_000),
-      pollMs: Math.min(1_000, Math.round(env.BULK_LEASE_SECONDS * 250)),
-      timeZone: env.BULK_TIME_ZONE,
-    },
+    bulk: loadBulkConfig(env),
   };
 }

@@ -137,8 +137,9 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
   const bff = createBff(config, sink, metrics, stores);
   let listening: Served;
   try {
-    // The locations' table and keys read once before serving: a key that does not open stops the start.
-    await bff.locations.directory.all();
+    // The locations' table and keys read once before serving: a key that does not open, a location
+    // without an upstream, no location at all, or a real upstream beside the dev hooks stops the start.
+    await bff.locations.directory.ready();
     listening = await listen(bff, config, sink);
     bff.alerts.setDashboardOrigin(listening.url);
     await bff.alerts.start();
@@ -156,7 +157,7 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
     logger.info({ signal }, 'shutting down');
     stopTimers();
     await bff.bulk.stop();
-    await shutdown(listening, bff, config.upstream.timeoutMs + 2_000);
+    await shutdown(listening, bff, config.upstreamTimeoutMs + 2_000);
     await bff.alerts.stop();
     // Every send of this instance has its outcome now: ending the lease leaves nothing to settle.
     await lease?.stop();
@@ -168,7 +169,7 @@ async function runServer(config: Config, sink: LogSink, role: 'single' | 'worker
 
   if (lease) {
     stopTimers = startTimers(stores, lease, config, sink);
-    await writeReadyLine(sink, { url: listening.url, upstream: config.upstream.url.origin });
+    await writeReadyLine(sink, { url: listening.url, upstream: upstreamShown(config) });
   } else {
     logger.info({ url: listening.url }, 'worker listening');
     // Written before the primary hears of it: its ready line must follow every worker's line.
@@ -205,7 +206,7 @@ async function runPrimary(config: Config, sink: LogSink): Promise<void> {
           void writeReadyLine(sink, {
             url: message.url,
             workers: config.workers,
-            upstream: config.upstream.url.origin,
+            upstream: upstreamShown(config),
           });
         }
       } else if (message?.type === SESSION_MESSAGE) {
@@ -270,6 +271,9 @@ async function runPrimary(config: Config, sink: LogSink): Promise<void> {
     if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
   });
 }
+
+/** The ready line's upstream: UPSTREAM_URL's origin, or the stored locations' own. */
+const upstreamShown = (config: Config) => config.upstream?.url.origin ?? 'each stored location’s own';
 
 const config = loadOrExit();
 const sink = createLogger(config.logLevel);

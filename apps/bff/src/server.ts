@@ -1,5 +1,3 @@
-import http from 'node:http';
-import https from 'node:https';
 import type { Database } from '@review-desk/server/db/types';
 import { AppError, errorHandler, sendError } from '@review-desk/server/errors';
 import { healthRoutes } from '@review-desk/server/health';
@@ -8,6 +6,7 @@ import express, { type Express } from 'express';
 import { alertRoutes } from './alerts/routes.ts';
 import { type Alerts, createAlerts } from './alerts/service.ts';
 import type { CookieSettings } from './auth/cookies.ts';
+import { deviceCookies } from './auth/devices.ts';
 import { authRoutes } from './auth/routes.ts';
 import { createSessionStore, type SessionEvent, type SessionStore } from './auth/sessions.ts';
 import { createLoginThrottle } from './auth/throttle.ts';
@@ -24,6 +23,7 @@ import { answerPreflight, type OriginPolicy } from './http/origin.ts';
 import { createContactHasher } from './journal/contact.ts';
 import { createJournal, type Journal } from './journal/journal.ts';
 import { sendHistoryRoutes } from './journal/routes.ts';
+import { developmentUpstreams } from './locations/dev-upstream.ts';
 import { createLocationDirectory, type LocationDirectory } from './locations/directory.ts';
 import { locationPrefix } from './locations/gate.ts';
 import { createHandlerSet, type HandlerSet } from './locations/handlers.ts';
@@ -37,6 +37,7 @@ import { createProxy } from './proxy/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { staticSite } from './static.ts';
 import { type DatabaseSettings, metaValue, openBffDatabase } from './store/database.ts';
+import { upstreamProbe } from './upstream-probe.ts';
 import { userRoutes } from './users/routes.ts';
 
 // Composition: the stores, the proxy, and the middleware in the order a request meets them —
@@ -80,29 +81,8 @@ export async function runMaintenance(stores: Stores, config: Config): Promise<vo
   await stores.sessions.sweep();
   await createLoginThrottle(stores.db).sweep();
   if (config.userRatePerMinute > 0) await createUserRate(stores.db, config.userRatePerMinute).sweep();
-  await stores.journal.orphanStale(config.upstream.timeoutMs + 5_000);
+  await stores.journal.orphanStale(config.upstreamTimeoutMs + 5_000);
   await stores.journal.cleanup(config.idempotencyRetentionMs, config.sendHistoryMs);
-}
-
-/** Whether the upstream answers HTTP at all (any status below 500), cached briefly. */
-function upstreamProbe(config: Config) {
-  let cached: { at: number; ok: boolean } | null = null;
-  const probeUrl = new URL(`${config.upstream.url.href.replace(/\/+$/, '')}/healthz`);
-  return async (): Promise<boolean> => {
-    if (cached && Date.now() - cached.at < 2_000) return cached.ok;
-    const ok = await new Promise<boolean>((resolve) => {
-      const transport = probeUrl.protocol === 'https:' ? https : http;
-      const request = transport.request(probeUrl, { method: 'GET', timeout: 2_000, agent: false }, (res) => {
-        res.resume();
-        resolve((res.statusCode ?? 500) < 500);
-      });
-      request.on('timeout', () => request.destroy(new Error('timeout')));
-      request.on('error', () => resolve(false));
-      request.end();
-    });
-    cached = { at: Date.now(), ok };
-    return ok;
-  };
 }
 
 export type Bff = {
@@ -127,9 +107,12 @@ export function createBff(
   const { logger } = logs;
   const hasher = createContactHasher(stores.contactSecret);
   const opened = openLocations(stores.db, config);
-  const directory = createLocationDirectory({ config, store: opened.store });
-  const handlers = createHandlerSet({
+  const directory = createLocationDirectory({
     config,
+    store: opened.store,
+    ...(config.devHooks ? { developmentUpstream: developmentUpstreams(2_000) } : {}),
+  });
+  const handlers = createHandlerSet({
     journal: stores.journal,
     hasher,
     logger,
@@ -137,12 +120,15 @@ export function createBff(
     metrics,
   });
   const alerts = createAlerts({ config, db: stores.db, directory, users: stores.users, logger });
+  // Each user's share of the key's limit: their calls through the proxy, and their lists' rows.
+  const share = config.userRatePerMinute > 0 ? createUserRate(stores.db, config.userRatePerMinute) : null;
   const bulk = openBulk(
     stores.db,
     config,
     {
       senderFor: locationSender({ users: stores.users, directory, handlers }),
       recentlySent: recentContactCheck({ journal: stores.journal, hasher, capDays: config.frequencyCapDays }),
+      share,
       // The same scheduling clock as alerts: the dev hook (BFF_DEV_HOOKS=1) moves both.
       clock: alerts.clock,
       logger,
@@ -172,7 +158,6 @@ export function createBff(
     maxAgeMs: config.session.absoluteMs,
     trust: policy.trust,
   };
-  const share = config.userRatePerMinute > 0 ? createUserRate(stores.db, config.userRatePerMinute) : null;
   const gates = createGates({
     share,
     access: logs.access,
@@ -201,7 +186,7 @@ export function createBff(
           await dbCheck.get();
           return 'ok';
         },
-        upstream: async () => ((await ready()) ? 'ok' : 'unreachable'),
+        ...(ready ? { upstream: async () => ((await ready()) ? 'ok' : 'unreachable') } : {}),
       },
       metrics: () => metricsText(metrics),
       metricsToken: config.metricsToken,
@@ -216,6 +201,7 @@ export function createBff(
       users: stores.users,
       sessions: stores.sessions,
       throttle,
+      devices: deviceCookies(stores.contactSecret),
       cookies,
       gates: gates.routes,
       businessName: config.businessName,
@@ -229,7 +215,7 @@ export function createBff(
       journal: stores.journal,
       hasher,
       gates: gates.routes,
-      staleAfterMs: config.upstream.timeoutMs + 5_000,
+      staleAfterMs: config.upstreamTimeoutMs + 5_000,
     }),
   );
   app.use(
@@ -249,7 +235,7 @@ export function createBff(
     locationRoutes({
       directory,
       store: opened.store,
-      userExists: async (id) => (await stores.users.get(id)) !== null,
+      userRole: async (id) => (await stores.users.get(id))?.role ?? null,
       gates: gates.routes,
       logger,
     }),
@@ -257,7 +243,7 @@ export function createBff(
   app.use(overviewRoutes({ directory, gates: gates.routes }));
   app.use(bulkRoutes({ bulk, gates: gates.routes, logger }));
   app.use(settingsRoutes({ gates: gates.routes }));
-  app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger }));
+  app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger, jobs: [alerts, bulk] }));
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {
     if (req.ctx.route === 'other') req.ctx.route = 'not-found';

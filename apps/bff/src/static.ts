@@ -13,8 +13,9 @@ import express, {
 } from 'express';
 
 // The dashboard (apps/web's Vite build): hashed files under /assets cached for a year as
-// immutable, index.html revalidated on every load (so a deploy is picked up at once), client-side
-// routes answered with index.html for browser navigations. Compression applies here only: the
+// immutable, index.html revalidated on every load (so a deploy is picked up at once), the
+// dashboard's pages (client-side routes) answered with index.html for any GET, as static hosts do:
+// a path without a file extension, or any browser navigation. Unknown API paths keep their JSON 404. Compression applies here only: the
 // proxied JSON is relayed as is (see docs/bff.md, "Performance"); assets are compressed once.
 //
 // The build is immutable, so its files are listed once at start, and only a listed file is ever
@@ -22,14 +23,17 @@ import express, {
 // kept (a flood of made-up names costs no memory). Dot-files are judged only on the path below
 // the build's folder, which may itself live under a dot-directory (~/.local/share/…).
 
-const RESERVED = ['/api', '/auth', '/bff', '/assets', '/healthz', '/readyz', '/metrics'];
+const RESERVED = ['/api', '/auth', '/bff', '/assets', '/dev', '/healthz', '/readyz', '/metrics'];
 
 function isReserved(p: string): boolean {
   return RESERVED.some((prefix) => p === prefix || p.startsWith(`${prefix}/`));
 }
 
-function isNavigation(req: Request): boolean {
-  return req.headers['sec-fetch-mode'] === 'navigate' || (req.headers.accept ?? '').includes('text/html');
+/** A dashboard page: a browser navigation, or any path whose last segment names no file (`/reviews`). */
+function isPage(req: Request): boolean {
+  if (req.headers['sec-fetch-mode'] === 'navigate' || (req.headers.accept ?? '').includes('text/html'))
+    return true;
+  return !/\.[^/]*$/.test(req.path);
 }
 
 const PLACEHOLDER = `<!doctype html>
@@ -224,7 +228,7 @@ export function staticSite(webDistDir: string): Router {
   );
 
   router.use((req, res, next) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || isReserved(req.path) || !isNavigation(req)) {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || isReserved(req.path) || !isPage(req)) {
       next();
       return;
     }

@@ -1,8 +1,9 @@
 import { ALERT_PATHS } from '@review-desk/shared/alerts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { drainDevJobs } from '../../../test/support/dev-clock.ts';
 import { request } from '../../../test/support/http.ts';
 import { type SystemApi, type SystemBff, startSystemBff, waitFor } from '../../../test/support/stack.ts';
-import { EMAIL_ALERTS, leaveReview, startReviewedApi } from './support/alerts.ts';
+import { EMAIL_ALERTS, leaveReview, nextPolls, startReviewedApi } from './support/alerts.ts';
 
 // Development without a mail server: with dev hooks on and no BFF_SMTP_URL, the emails alerts
 // would send are kept on the BFF's own outbox page; without dev hooks there is no such page.
@@ -29,7 +30,9 @@ it('keeps an alert email on the dev outbox page, and says so on the Notification
     json: EMAIL_ALERTS,
   });
   expect(saved.json.data).toMatchObject({ emailConfigured: true, devOutbox: true });
-  await new Promise((r) => setTimeout(r, 3_000));
+  // The poll that turning alerts on asks for: the reviews already there are its baseline.
+  await drainDevJobs(bff.url);
+  await nextPolls(bff);
   expect((await outbox(bff.url)).json.data.messages).toEqual([]);
 
   await leaveReview(
@@ -38,6 +41,7 @@ it('keeps an alert email on the dev outbox page, and says so on the Notification
     { channel: 'link', customerName: 'Outbox Customer' },
     { rating: 1, comment: 'Too noisy' },
   );
+  await nextPolls(bff);
 
   await waitFor(
     async () => (await outbox(bff.url)).json.data.messages.length === 1,

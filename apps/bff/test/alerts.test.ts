@@ -1,16 +1,18 @@
 import { ALERT_PATHS } from '@review-desk/shared/alerts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drainDevJobs, moveDevClock } from '../../../test/support/dev-clock.ts';
 import { type FakeUpstream, faults, json, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
-import type { Session } from '../../../test/support/http.ts';
-import { type SmtpCatcher, startSmtpCatcher } from '../../../test/support/smtp.ts';
+import { request, type Session } from '../../../test/support/http.ts';
 import { type SystemApi, type SystemBff, startSystemBff, waitFor } from '../../../test/support/stack.ts';
-import { leaveReview as leaveReviewOn, startReviewedApi } from './support/alerts.ts';
+import { leaveReview as leaveReviewOn, nextPolls, startReviewedApi } from './support/alerts.ts';
 import { MANAGER, STAFF } from './support/fixtures.ts';
 
 // Low-rating alerts end to end: the real API as the upstream (through a relay that can turn
-// into a 429 storm), the real BFF process polling it every second, and a real SMTP listener.
+// into a 429 storm), the real BFF process polling it every second of its dev clock, which the
+// test moves (running what falls due each step). The dev hooks are refused beside a mail server, so
+// the emails are read from the BFF's dev outbox (alerts-replicas.test.ts sends them over SMTP).
 
-let smtp: SmtpCatcher;
+type Mail = { to: string; subject: string; text: string; html: string };
 let api: SystemApi;
 let link: FakeUpstream;
 let bff: SystemBff;
@@ -18,15 +20,24 @@ let key: string;
 let owner: Session;
 let manager: Session;
 let staff: Session;
-/** When each throttled reviews read arrived (the storm's answers). */
+/** The BFF's dev clock as last moved. */
+let clock = 0;
+/** The clock's time at each throttled reviews read (the storm's answers). */
 const throttled: number[] = [];
+
+/** The emails the BFF handed over so far, oldest first (this process's; a restart empties it). */
+async function mails(): Promise<Mail[]> {
+  const reply = await request(bff.url, '/dev/outbox.json');
+  return [...(reply.json.data.messages as Mail[])].reverse();
+}
 
 const reviewsCalls = () => link.count('/api/v1/reviews');
 
-/** Waits until the BFF has read the reviews `n` more times. */
+/** The BFF's clock a poll interval on, `n` times, each poll run to its end; it read the reviews each time. */
 async function polls(n: number) {
   const target = reviewsCalls() + n;
-  await waitFor(() => reviewsCalls() >= target, 20_000, `${n} more polls`);
+  clock = await nextPolls(bff, n);
+  expect(reviewsCalls()).toBeGreaterThanOrEqual(target);
 }
 
 /** A customer leaves a review through the API's customer page (a link request, then the form). */
@@ -54,14 +65,13 @@ const alertsOf = async (session: Session) => {
 };
 
 beforeAll(async () => {
-  smtp = await startSmtpCatcher();
   ({ api, key } = await startReviewedApi());
   link = await startFakeUpstream();
   link.behave(faults.relay(api.url));
   bff = await startSystemBff(link.url, {
     UPSTREAM_API_KEY: key,
     ALERT_POLL_SECONDS: '1',
-    BFF_SMTP_URL: smtp.url,
+    BFF_DEV_HOOKS: '1',
     BFF_SMTP_FROM: 'Review Desk <alerts@example.com>',
   });
   owner = await bff.owner();
@@ -74,7 +84,6 @@ afterAll(async () => {
   await bff?.cleanup();
   await link?.close();
   await api?.cleanup();
-  await smtp?.close();
 });
 
 describe('low-rating alerts', () => {
@@ -84,7 +93,7 @@ describe('low-rating alerts', () => {
     expect(reply.json.data).toEqual({
       preferences: { enabled: false, threshold: 2, channel: 'email', timeZone: 'UTC', digest: false },
       emailConfigured: true,
-      devOutbox: false,
+      devOutbox: true,
       digestAllowed: true,
     });
     const bad = await owner.request('PUT', ALERT_PATHS.preferences, {
@@ -128,17 +137,19 @@ describe('low-rating alerts', () => {
     expect(before.alerts).toEqual([]);
     expect(Date.parse(before.activeSince)).toBeGreaterThan(0);
     expect((await alertsOf(manager)).alerts).toEqual([]);
-    expect(smtp.messages).toHaveLength(0);
+    expect(await mails()).toHaveLength(0);
   });
 
   it('a new 1★ review raises one alert per subscriber and one email to the one who chose email; a 5★ none', async () => {
     await leaveReview(1, 'Cold coffee <b>and</b> a rude "welcome" & a long wait. '.repeat(10), 'Dana <Doe>');
     await leaveReview(5, 'Lovely place', 'Happy Customer');
-    await smtp.waitFor(1);
+    await polls(1);
+    await waitFor(async () => (await mails()).length >= 1, 10_000, 'the alert email');
     await polls(2);
-    expect(smtp.messages).toHaveLength(1);
-    const mail = smtp.messages[0]!;
-    expect(mail.to).toEqual(['owner@example.com']);
+    const sent = await mails();
+    expect(sent).toHaveLength(1);
+    const mail = sent[0]!;
+    expect(mail.to).toBe('owner@example.com');
     expect(mail.subject).toContain('1★');
     expect(mail.text).toContain('Author: Dana <Doe>');
     expect(mail.text).toContain('Cold coffee <b>and</b>');
@@ -155,7 +166,7 @@ describe('low-rating alerts', () => {
     const reviewId = ownerAlerts.alerts[0]!.reviewId;
     expect(mail.text).toContain(`${bff.url}/l/main/reviews?review=${encodeURIComponent(reviewId)}`);
     for (const secret of [key, 'customer.private.']) {
-      expect(mail.raw).not.toContain(secret);
+      expect(JSON.stringify(mail)).not.toContain(secret);
       expect(JSON.stringify(ownerAlerts)).not.toContain(secret);
     }
     const managerAlerts = await alertsOf(manager);
@@ -165,18 +176,21 @@ describe('low-rating alerts', () => {
 
   it('a restart raises nothing again', async () => {
     await bff.restart();
+    // A new process's clock starts at the real time: take it back to where the polls left it.
+    clock = await moveDevClock(bff.url, { set: clock });
     // The same users, on the BFF's new address.
     owner = await bff.owner();
     manager = await signIn(MANAGER);
     staff = await signIn(STAFF);
     await polls(3);
-    expect(smtp.messages).toHaveLength(1);
+    // The new process emailed nothing (its outbox starts empty), and the bell holds the one alert.
+    expect(await mails()).toHaveLength(0);
     expect((await alertsOf(owner)).alerts).toHaveLength(1);
   });
 
   it('a 429 storm delays the alert, with growing waits, and never duplicates it', async () => {
     link.behaveOn('/api/v1/reviews', (_req, res) => {
-      throttled.push(Date.now());
+      throttled.push(clock);
       json(
         res,
         429,
@@ -184,19 +198,28 @@ describe('low-rating alerts', () => {
         { 'retry-after': '1' },
       );
     });
-    await waitFor(() => throttled.length >= 1, 10_000, 'a throttled poll');
+    /** The clock on by steps of 250 ms, what falls due run at each, until `done` (at most a minute). */
+    const stepUntil = async (done: () => boolean | Promise<boolean>) => {
+      for (let i = 0; i < 240 && !(await done()); i++) {
+        clock = await moveDevClock(bff.url, { advanceMs: 250 });
+        await drainDevJobs(bff.url);
+      }
+      expect(await done()).toBe(true);
+    };
+    await stepUntil(() => throttled.length >= 1);
     await leaveReview(2, 'Slow service during the storm', 'Storm Customer');
-    await waitFor(() => throttled.length >= 3, 20_000, 'three throttled polls');
-    expect(smtp.messages).toHaveLength(1);
+    await stepUntil(() => throttled.length >= 3);
+    expect(await mails()).toHaveLength(0);
     // Backing off: each wait at least as long as the last, the third clearly longer than the interval.
     const gaps = throttled.slice(1).map((at, i) => at - throttled[i]!);
     expect(gaps[1]!).toBeGreaterThanOrEqual(gaps[0]! - 250);
     expect(gaps[1]!).toBeGreaterThan(2_500);
     link.behaveOn('/api/v1/reviews', null);
-    await smtp.waitFor(2, 30_000);
+    await stepUntil(async () => (await mails()).length >= 1);
     await polls(2);
-    expect(smtp.messages).toHaveLength(2);
-    expect(smtp.messages[1]!.subject).toContain('2★');
+    const after = await mails();
+    expect(after).toHaveLength(1);
+    expect(after[0]!.subject).toContain('2★');
     const ownerAlerts = await alertsOf(owner);
     expect(ownerAlerts.alerts.map((a) => a.rating)).toEqual([2, 1]);
     expect(ownerAlerts.unread).toBe(2);

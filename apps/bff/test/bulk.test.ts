@@ -15,7 +15,8 @@ import { STAFF } from './support/fixtures.ts';
 // List sends through the real BFF process: against the real API (its outbox counts what went
 // out), across a SIGKILL and restart, at a 429's pace, and with two BFF processes on one database.
 
-const FAST = { BULK_SEND_RATE_PER_MINUTE: '100000', BULK_LEASE_SECONDS: '1.5' };
+// Several lists of one person run at once here: the limit on lists in progress is raised for it.
+const FAST = { BULK_SEND_RATE_PER_MINUTE: '100000', BULK_LEASE_SECONDS: '1.5', BULK_USER_LISTS_MAX: '5' };
 /** The API's answer over its request limit: wait one second. */
 const overTheLimit = faults.rateLimited(1);
 let api: SystemApi;
@@ -323,8 +324,9 @@ describe('two lists and a single send on one limited key', () => {
       // A single send in between: it may meet a 429 (passed on with its Retry-After), never a wall.
       const key = crypto.randomUUID();
       let single = await staff.send({ channel: 'email', customerEmail: 'single@example.com' }, key);
-      for (let i = 0; i < 10 && single.status === 429; i++) {
-        await new Promise((r) => setTimeout(r, Number(single.headers.get('retry-after') ?? '1') * 1_000));
+      // Asked again until the limit lets it through (the same key: one send), at most ten seconds.
+      for (let i = 0; i < 100 && single.status === 429; i++) {
+        await new Promise((r) => setTimeout(r, 100)); // poll: a look again at the limit
         single = await staff.send({ channel: 'email', customerEmail: 'single@example.com' }, key);
       }
       expect(single.status).toBeLessThan(300);

@@ -72,7 +72,7 @@ describe('a clustered BFF', () => {
     const pending = client.send(SMS, key).catch(() => null);
     const until = Date.now() + 5_000;
     while (upstream.count('/api/v1/requests/send') === 0 && Date.now() < until)
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 20)); // poll: a look again at the upstream
     // The worker holding the send dies (the journal records which process forwarded it).
     const db = new DatabaseSync(bff.databasePath, { readOnly: true });
     const row = db.prepare(`SELECT owner_pid FROM sends WHERE outcome = 'in_flight'`).get() as {
@@ -84,6 +84,7 @@ describe('a clustered BFF', () => {
     await pending;
     upstream.behave(null);
     const deadline = Date.now() + 15_000;
+    // poll: a look again at the workers
     while (workerPids().length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(workerPids()).toHaveLength(3);
     expect(bff.app.logs.join('\n')).toMatch(/in-flight sends of a stopped worker marked unknown/);

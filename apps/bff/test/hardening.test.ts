@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { FakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { rawExchange } from '../../../test/support/http.ts';
 import { startApp, tempDir } from '../../../test/support/processes.ts';
-import { newApiKey } from '../../../test/support/stack.ts';
+import { newApiKey, waitFor } from '../../../test/support/stack.ts';
 import { startBff, type TestBff, useBffOnFakeUpstream } from './support/bff.ts';
 import type { DashboardClient } from './support/client.ts';
 
@@ -49,7 +49,8 @@ describe('requests Node would answer by itself', () => {
       withoutHost: 'GET /auth/me HTTP/1.1\r\n\r\n',
       withExpect: 'POST /auth/login HTTP/1.1\r\nHost: x\r\nExpect: 202-maybe\r\n\r\n',
     });
-    await new Promise((resolve) => setTimeout(resolve, 400)); // the access log is batched (200 ms)
+    // The access log is written in batches: wait for the second refusal's line.
+    await waitFor(() => bff.app.logs.some((l) => l.includes('"status":417')), 5_000, 'the access lines');
     const refused = bff.app.logs.filter((l) => l.includes('"route":"refused"'));
     expect(refused.some((l) => l.includes('"status":400') && l.includes('"path":"/auth/me"'))).toBe(true);
     expect(refused.some((l) => l.includes('"status":417') && l.includes('"path":"/auth/login"'))).toBe(true);
@@ -86,8 +87,10 @@ describe('logs', () => {
   it('never hold anything that looks like a key, wherever it was in the path', async () => {
     const key = newApiKey();
     await owner.get(`/bff/${key}`);
-    await owner.get(`/api/v1/reviews/${encodeURIComponent(key)}`);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    const last = await owner.get(`/api/v1/reviews/${encodeURIComponent(key)}`);
+    // The access log is written in batches: wait for the last request's line.
+    const id = last.headers.get('x-request-id')!;
+    await waitFor(() => bff.app.logs.some((l) => l.includes(id)), 5_000, 'the access line');
     const logs = bff.app.logs.join('\n');
     expect(logs).not.toContain(key.slice(8));
     expect(logs).toContain('"path":"/bff/[redacted]"');

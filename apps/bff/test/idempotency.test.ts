@@ -28,7 +28,7 @@ const waitFor = async (check: () => boolean, ms = 5_000) => {
   const until = Date.now() + ms;
   while (!check()) {
     if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 20)); // poll: a look again at the condition
   }
 };
 
@@ -36,9 +36,10 @@ describe('idempotent sends', () => {
   it('double submit: one upstream send; the late twin is told it is in flight; a retry replays the answer', async () => {
     upstream.behave(behaviours.delay(400));
     const key = crypto.randomUUID();
+    // The twin comes once the first is upstream, still waiting for its answer.
     const [first, twin] = await Promise.all([
       owner.send(SMS, key),
-      new Promise((r) => setTimeout(r, 100)).then(() => owner.send(SMS, key)),
+      waitFor(() => upstream.count('/api/v1/requests/send') === 1).then(() => owner.send(SMS, key)),
     ]);
     expect(first.status).toBe(200);
     expect(twin.status).toBe(409);

@@ -5,10 +5,11 @@ import { openSqlite } from '@review-desk/server/db/sqlite/database';
 import { API_KEY_HEADER } from '@review-desk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, type Recorded, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
-import { runCli, tempDir } from '../../../test/support/processes.ts';
-import { newApiKey } from '../../../test/support/stack.ts';
-import { startBff, type TestBff } from './support/bff.ts';
-import type { DashboardClient } from './support/client.ts';
+import { request } from '../../../test/support/http.ts';
+import { runCli, startApp, tempDir } from '../../../test/support/processes.ts';
+import { bffTestEnv, newApiKey, waitFor } from '../../../test/support/stack.ts';
+import { OWNER, startBff, type TestBff } from './support/bff.ts';
+import { DashboardClient } from './support/client.ts';
 import { SMS } from './support/fixtures.ts';
 
 // Three locations on two upstreams, each with its own key, auth scheme and Origin: every call
@@ -219,13 +220,58 @@ describe('locations through the BFF', () => {
       expect((await owner.get('/l/uptown/api/v1/reviews')).status).toBe(200);
       seen = keysIn(a.calls)[0] ?? '';
       if (seen === rotated) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, 200)); // poll: a look again after the reload
     }
     expect(seen).toBe(rotated);
     a.reset();
     await owner.post('/l/uptown/api/v1/requests/send', SMS, { 'idempotency-key': crypto.randomUUID() });
     expect(keysIn(a.calls)).toEqual([rotated]);
     keys.uptown = rotated;
+  });
+
+  it('never limits an owner: a limit is refused, and a user made owner reaches every location', async () => {
+    const other = await owner.post('/bff/users', {
+      email: 'second-owner@example.com',
+      password: 'second-owner-pw-1',
+      role: 'owner',
+    });
+    const ownerId = other.json.data.user.id;
+    const limited = await owner.request('PUT', `/bff/users/${ownerId}/locations`, {
+      body: { all: false, slugs: ['airport'] },
+    });
+    expect({ status: limited.status, code: limited.json.code }).toEqual({
+      status: 409,
+      code: 'owner_every_location',
+    });
+    expect((await owner.get(`/bff/users/${ownerId}/locations`)).json.data.access).toEqual({ all: true });
+
+    // A manager limited to the airport, then made owner: every location, at once and later.
+    const manager = await owner.post('/bff/users', {
+      email: 'promoted@example.com',
+      password: 'promoted-pw-123',
+      role: 'manager',
+    });
+    const managerId = manager.json.data.user.id;
+    await owner.request('PUT', `/bff/users/${managerId}/locations`, {
+      body: { all: false, slugs: ['airport'] },
+    });
+    expect(
+      (await owner.request('PATCH', `/bff/users/${managerId}`, { body: { role: 'owner' } })).status,
+    ).toBe(200);
+    expect((await owner.get(`/bff/users/${managerId}/locations`)).json.data.access).toEqual({ all: true });
+    const promoted = bff.client();
+    await promoted.login('promoted@example.com', 'promoted-pw-123');
+    const deadline = Date.now() + 5_000;
+    let slugs: string[] = [];
+    while (Date.now() < deadline) {
+      slugs = (await promoted.get('/bff/locations')).json.data.locations.map((l: { slug: string }) => l.slug);
+      if (slugs.length === 3) break;
+      // Poll: the promotion reaches the user's session when the BFF next reads the table.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(slugs).toEqual(['downtown', 'airport', 'uptown']);
+    expect((await promoted.get('/l/uptown/api/v1/reviews')).status).toBe(200);
+    for (const id of [ownerId, managerId]) await owner.request('DELETE', `/bff/users/${id}`);
   });
 
   it("a removed user's reach goes with them", async () => {
@@ -271,7 +317,7 @@ describe('locations through the BFF', () => {
     try {
       await db.run(
         `INSERT INTO bulk_jobs (id, location, channel, skip_recent, status, runs, created_by, created_by_email, total, created_at)
-         VALUES ('job-uptown', 'uptown', 'sms', 0, 'paused', 1, 'u', 'u@example.com', 3, $1)`,
+         VALUES ('job-uptown', (SELECT id FROM locations WHERE slug = 'uptown'), 'sms', 0, 'paused', 1, 'u', 'u@example.com', 3, $1)`,
         Date.now(),
       );
       await expect(runCli('bff', ['location', 'remove', '--slug', 'uptown'], { env })).rejects.toThrow(
@@ -282,6 +328,101 @@ describe('locations through the BFF', () => {
       await db.run(`DELETE FROM bulk_jobs WHERE id = 'job-uptown'`);
       await db.close();
     }
+  }, 60_000);
+
+  it('answers a key used at one location with 422 at another, sending nothing there', async () => {
+    const key = crypto.randomUUID();
+    a.reset();
+    b.reset();
+    const first = await owner.post('/l/downtown/api/v1/requests/send', SMS, { 'idempotency-key': key });
+    expect(first.status).toBe(200);
+    for (const slug of ['airport', 'uptown']) {
+      const again = await owner.post(`/l/${slug}/api/v1/requests/send`, SMS, { 'idempotency-key': key });
+      expect({ slug, status: again.status, code: again.json.code }).toEqual({
+        slug,
+        status: 422,
+        code: 'idempotency_mismatch',
+      });
+      expect(again.json.error).toMatch(/another location; nothing was sent here/);
+      expect(again.headers.get('idempotency-replayed')).toBeNull();
+    }
+    // One send, at downtown; airport's and uptown's upstreams saw nothing of it.
+    expect(a.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+    expect(keysIn(a.calls)).toEqual([keys.downtown]);
+    expect(b.calls).toHaveLength(0);
+    // At its own location the key still replays the first answer.
+    const replay = await owner.post('/l/downtown/api/v1/requests/send', SMS, { 'idempotency-key': key });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotency-replayed')).toBe('true');
+  });
+
+  it('shows a location added under a removed one’s slug, with another key, nothing of the removed one', async () => {
+    const env = { BFF_DATABASE_PATH: bff.databasePath, BFF_SECRETS_KEY: SECRETS };
+    const firstKey = newApiKey();
+    const secondKey = newApiKey();
+    await addLocation(['--slug', 'beta', '--name', 'Beta'], firstKey);
+    /** Waits until the running BFF sends beta's calls with `key` (it reads the table every 2 s). */
+    const routedWith = async (key: string) => {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        a.reset();
+        const reply = await owner.get('/l/beta/api/v1/reviews');
+        if (reply.status === 200 && keysIn(a.calls)[0] === key) return;
+        if (Date.now() > deadline) throw new Error(`beta is not routed with its key: ${reply.status}`);
+        // Poll: the re-added location is routed once the BFF reads the table again.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    };
+    await routedWith(firstKey);
+    const customer = { customerName: 'Old Business Customer', customerPhone: '+14155550177', channel: 'sms' };
+    const sent = await owner.post('/l/beta/api/v1/requests/send', customer, {
+      'idempotency-key': crypto.randomUUID(),
+    });
+    expect(sent.status).toBe(200);
+    const list = await owner.post('/l/beta/bff/bulk-sends', {
+      channel: 'sms',
+      rows: [{ customerName: 'Old List Row', customerPhone: '+14155550178' }],
+    });
+    expect(list.status).toBe(202);
+    const job = list.json.data.id as string;
+    await owner.post(`/l/beta/bff/bulk-sends/${job}/cancel`, {});
+    expect((await owner.get('/l/beta/bff/sends')).json.data.total).toBeGreaterThan(0);
+
+    await runCli('bff', ['location', 'remove', '--slug', 'beta'], { env });
+    await addLocation(['--slug', 'beta', '--name', 'Beta'], secondKey);
+    await routedWith(secondKey);
+
+    const history = await owner.get('/l/beta/bff/sends?limit=100');
+    expect(history.status).toBe(200);
+    expect(history.json.data).toMatchObject({ total: 0, sends: [] });
+    expect(history.text).not.toContain('Old Business Customer');
+    const contact = await owner.get(`/l/beta/bff/sends?contact=${encodeURIComponent('+14155550177')}`);
+    expect(contact.json.data.total).toBe(0);
+    const lists = await owner.get('/l/beta/bff/bulk-sends');
+    expect(lists.json.data.jobs).toEqual([]);
+    for (const path of [`/l/beta/bff/bulk-sends/${job}`, `/l/beta/bff/bulk-sends/${job}/results.csv`]) {
+      const old = await owner.get(path);
+      expect({ path, status: old.status, code: old.json?.code }).toEqual({
+        path,
+        status: 404,
+        code: 'bulk_not_found',
+      });
+    }
+    // Removing a location dropped its records; nothing of the old business is left to find.
+    const db = openSqlite({ file: bff.databasePath });
+    try {
+      expect(
+        await db.get(`SELECT 1 AS there FROM sends WHERE customer_name = 'Old Business Customer'`),
+      ).toBeUndefined();
+      expect(await db.get('SELECT 1 AS there FROM bulk_jobs WHERE id = $1', job)).toBeUndefined();
+    } finally {
+      await db.close();
+    }
+    await runCli('bff', ['location', 'remove', '--slug', 'beta'], { env });
+    // The tests after this one see the three locations again once the BFF reads the table.
+    const slugs = async () =>
+      (await owner.get('/bff/locations')).json.data.locations.map((l: { slug: string }) => l.slug);
+    await waitFor(async () => !(await slugs()).includes('beta'), 10_000, 'beta gone');
   }, 60_000);
 
   it("one location's upstream down fails only that location", async () => {
@@ -314,4 +455,62 @@ describe('no location stored', () => {
       await upstream.close();
     }
   });
+});
+
+describe('without UPSTREAM_URL', () => {
+  it('starts on the stored locations alone; with none stored, or one without an upstream, it refuses in one line', async () => {
+    const own = tempDir('bff-no-upstream-');
+    const upstream = await startFakeUpstream();
+    const env = {
+      ...bffTestEnv('', '', own.dir, {}),
+      UPSTREAM_URL: '',
+      UPSTREAM_API_KEY: '',
+      BFF_SECRETS_KEY: SECRETS,
+    };
+    const cli = (args: string[], key: string) => {
+      const file = path.join(own.dir, `${args[1]}.key`);
+      writeFileSync(file, key);
+      return runCli('bff', ['location', 'add', ...args, '--key-file', file], {
+        env: { BFF_DATABASE_PATH: path.join(own.dir, 'bff.db'), BFF_SECRETS_KEY: SECRETS },
+      });
+    };
+    try {
+      /** The plain lines of a start that cannot happen (the others are its JSON log lines). */
+      const refusal = async () => {
+        const error = (await startApp('bff', { env }).catch((e: Error) => e)) as Error;
+        expect(error.message).not.toMatch(/\n\s+at /);
+        return error.message
+          .split('\n')
+          .slice(1)
+          .filter((line) => !line.startsWith('{'));
+      };
+      expect(await refusal()).toEqual([
+        'Invalid configuration: UPSTREAM_URL is required while no location is stored (or add one: npm run cli -w apps/bff -- location add).',
+      ]);
+      const soloKey = newApiKey();
+      await cli(['--slug', 'solo', '--name', 'Solo', '--upstream', upstream.url], soloKey);
+      const app = await startApp('bff', { env });
+      try {
+        const owner = new DashboardClient(app.url);
+        expect((await owner.login(OWNER.email, OWNER.password)).status).toBe(200);
+        expect((await owner.get('/bff/locations')).json.data.locations).toEqual([
+          { slug: 'solo', name: 'Solo' },
+        ]);
+        expect((await owner.get('/l/solo/api/v1/reviews')).status).toBe(200);
+        expect(keysIn(upstream.calls)).toEqual([soloKey]);
+        const ready = await request(app.url, '/readyz');
+        expect(ready.status).toBe(200);
+      } finally {
+        await app.stop();
+      }
+      // A location that relies on UPSTREAM_URL cannot be served without it: named, no start.
+      await cli(['--slug', 'leaning', '--name', 'Leaning'], newApiKey());
+      expect(await refusal()).toEqual([
+        'A location cannot be served: leaning has no upstream of its own and UPSTREAM_URL is not set.',
+      ]);
+    } finally {
+      await upstream.close();
+      own.cleanup();
+    }
+  }, 90_000);
 });

@@ -34,6 +34,7 @@ describe('the send connection', () => {
     const owner = await bff.owner();
     for (let i = 0; i < 3; i++) expect((await owner.send(body)).status).toBe(200);
     expect(new Set(ports).size).toBe(1);
+    // Real time: the connection's idleness is timed by the socket's own timer.
     await new Promise((resolve) => setTimeout(resolve, 1_600));
     expect((await owner.send(body)).status).toBe(200);
     expect(ports).toHaveLength(4);

@@ -17,6 +17,7 @@ afterAll(async () => {
 });
 
 const BURST_USER = { email: 'burst@example.com', password: 'burst-password-1' };
+const VICTIM = { email: 'victim@example.com', password: 'victim-password-1' };
 
 describe('session expiry, throttling and secure cookies', () => {
   let short: TestBff;
@@ -29,8 +30,13 @@ describe('session expiry, throttling and secure cookies', () => {
     ]);
     // A second account, so the owner's lock-out below does not decide the burst test.
     const owner = await proxied.owner();
-    const created = await owner.post('/bff/users', { ...BURST_USER, role: 'staff' });
-    if (created.status !== 201) throw new Error(`could not add a user: ${created.text}`);
+    for (const user of [
+      { ...BURST_USER, role: 'staff' },
+      { ...VICTIM, role: 'owner' },
+    ]) {
+      const created = await owner.post('/bff/users', user);
+      if (created.status !== 201) throw new Error(`could not add a user: ${created.text}`);
+    }
   });
 
   afterAll(async () => {
@@ -75,6 +81,7 @@ describe('session expiry, throttling and secure cookies', () => {
   it('ends a session after the idle timeout', async () => {
     const client = await short.owner();
     expect((await client.get('/auth/me')).status).toBe(200);
+    // Real time: sessions expire on the system clock (a session's life is wall time, not the dev clock).
     await new Promise((r) => setTimeout(r, 1_500));
     const reply = await client.get('/auth/me');
     expect(reply.status).toBe(401);
@@ -88,6 +95,7 @@ describe('session expiry, throttling and secure cookies', () => {
     const statuses: [number, number][] = [];
     while (Date.now() - started < 5_000) {
       statuses.push([Date.now() - started, (await client.get('/auth/me')).status]);
+      // Real time: a user active every 400 ms of wall time, as sessions count it.
       await new Promise((r) => setTimeout(r, 400));
     }
     const alive = statuses.filter(([t]) => t < 3_300).map(([, s]) => s);
@@ -136,6 +144,63 @@ describe('session expiry, throttling and secure cookies', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(800);
     expect((await proxied.client().post('/auth/login', staff, ip)).status).toBe(429);
   });
+
+  it('keeps a browser that signed in before out of a lock-out others cause; its own guesses lock only it', async () => {
+    const victim = VICTIM;
+    const office = { 'x-forwarded-for': '198.51.100.70' };
+    const signIn = (password: string, headers: Record<string, string>) =>
+      raw(
+        proxied.url,
+        'POST',
+        '/auth/login',
+        { 'content-type': 'application/json', 'x-csrf': '1', origin: proxied.url, ...headers },
+        JSON.stringify({ email: victim.email, password }),
+      );
+    // The victim's browser signs in once: it gets its device cookie beside the session cookie.
+    const first = await signIn(victim.password, office);
+    expect(first.status).toBe(200);
+    const device = first.headers['set-cookie']!.find((c) => c.startsWith('rd_device='))!;
+    expect(device).toMatch(
+      /^rd_device=[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/,
+    );
+    const cookie = { cookie: device.split(';')[0]! };
+
+    // Anyone who knows the email guesses, from elsewhere and from the victim's own office address,
+    // and sprays other accounts from that address too.
+    const guesses = await Promise.all(
+      ['203.0.113.9', '198.51.100.70'].flatMap((from) =>
+        Array.from({ length: 4 }, () => signIn('a-wrong-guess', { 'x-forwarded-for': from })),
+      ),
+    );
+    expect(guesses.map((r) => r.status).sort()).toEqual([...Array(5).fill(401), ...Array(3).fill(429)]);
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        raw(
+          proxied.url,
+          'POST',
+          '/auth/login',
+          { 'content-type': 'application/json', 'x-csrf': '1', origin: proxied.url, ...office },
+          JSON.stringify({ email: `sprayed${i}@example.com`, password: 'guess' }),
+        ),
+      ),
+    );
+    // Guessing stays limited: an unknown browser is refused, even with the right password.
+    const unknown = await signIn(victim.password, { 'x-forwarded-for': '203.0.113.9' });
+    expect(unknown.status).toBe(429);
+    // The victim's browser is not: same office, right password, signed in.
+    const again = await signIn(victim.password, { ...office, ...cookie });
+    expect(again.status).toBe(200);
+    // A device cookie counts for its own account only; forged, it counts for nothing.
+    const forged = { cookie: `rd_device=${'A'.repeat(22)}.${'B'.repeat(43)}` };
+    expect((await signIn(victim.password, { ...office, ...forged })).status).toBe(429);
+
+    // The browser's own wrong passwords use its own allowance, then it is unknown again.
+    const mine = await Promise.all(
+      Array.from({ length: 5 }, () => signIn('my-own-typo', { ...office, ...cookie })),
+    );
+    expect(mine.map((r) => r.status)).toEqual(Array(5).fill(401));
+    expect((await signIn(victim.password, { ...office, ...cookie })).status).toBe(429);
+  }, 60_000);
 
   it('throttles an IP spraying many accounts', async () => {
     const ip = { 'x-forwarded-for': '203.0.113.50' };

@@ -105,6 +105,7 @@ const alive = (pid: number) => existsSync(`/proc/${pid}`);
 /** Children are reaped as they exit; give a loaded machine a moment before calling one alive. */
 async function gone(pids: number[]): Promise<number[]> {
   const until = Date.now() + 3_000;
+  // poll: a look again at the processes
   while (pids.some(alive) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   return pids.filter(alive);
 }

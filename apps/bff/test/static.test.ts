@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeUpstream, startFakeUpstream } from '../../../test/support/fault-upstream.ts';
 import { tempDir } from '../../../test/support/processes.ts';
+import { waitFor } from '../../../test/support/stack.ts';
 import { LOGGED_PATH_MAX } from '../src/http/context.ts';
 import { startBff, type TestBff } from './support/bff.ts';
 import { raw } from './support/client.ts';
@@ -82,11 +83,9 @@ describe('the dashboard build', () => {
     expect(reply.headers['referrer-policy']).toBe('no-referrer');
   });
 
-  it('answers client routes with index.html for navigations only', async () => {
+  it('answers client routes with index.html for navigations', async () => {
     await expectDashboardAt(built.url, ['/reviews', '/send?channel=sms', '/analytics/30']);
-    const fetchLike = await raw(built.url, 'GET', '/reviews', { accept: 'application/json' });
-    expect(fetchLike.status).toBe(404);
-    for (const target of ['/api/v1/nothing', '/auth/nothing', '/bff/nothing']) {
+    for (const target of ['/api/v1/nothing', '/auth/nothing', '/bff/nothing', '/dev/nothing']) {
       const reply = await raw(built.url, 'GET', target, html);
       expect({ target, status: reply.status }).toEqual({ target, status: 404 });
       expect(JSON.parse(reply.text)).toEqual({ success: false, error: 'Not found.', code: 'not_found' });
@@ -99,6 +98,36 @@ describe('the dashboard build', () => {
       '{}',
     );
     expect(post.status).toBe(404);
+  });
+
+  it('serves / and the dashboard’s pages to any GET, as static hosts do; unknown API paths and files stay JSON 404s', async () => {
+    // curl and scripts send no Accept: text/html.
+    for (const target of ['/', '/reviews', '/l/alpha/send?channel=sms', '/users']) {
+      for (const headers of [{}, { accept: 'application/json' }, { accept: '*/*' }] as Record<
+        string,
+        string
+      >[]) {
+        const reply = await raw(built.url, 'GET', target, headers);
+        expect({ target, headers, status: reply.status, body: reply.text }).toEqual({
+          target,
+          headers,
+          status: 200,
+          body: INDEX,
+        });
+      }
+    }
+    expect((await raw(built.url, 'HEAD', '/reviews')).status).toBe(200);
+    for (const target of [
+      '/api/v1/nothing',
+      '/bff/nothing',
+      '/auth/nothing',
+      '/favicon.ico',
+      '/robots.txt',
+    ]) {
+      const reply = await raw(built.url, 'GET', target);
+      expect({ target, status: reply.status }).toEqual({ target, status: 404 });
+      expect(JSON.parse(reply.text)).toMatchObject({ success: false, code: 'not_found' });
+    }
   });
 
   it('caches hashed assets for a year as immutable, compressed', async () => {
@@ -134,7 +163,7 @@ describe('the dashboard build', () => {
     let best = await decoded('gzip, deflate, br');
     for (let i = 0; i < 100 && best.encoding !== 'br'; i++) {
       expect(best).toEqual({ ...expected, encoding: 'gzip' });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 50)); // poll: a look again at the encoding
       best = await decoded('gzip, deflate, br');
     }
     expect(best).toEqual({ ...expected, encoding: 'br' });
@@ -217,7 +246,7 @@ describe('operations', () => {
     const id = String(reply.headers['x-request-id']);
     let line: string | undefined;
     for (let i = 0; i < 40 && line === undefined; i++) {
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 50)); // poll: a look again at the log
       line = built.app.logs.find((l) => l.includes(id) && l.includes('"msg":"request"'));
     }
     const { path: logged } = JSON.parse(line!) as { path: string };
@@ -229,8 +258,9 @@ describe('operations', () => {
     const client = await built.owner();
     const reply = await client.get(`/bff/sends?contact=${encodeURIComponent('+14155552671')}`);
     const id = reply.headers.get('x-request-id')!;
-    await new Promise((r) => setTimeout(r, 200));
-    const line = built.app.logs.find((l) => l.includes(id) && l.includes('"msg":"request"'));
+    const logged = () => built.app.logs.find((l) => l.includes(id) && l.includes('"msg":"request"'));
+    await waitFor(() => logged() !== undefined, 5_000, 'the request line');
+    const line = logged();
     expect(line).toBeDefined();
     expect(JSON.parse(line!)).toMatchObject({
       reqId: id,

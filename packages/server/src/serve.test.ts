@@ -110,15 +110,17 @@ describe('requests Node would answer by itself', () => {
 describe('closing', () => {
   it('waits for what is in flight, up to the grace period', async () => {
     let finish: () => void = () => {};
+    const arrived = Promise.withResolvers<void>();
     const served = await start({
       handler: (_req, res) => {
         finish = () => res.end('late');
+        arrived.resolve();
       },
     });
     const answer = fetch(served.url).then((r) => r.text());
-    await new Promise((r) => setTimeout(r, 50));
+    await arrived.promise;
     const closed = served.close({ graceMs: 5_000 });
-    setTimeout(() => finish(), 100);
+    setImmediate(() => finish()); // answered after the close began
     await closed;
     expect(await answer).toBe('late');
   });

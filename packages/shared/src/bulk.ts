@@ -15,8 +15,6 @@ export const BULK_ROWS_MAX = 10_000;
 export const BULK_FILE_BYTES_MAX = 2 * 1024 * 1024;
 /** The JSON body of POST /bff/bulk-sends: 10,000 rows of long names and addresses fit. */
 export const BULK_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
-/** Bad rows named in the refusal's sentence (every one is in its `fields`). */
-const ROWS_NAMED_MAX = 20;
 
 export const BULK_JOB_STATUSES = ['running', 'paused', 'done', 'cancelled'] as const;
 export type BulkJobStatus = (typeof BULK_JOB_STATUSES)[number];
@@ -46,6 +44,7 @@ const bulkRowInputShape = {
   customerEmail: z.optional(/* @__PURE__ */ z.string().check(z.maxLength(1000))),
 };
 export const bulkRowInputSchema = /* @__PURE__ */ z.object(bulkRowInputShape);
+const bulkRowStrictSchema = /* @__PURE__ */ z.strictObject(bulkRowInputShape);
 export type BulkRowInput = z.input<typeof bulkRowInputSchema>;
 
 /** One row with the list's channel, through the single send's own schema. */
@@ -53,16 +52,42 @@ export function checkBulkRow(row: BulkRowInput, channel: z.input<typeof channelS
   return sendRequestSchema.safeParse({ ...row, channel });
 }
 
+/** What a list's rows become once checked: the sends, or the issues naming each bad row. */
+export type CheckedRow =
+  | { ok: true; send: SendRequest }
+  | { ok: false; words: string; issues: { path: (string | number)[]; message: string }[] };
+
 /**
- * POST /bff/bulk-sends. Every row goes through the single send's schema (send.ts) with the list's
- * channel; one bad row refuses the whole list, naming each bad row (`rows.<index>.<field>`).
- * `skipRecent`: a row whose contact was sent a request within the frequency cap's window is
- * skipped when its turn comes, rather than sent. `dailyCap`: at most this many rows go out a day
- * (bulk-days.ts); the rest wait for the next day.
+ * One row of a list, at `index`: the row's shape, then the single send's schema with the list's
+ * channel. Its issues are named as the whole list's refusal names them (`rows.<index>.<field>`,
+ * "Row N: …"). The BFF checks a long list row by row with this, a slice at a time
+ * (apps/bff/src/bulk/check.ts); the schema below checks it whole.
  */
-const bulkSendRequestObject = /* @__PURE__ */ z.strictObject({
+export function checkListRow(
+  row: unknown,
+  index: number,
+  channel: z.input<typeof channelSchema>,
+): CheckedRow {
+  const shape = bulkRowStrictSchema.safeParse(row);
+  const checked = shape.success ? checkBulkRow(shape.data, channel) : shape;
+  if (checked.success) return { ok: true, send: checked.data };
+  const { fields, general } = fieldErrors(checked.error);
+  const words = [...general, ...Object.values(fields)].join(' ');
+  const issues = Object.entries(fields).map(([field, message]) => ({
+    path: ['rows', index, field],
+    message: `Row ${index + 1}: ${message}`,
+  }));
+  if (issues.length === 0) issues.push({ path: ['rows', index], message: `Row ${index + 1}: ${words}` });
+  return { ok: false, words, issues };
+}
+
+/**
+ * POST /bff/bulk-sends without its rows checked: the list's settings, and its rows as a list of
+ * anything (each checked by `checkListRow`).
+ */
+export const bulkSendHeadSchema = /* @__PURE__ */ z.strictObject({
   channel: z._default(channelSchema, DEFAULT_CHANNEL),
-  rows: z.array(z.strictObject(bulkRowInputShape), { error: 'rows must be a list of rows' }).check(
+  rows: z.array(z.unknown(), { error: 'rows must be a list of rows' }).check(
     z.minLength(1, { error: 'rows must hold at least one row' }),
     z.maxLength(BULK_ROWS_MAX, {
       error: `rows must hold at most ${BULK_ROWS_MAX.toLocaleString('en')} rows`,
@@ -82,29 +107,29 @@ const bulkSendRequestObject = /* @__PURE__ */ z.strictObject({
     null,
   ),
 });
+
+/**
+ * POST /bff/bulk-sends. Every row goes through the single send's schema (send.ts) with the list's
+ * channel; one bad row refuses the whole list, naming each bad row (`rows.<index>.<field>`).
+ * `skipRecent`: a row whose contact was sent a request within the frequency cap's window is
+ * skipped when its turn comes, rather than sent. `dailyCap`: at most this many rows go out a day
+ * (bulk-days.ts); the rest wait for the next day.
+ */
 export const bulkSendRequestSchema = /* @__PURE__ */ z.pipe(
-  bulkSendRequestObject,
-  z.transform((body: z.output<typeof bulkSendRequestObject>, ctx) => {
+  bulkSendHeadSchema,
+  z.transform((body, ctx) => {
     const sends: SendRequest[] = [];
-    const bad: string[] = [];
+    let bad = 0;
     body.rows.forEach((row, index) => {
-      const checked = checkBulkRow(row, body.channel);
-      if (checked.success) {
-        sends.push(checked.data);
+      const checked = checkListRow(row, index, body.channel);
+      if (checked.ok) {
+        sends.push(checked.send);
         return;
       }
-      const { fields, general } = fieldErrors(checked.error);
-      const words = [...general, ...Object.values(fields)].join(' ');
-      if (bad.length < ROWS_NAMED_MAX) bad.push(`Row ${index + 1}: ${words}`);
-      for (const [field, message] of Object.entries(fields))
-        ctx.issues.push({
-          code: 'custom',
-          path: ['rows', index, field],
-          message: `Row ${index + 1}: ${message}`,
-          input: body,
-        });
+      bad++;
+      for (const issue of checked.issues) ctx.addIssue({ code: 'custom', ...issue });
     });
-    if (bad.length > 0) return z.NEVER;
+    if (bad > 0) return z.NEVER;
     return { channel: body.channel, skipRecent: body.skipRecent, dailyCap: body.dailyCap, rows: sends };
   }),
 );

@@ -22,6 +22,22 @@ export function channelSendsMessage(channel: Channel): boolean {
   return channel !== 'link';
 }
 
+/**
+ * The contacts a channel messages, of those given: sms the phone, email the address, both each,
+ * link neither. A send's opt-out and frequency-cap checks, its messages and its reminder look at
+ * these contacts only.
+ */
+export function messagedContacts(
+  channel: Channel,
+  contacts: { phone?: string | null | undefined; email?: string | null | undefined },
+): { phone: string | null; email: string | null } {
+  const needs = CHANNEL_REQUIRES[channel];
+  return {
+    phone: needs.phone ? (contacts.phone ?? null) : null,
+    email: needs.email ? (contacts.email ?? null) : null,
+  };
+}
+
 export const channelSchema = /* @__PURE__ */ z.enum(CHANNELS, {
   error: `channel must be one of ${CHANNELS.join(', ')}`,
 });

@@ -107,6 +107,13 @@ export const BFF_ERROR_CODES = {
     retry: false,
     action: 'Choose another slug, or rotate the existing location’s key.',
   },
+  owner_every_location: {
+    from: 'bff',
+    status: 409,
+    message: 'Owners have every location: their locations cannot be limited.',
+    retry: false,
+    action: 'Make the user a manager or staff first, then choose their locations.',
+  },
 
   // Sending to a list (docs/bulk.md).
   bulk_not_found: {
@@ -115,6 +122,20 @@ export const BFF_ERROR_CODES = {
     message: 'No such list send.',
     retry: false,
     action: 'Choose a list send from the list of past ones.',
+  },
+  bulk_lists_limit: {
+    from: 'bff',
+    status: 429,
+    message: 'Too many list sends are in progress.',
+    retry: true,
+    action: 'Wait for a list send to finish, or cancel one, then send this list again.',
+  },
+  bulk_rows_limit: {
+    from: 'bff',
+    status: 413,
+    message: 'Storing this list would keep more rows than allowed.',
+    retry: false,
+    action: 'Send a shorter list, or wait until older finished lists are deleted.',
   },
   bulk_state_conflict: {
     from: 'bff',

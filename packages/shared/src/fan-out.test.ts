@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mapBounded } from './fan-out.ts';
 
+/** Stand-in: work that takes `ms`, so several calls overlap. */
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('mapBounded', () => {

@@ -1,3 +1,4 @@
+import { DAY_MS } from './time.ts';
 import { z } from './zod.ts';
 
 // Sending hours: an SMS or email asked for outside a business's window (default 08:00–21:00 in
@@ -147,8 +148,8 @@ function sameWall(ms: number, timeZone: string, y: number, mo: number, d: number
 export function zonedInstant(date: LocalDate, minutes: number, timeZone: string): number {
   const naive = Date.UTC(date.year, date.month - 1, date.day, Math.floor(minutes / 60), minutes % 60);
   // The offset may differ on either side of the time sought: try both.
-  const before = offsetAt(naive - 86_400_000 / 2, timeZone);
-  const after = offsetAt(naive + 86_400_000 / 2, timeZone);
+  const before = offsetAt(naive - DAY_MS / 2, timeZone);
+  const after = offsetAt(naive + DAY_MS / 2, timeZone);
   const candidates = [naive - before, naive - after].sort((a, b) => a - b);
   const real = candidates.filter((t) => sameWall(t, timeZone, date.year, date.month, date.day, minutes));
   if (real.length > 0) return real[0] as number;
@@ -196,7 +197,7 @@ export function describeSendTime(at: number, now: number, timeZone: string): str
   const when = wallTime(at, timeZone);
   const today = wallTime(now, timeZone);
   const clock = formatClockTime(when.hour * 60 + when.minute);
-  const dayNumber = (w: WallTime) => Date.UTC(w.year, w.month - 1, w.day) / 86_400_000;
+  const dayNumber = (w: WallTime) => Date.UTC(w.year, w.month - 1, w.day) / DAY_MS;
   const days = dayNumber(when) - dayNumber(today);
   if (days === 0) return `${clock} today`;
   if (days === 1) return `${clock} tomorrow`;

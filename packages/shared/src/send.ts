@@ -13,6 +13,7 @@ export {
   channelSchema,
   channelSendsMessage,
   DEFAULT_CHANNEL,
+  messagedContacts,
 } from './channels.ts';
 
 /** Optional text field: blank or whitespace-only counts as absent, so forms can send "". */

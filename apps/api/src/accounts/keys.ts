@@ -3,6 +3,7 @@ import {
   API_KEY_PATTERN,
   API_KEY_PREFIX,
   API_KEY_SECRET_BYTES,
+  DAY_MS,
   SCOPES,
   type Scope,
 } from '@review-desk/shared';
@@ -93,7 +94,7 @@ export async function createApiKey(
     scopes: [...new Set(input.scopes)],
     rateLimitPerMinute: input.rateLimitPerMinute ?? null,
     createdAt: input.now,
-    expiresAt: input.expiresInDays ? input.now + input.expiresInDays * 86_400_000 : null,
+    expiresAt: input.expiresInDays ? input.now + input.expiresInDays * DAY_MS : null,
   });
   return { key, row };
 }

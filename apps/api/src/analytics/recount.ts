@@ -1,4 +1,5 @@
 import type { Queryable } from '@review-desk/server/db/types';
+import { DAY_MS } from '@review-desk/shared';
 import { REQUEST_DAILY_SUMS, REQUEST_ROLLUP_COLUMN_LIST } from './request-rollup.ts';
 
 // The counters and daily roll-ups recounted from the base tables: the reference the maintained ones
@@ -8,17 +9,17 @@ import { REQUEST_DAILY_SUMS, REQUEST_ROLLUP_COLUMN_LIST } from './request-rollup
 const EXPECTED = {
   review_counts: `SELECT business_id, status, rating, count(*) AS n FROM reviews
     GROUP BY business_id, status, rating`,
-  review_daily: `SELECT business_id, review_at / 86400000 AS day, count(*) AS n, sum(rating) AS rating_sum,
+  review_daily: `SELECT business_id, review_at / ${DAY_MS} AS day, count(*) AS n, sum(rating) AS rating_sum,
     count(*) FILTER (WHERE status = 'pending') AS pending, count(*) FILTER (WHERE status = 'responded') AS responded,
     count(*) FILTER (WHERE status = 'ignored') AS ignored, count(*) FILTER (WHERE rating = 1) AS r1,
     count(*) FILTER (WHERE rating = 2) AS r2, count(*) FILTER (WHERE rating = 3) AS r3,
     count(*) FILTER (WHERE rating = 4) AS r4, count(*) FILTER (WHERE rating = 5) AS r5,
     count(*) FILTER (WHERE platform <> 'direct') AS synced_n,
     coalesce(sum(rating) FILTER (WHERE platform <> 'direct'), 0) AS synced_rating_sum
-    FROM reviews GROUP BY business_id, review_at / 86400000`,
-  review_daily_platform: `SELECT business_id, review_at / 86400000 AS day, platform, count(*) AS n FROM reviews
-    GROUP BY business_id, review_at / 86400000, platform`,
-  request_daily: `SELECT business_id, created_at / 86400000 AS day,
+    FROM reviews GROUP BY business_id, review_at / ${DAY_MS}`,
+  review_daily_platform: `SELECT business_id, review_at / ${DAY_MS} AS day, platform, count(*) AS n FROM reviews
+    GROUP BY business_id, review_at / ${DAY_MS}, platform`,
+  request_daily: `SELECT business_id, created_at / ${DAY_MS} AS day,
     count(*) FILTER (WHERE status <> 'sending') AS total, count(*) FILTER (WHERE status = 'sent') AS sent,
     count(*) FILTER (WHERE status = 'failed') AS failed,
     count(*) FILTER (WHERE status = 'sent' AND clicked_at IS NOT NULL) AS clicked,
@@ -29,7 +30,7 @@ const EXPECTED = {
     count(*) FILTER (WHERE status <> 'sending' AND channel = 'email') AS email,
     count(*) FILTER (WHERE status <> 'sending' AND channel = 'both') AS "both",
     count(*) FILTER (WHERE status <> 'sending' AND channel = 'link') AS link
-    FROM requests GROUP BY business_id, created_at / 86400000`,
+    FROM requests GROUP BY business_id, created_at / ${DAY_MS}`,
 } as const;
 
 const KEYS: Record<keyof typeof EXPECTED, string[]> = {

@@ -1,9 +1,8 @@
 import { AppError } from '@review-desk/server/errors';
-import { analyticsQuerySchema, ENDPOINTS, ok } from '@review-desk/shared';
+import { analyticsQuerySchema, DAY_MS, ENDPOINTS, ok } from '@review-desk/shared';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { methodNotAllowed, queryOf, requireScope } from '../http/index.ts';
-import { DAY_MS } from '../store/time.ts';
 import { computeAnalytics } from './compute.ts';
 
 // GET /api/v1/analytics (docs/api.md): the query validated with the shared schema, then the

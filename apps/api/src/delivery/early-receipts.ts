@@ -1,5 +1,5 @@
 import type { Database, Queryable, Transaction } from '@review-desk/server/db/types';
-import { LEG_STATE_RANK, type LegState } from '@review-desk/shared';
+import { DAY_MS, LEG_STATE_RANK, type LegState } from '@review-desk/shared';
 
 // Receipts that outrun their leg. A carrier may call back about a message before the send that
 // handed it over has recorded the leg (the carrier's answer and its first status callback can
@@ -14,7 +14,7 @@ const CALLING_BACK = new Set(['twilio']);
 
 /** Whether a leg's carrier may call back before the leg is recorded. */
 export const callsBack = (provider: string) => CALLING_BACK.has(provider);
-const KEEP_MS = 86_400_000;
+const KEEP_MS = DAY_MS;
 
 export type Receipt = { state: LegState; errorCode: string | null; error: string | null; at: number };
 

@@ -19,8 +19,8 @@ export const DEFAULT_TEMPLATES: MessageTemplates = {
   emailTemplate: DEFAULT_EMAIL_TEMPLATE,
 };
 
+/** A message to each contact given: the ones the request's channel messages (shared messagedContacts). */
 export function composeMessages(input: {
-  channel: 'sms' | 'email' | 'both';
   businessName: string;
   customerName: string | null;
   phone: string | null;
@@ -35,7 +35,7 @@ export function composeMessages(input: {
     reviewLink: input.reviewLink,
   };
   const messages: OutgoingMessage[] = [];
-  if ((input.channel === 'sms' || input.channel === 'both') && input.phone) {
+  if (input.phone) {
     messages.push({
       channel: 'sms',
       to: input.phone,
@@ -44,7 +44,7 @@ export function composeMessages(input: {
       reviewLink: input.reviewLink,
     });
   }
-  if ((input.channel === 'email' || input.channel === 'both') && input.email) {
+  if (input.email) {
     const { subject, body } = renderEmail(templates, values);
     messages.push({ channel: 'email', to: input.email, subject, body, reviewLink: input.reviewLink });
   }

@@ -25,7 +25,7 @@ describeEngines('delivery store', (dialect) => {
 
   beforeEach(async () => {
     await database().db.exec(
-      'DELETE FROM delivery_legs; DELETE FROM delivery_requests; DELETE FROM sms_opt_outs; DELETE FROM delivery_early_receipts;',
+      'DELETE FROM delivery_legs; DELETE FROM delivery_requests; DELETE FROM sms_opt_outs; DELETE FROM sms_number_opt_outs; DELETE FROM delivery_early_receipts;',
     );
   });
 
@@ -79,14 +79,42 @@ describeEngines('delivery store', (dialect) => {
     expect((await s.list(7, { page: 1, limit: 10, status: 'scheduled' })).total).toBe(1);
     expect((await s.list(8, { page: 1, limit: 10 })).total).toBe(0);
 
-    await s.recordLegs('req_0', 7, [leg({ providerMessageId: null })], 'sent', 6000);
-    expect(await s.businessTexting('+14155550100', '+15005550006')).toBe(7);
-    expect(await s.businessTexting('+14155550100', '+15005550007')).toBeNull();
-    expect(await s.isOptedOut(7, '+14155550100')).toBe(false);
+    const from = '+15005550006';
+    expect(await s.isOptedOut(7, '+14155550100', from)).toBe(false);
     await s.setOptOut(7, '+14155550100', true, 7000);
-    expect(await s.isOptedOut(7, '+14155550100')).toBe(true);
-    expect(await s.isOptedOut(8, '+14155550100')).toBe(false);
+    expect(await s.isOptedOut(7, '+14155550100', from)).toBe(true);
+    expect(await s.isOptedOut(8, '+14155550100', from)).toBe(false);
     await s.setOptOut(7, '+14155550100', false, 8000);
-    expect(await s.isOptedOut(7, '+14155550100')).toBe(false);
+    expect(await s.isOptedOut(7, '+14155550100', from)).toBe(false);
+  });
+
+  it('applies STOP and START to a number once each, the newest message winning, for every business', async () => {
+    const s = store();
+    const phone = '+14155550111';
+    const from = '+15005550006';
+    const keyword = (messageSid: string, optOut: boolean, messageAt: number) =>
+      s.applyNumberKeyword({ sender: from, phone, optOut, messageSid, messageAt, at: 99_000 });
+    // Nobody texted this phone: its STOP still holds, for every business sending from the number.
+    expect(await keyword('SM-stop-1', true, 1_000)).toBe(true);
+    for (const business of [7, 8]) expect(await s.isOptedOut(business, phone, from)).toBe(true);
+    expect(await s.isOptedOut(7, phone, '+15005550007')).toBe(false);
+    expect(await keyword('SM-start-2', false, 2_000)).toBe(true);
+    expect(await s.isOptedOut(7, phone, from)).toBe(false);
+    expect(await keyword('SM-stop-3', true, 3_000)).toBe(true);
+    // The START replayed, and an older START arriving late: nothing changes.
+    expect(await keyword('SM-start-2', false, 2_000)).toBe(false);
+    expect(await keyword('SM-start-0', false, 500)).toBe(false);
+    expect(await s.isOptedOut(7, phone, from)).toBe(true);
+    // At the same second an opt-out wins; a newer START opts in, and lifts older per-business opt-outs.
+    expect(await keyword('SM-start-3', false, 3_000)).toBe(false);
+    await s.setOptOut(8, phone, true, 3_500);
+    expect(await keyword('SM-start-4', false, 4_000)).toBe(true);
+    for (const business of [7, 8]) expect(await s.isOptedOut(business, phone, from)).toBe(false);
+    // A per-business opt-out newer than the START stays.
+    await s.setOptOut(8, phone, true, 5_000);
+    expect(await keyword('SM-stop-5', true, 4_500)).toBe(true);
+    expect(await keyword('SM-start-6', false, 4_800)).toBe(true);
+    expect(await s.isOptedOut(8, phone, from)).toBe(true);
+    expect(await s.isOptedOut(7, phone, from)).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
 import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database, Transaction } from '@review-desk/server/db/types';
 import type { Channel, LegKind, LegState, RequestStatus } from '@review-desk/shared';
-import { refuseWhenFound } from '../store/refusals.ts';
 import { callsBack, earlyReceipts } from './early-receipts.ts';
+import { optOutStore } from './opt-outs.ts';
 import {
   type DeliveryRequestRow,
   FINAL_SQL,
@@ -49,18 +49,6 @@ export function deliveryStore(db: Database) {
     'SELECT request_id, business_id, channel, status, scheduled_for, created_at, updated_at FROM delivery_requests WHERE request_id = $1 AND business_id = $2',
   );
   const legsOf = db.prepare(`SELECT * FROM delivery_legs WHERE request_id = $1 ORDER BY ${LEG_ORDER}`);
-  const optOut = db.prepare(`INSERT INTO sms_opt_outs (business_id, phone, opted_out, updated_at)
-    VALUES ($1, $2, $3, $4) ON CONFLICT (business_id, phone) DO UPDATE SET opted_out = excluded.opted_out,
-    updated_at = excluded.updated_at`);
-  const optedOut = db.prepare('SELECT opted_out FROM sms_opt_outs WHERE business_id = $1 AND phone = $2');
-  const refuseStopped = refuseWhenFound(
-    db,
-    'opted_out',
-    'SELECT 1 AS hit FROM sms_opt_outs WHERE business_id = $1 AND phone = $2 AND opted_out = 1',
-  );
-  // The business that last texted this phone from this sender: the one a reply is about.
-  const lastSender = db.prepare(`SELECT business_id FROM delivery_legs
-    WHERE to_addr = $1 AND channel = 'sms' AND (sender = $2 OR $2 = '') ORDER BY updated_at DESC LIMIT 1`);
   const startSending = db.prepare(
     "UPDATE delivery_requests SET status = 'sending', updated_at = $2 WHERE request_id = $1 AND status = 'scheduled'",
   );
@@ -123,6 +111,7 @@ export function deliveryStore(db: Database) {
   }
 
   return {
+    ...optOutStore(db),
     db,
 
     /** A request's record; with its legs, when the carriers already answered (one transaction). */
@@ -231,23 +220,6 @@ export function deliveryStore(db: Database) {
         (query.page - 1) * query.limit,
       );
       return { total: Number(count?.n ?? 0), rows: rows.map(toRequest) };
-    },
-
-    async setOptOut(businessId: number, phone: string, out: boolean, at: number): Promise<void> {
-      await optOut.run(businessId, phone, out ? 1 : 0, at);
-    },
-
-    async isOptedOut(businessId: number, phone: string): Promise<boolean> {
-      const row = await optedOut.get<{ opted_out: number }>(businessId, phone);
-      return Number(row?.opted_out ?? 0) === 1;
-    },
-    /** A send's check: rejects with a Refused when the phone texted STOP (store/refusals.ts). */
-    refuseStopped: (businessId: number, phone: string): Promise<void> => refuseStopped(businessId, phone),
-
-    /** The business that last texted `phone` (from `sender`, when known). */
-    async businessTexting(phone: string, sender: string | null): Promise<number | null> {
-      const row = await lastSender.get<{ business_id: number }>(phone, sender ?? '');
-      return row ? Number(row.business_id) : null;
     },
 
     /** A held request's time came: marks it being sent; false when it no longer waits. */

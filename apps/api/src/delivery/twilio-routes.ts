@@ -2,7 +2,8 @@ import { AppError } from '@review-desk/server/errors';
 import express, { type Request, Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { maskPhone } from '../http/mask.ts';
-import { inboundKeyword, twilioReceipt, twilioSignatureValid } from './twilio-webhooks.ts';
+import { inboundMessage } from './twilio-messages.ts';
+import { inboundKeyword, messageSidOf, twilioReceipt, twilioSignatureValid } from './twilio-webhooks.ts';
 
 // Twilio's webhooks (public, no API key; served with SMS_PROVIDER=twilio): the status callback of
 // each text (its receipts) and the inbound texts of the service's number (STOP and START). Each
@@ -95,30 +96,52 @@ export function twilioWebhookRoutes(ctx: AppContext): Router {
     res.status(204).end();
   });
 
+  // STOP and START apply to the number (or Messaging Service) that received them, for every
+  // business sending from it, whether or not one had texted the phone (decision 0028). Each
+  // message applies once, and by the time Twilio received it: an older one, however late or
+  // often it arrives, never undoes a newer one.
   router.post(TWILIO_WEBHOOKS.inbound, parse, async (req, res) => {
     const params = signed(req);
     const keyword = inboundKeyword(params.Body);
     const phone = params.From ?? '';
-    if (keyword && phone) {
-      const delivery = await ctx.tracker.store();
-      // The business a reply is about: the one that last texted this phone from the number (or
-      // Messaging Service) that received it.
-      const businessId = await delivery.businessTexting(
-        phone,
-        params.MessagingServiceSid ?? params.To ?? null,
-      );
-      if (businessId === null) {
+    const sender = params.MessagingServiceSid ?? params.To ?? '';
+    const messageSid = messageSidOf(params);
+    if (keyword && phone && sender && messageSid) {
+      const optOut = keyword === 'opt_out';
+      const found = await inboundMessage(twilio!, messageSid);
+      const from = maskPhone(phone);
+      if (found === null && !optOut) {
+        // Undated, a START could be an old one replayed: the phone stays opted out for now.
         ctx.logger.warn(
-          { reqId: req.id, from: maskPhone(phone), keyword },
-          'an inbound STOP or START from a phone no business texted; acknowledged',
+          { reqId: req.id, from, messageSid },
+          'an inbound START could not be read back from Twilio: not applied; Twilio may send it again',
+        );
+        throw new AppError('unavailable', 'The carrier could not confirm this message; send it again later.');
+      }
+      if (found !== null && found.from !== phone) {
+        ctx.logger.warn(
+          { reqId: req.id, from, messageSid },
+          'an inbound message Twilio records from another phone: ignored',
         );
       } else {
-        await delivery.setOptOut(businessId, phone, keyword === 'opt_out', ctx.now());
+        const delivery = await ctx.tracker.store();
+        // A STOP Twilio cannot date is applied now: an opt-out never waits.
+        const messageAt = found?.receivedAt ?? ctx.now();
+        const changed = await delivery.applyNumberKeyword({
+          sender,
+          phone,
+          optOut,
+          messageSid,
+          messageAt,
+          at: ctx.now(),
+        });
         ctx.logger.info(
-          { reqId: req.id, from: maskPhone(phone), business: businessId, keyword },
-          keyword === 'opt_out'
-            ? 'a customer texted STOP: opted out'
-            : 'a customer texted START: opted in again',
+          { reqId: req.id, from, sender, keyword, messageSid, applied: changed },
+          !changed
+            ? 'a STOP or START already applied, or older than the last one: nothing changed'
+            : optOut
+              ? 'a customer texted STOP: opted out of the number'
+              : 'a customer texted START: opted in again',
         );
       }
     }

@@ -51,11 +51,17 @@ export type TwilioReceipt = {
 
 const SID = /^(SM|MM)[0-9a-fA-F]{32}$/;
 
+/** The message a webhook names (MessageSid), when it is a well-formed message SID. */
+export function messageSidOf(params: Record<string, string>): string | null {
+  const sid = params.MessageSid ?? params.SmsSid;
+  return sid && SID.test(sid) ? sid : null;
+}
+
 /** A status callback's meaning; null when it names no message or no state we record. */
 export function twilioReceipt(params: Record<string, string>): TwilioReceipt | null {
-  const messageSid = params.MessageSid ?? params.SmsSid;
+  const messageSid = messageSidOf(params);
   const status = (params.MessageStatus ?? params.SmsStatus ?? '').toLowerCase();
-  if (!messageSid || !SID.test(messageSid)) return null;
+  if (!messageSid) return null;
   const state = STATUS_STATES[status];
   if (!state) return null;
   const errorCode = params.ErrorCode && /^[0-9]{1,6}$/.test(params.ErrorCode) ? params.ErrorCode : null;

@@ -1,13 +1,20 @@
-import { type Channel, DIRECT_PLATFORM, OUTBOX_FAULTS, type ReviewStatus } from '@review-desk/shared';
+import {
+  CHANNEL_REQUIRES,
+  type Channel,
+  channelSendsMessage,
+  DAY_MS,
+  DIRECT_PLATFORM,
+  OUTBOX_FAULTS,
+  type ReviewStatus,
+} from '@review-desk/shared';
 import { randomToken, requestPublicId } from '../ids.ts';
 import type { NewReview } from '../reviews/store.ts';
 import type { Store } from '../store/index.ts';
-import { DAY_MS } from '../store/time.ts';
-import { type BulkRequest, bulkInsertRequests, bulkInsertReviews, withIndexesRebuilt } from './load.ts';
+import { type LoadedRequest, loadRequests, loadReviews, withIndexesRebuilt } from './load.ts';
 
-// Realistic data in bulk, for the demo and for benchmarks: requests across channels and outcomes
+// Realistic data in quantity, for the demo and for benchmarks: requests across channels and outcomes
 // (sent, clicked, completed by feedback and by hand-off, failed) and reviews on every platform,
-// status and rating. A seeded PRNG makes a run repeatable; rows go through the store's bulk path,
+// status and rating. A seeded PRNG makes a run repeatable; rows go through the loader (load.ts),
 // so counters and roll-ups come out exactly as one-by-one writes would leave them.
 
 export type GenerateOptions = {
@@ -159,7 +166,7 @@ export function generateData(
   const feedbackAt: number[] = [];
   const feedbackAuthor: (string | null)[] = [];
 
-  function* requests(): Generator<BulkRequest> {
+  function* requests(): Generator<LoadedRequest> {
     for (let i = 0; i < createdAt.length; i++) {
       const created = createdAt[i]!;
       const channel = pickChannel(rand());
@@ -168,24 +175,23 @@ export function generateData(
       const n = Math.floor(rand() * 100_000);
       // A few deliveries fail, through the outbox's own fault hooks (a number ending 0000, a
       // mailbox at fail.example), so the data tells the same story the service would.
-      const fails = channel !== 'link' && rand() < 0.04;
+      const fails = channelSendsMessage(channel) && rand() < 0.04;
+      const messaged = CHANNEL_REQUIRES[channel];
       // US 555 numbers are valid and fictional; the demo keeps to 555-1000…1999 so numbers people
       // type to try the product (e.g. the +14155552671 example) are not already capped.
       // +14155550000 ends in the SMS fault digits.
-      const phone =
-        channel === 'sms' || channel === 'both'
-          ? `+1415555${fails ? OUTBOX_FAULTS.smsFailsWhenPhoneEndsWith : String(1000 + (n % 1000))}`
-          : null;
+      const phone = messaged.phone
+        ? `+1415555${fails ? OUTBOX_FAULTS.smsFailsWhenPhoneEndsWith : String(1000 + (n % 1000))}`
+        : null;
       const emailDomain = fails ? OUTBOX_FAULTS.emailBouncesAtDomain : 'example.com';
-      const email =
-        channel === 'email' || channel === 'both'
-          ? `${first
-              .normalize('NFD')
-              .replace(/[^a-zA-Z]/g, '')
-              .toLowerCase()}.${n}@${emailDomain}`
-          : null;
+      const email = messaged.email
+        ? `${first
+            .normalize('NFD')
+            .replace(/[^a-zA-Z]/g, '')
+            .toLowerCase()}.${n}@${emailDomain}`
+        : null;
       const partial = channel === 'both' && !fails && rand() < 0.05;
-      const request: BulkRequest = {
+      const request: LoadedRequest = {
         public_id: requestPublicId(),
         token: randomToken(32),
         business_id: businessId,
@@ -284,8 +290,8 @@ export function generateData(
     rows >= REBUILD_INDEXES_FROM ? withIndexesRebuilt(store.db, table, fn) : fn();
 
   return store.transaction(async () => {
-    const ids = await large('requests', options.requests, () => bulkInsertRequests(store.db, requests()));
-    const inserted = await large('reviews', options.reviews, () => bulkInsertReviews(store.db, reviews(ids)));
+    const ids = await large('requests', options.requests, () => loadRequests(store.db, requests()));
+    const inserted = await large('reviews', options.reviews, () => loadReviews(store.db, reviews(ids)));
     return { requests: ids.length, reviews: inserted };
   });
 }

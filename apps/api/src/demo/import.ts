@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { requireBusiness } from '../accounts/businesses.ts';
 import type { NewReview } from '../reviews/store.ts';
 import type { Store } from '../store/index.ts';
-import { bulkInsertReviews } from './load.ts';
+import { loadReviews } from './load.ts';
 
 // Synced reviews: imported from external networks, reported apart from requests (docs/api.md,
 // "Analytics"). A file is JSON (an array, or {reviews: [...]}) or CSV with a header row, in the
@@ -110,6 +110,6 @@ export async function importReviews(
     throw new ImportError(`Nothing imported; fix these rows:\n${shown.join('\n')}`);
   }
   reviews.sort((a, b) => a.reviewAt - b.reviewAt);
-  const imported = await bulkInsertReviews(store.db, reviews);
+  const imported = await loadReviews(store.db, reviews);
   return { imported, skipped };
 }

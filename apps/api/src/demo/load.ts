@@ -21,7 +21,7 @@ import { dayOf } from '../store/time.ts';
 // transaction, with counters and roll-ups summed in memory and written once per key at the end.
 // The result is exactly what the one-by-one path produces (checked by rollupDrift in tests).
 
-export type BulkRequest = Omit<
+export type LoadedRequest = Omit<
   RequestRow,
   'id' | 'warning' | 'error' | 'api_key_id' | 'opted_out_at' | 'status' | 'failed_leg'
 > & {
@@ -118,7 +118,7 @@ function dayEntry<D>(entries: Map<string, DayEntry<D>>, businessId: number, day:
 }
 
 /** Inserts requests in finished states; returns their row ids in input order. */
-export function bulkInsertRequests(db: Queryable, rows: Iterable<BulkRequest>): Promise<number[]> {
+export function loadRequests(db: Queryable, rows: Iterable<LoadedRequest>): Promise<number[]> {
   const store = requestStore(db);
   return db.transaction(async (tx) => {
     const ids: number[] = [];
@@ -164,7 +164,7 @@ export function bulkInsertRequests(db: Queryable, rows: Iterable<BulkRequest>): 
 }
 
 /** Inserts reviews and their counters/roll-ups; returns the number inserted. */
-export function bulkInsertReviews(db: Queryable, rows: Iterable<NewReview>): Promise<number> {
+export function loadReviews(db: Queryable, rows: Iterable<NewReview>): Promise<number> {
   return db.transaction(async (tx) => {
     let inserted = 0;
     const counts = new Map<string, { businessId: number; status: string; rating: number; n: number }>();

@@ -1,8 +1,7 @@
 import { openPostgres } from '@review-desk/server/db/postgres/database';
 import { createTestDatabase, ENGINES, type TestDatabase } from '@review-desk/server/test-support/databases';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSharedRateLimiter, RATE_MIGRATIONS } from './limiter.ts';
-import { createRateLimiter, type RateLimiter } from './memory.ts';
+import { createRateLimiter, createSharedRateLimiter, RATE_MIGRATIONS, type RateLimiter } from './limiter.ts';
 
 // The same rules whether a key is counted in memory (one process on SQLite) or in the database
 // (replicas on PostgreSQL; also runs on SQLite).

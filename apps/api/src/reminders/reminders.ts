@@ -3,15 +3,17 @@ import type { Database } from '@review-desk/server/db/types';
 import type { JobHandler } from '@review-desk/server/jobs/runner';
 import { jobStore } from '@review-desk/server/jobs/store';
 import type { Logger } from '@review-desk/server/log';
-import { nextAllowedSendTime } from '@review-desk/shared';
+import { DAY_MS, messagedContacts, nextAllowedSendTime } from '@review-desk/shared';
 import { composeMessages } from '../delivery/messages.ts';
 import type { DeliveryProvider } from '../delivery/provider.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
-import { afterDelivery, deliverAll, legRecords } from '../requests/legs.ts';
+import { afterDelivery } from '../requests/after-delivery.ts';
+import { deliverAll } from '../requests/deliver.ts';
+import { legRecords } from '../requests/outcome.ts';
 import type { RequestRow } from '../requests/store.ts';
 import type { SettingsService } from '../settings/service.ts';
 import type { Store } from '../store/index.ts';
-import { DAY_MS, monthOf } from '../store/time.ts';
+import { monthOf } from '../store/time.ts';
 
 // The one automatic reminder (docs/settings.md, "The reminder"). A request that messaged a
 // customer gets a job in the jobs table, due `reminderAfterDays` after it was made. When due, the
@@ -56,10 +58,8 @@ export function createReminders(deps: {
     );
   };
 
-  const contactsOf = (r: RequestRow) => ({
-    phone: r.channel === 'sms' || r.channel === 'both' ? r.customer_phone : null,
-    email: r.channel === 'email' || r.channel === 'both' ? r.customer_email : null,
-  });
+  const contactsOf = (r: RequestRow) =>
+    messagedContacts(r.channel, { phone: r.customer_phone, email: r.customer_email });
 
   /** Why a due reminder is not sent, or null to send it. */
   async function reasonNotToSend(r: RequestRow): Promise<string | null> {
@@ -68,12 +68,14 @@ export function createReminders(deps: {
     if (r.clicked_at !== null) return 'the customer opened the link';
     if (r.opted_out_at !== null) return 'the customer opted out';
     const { phone, email } = contactsOf(r);
-    for (const contact of [phone, email]) {
-      if (contact && (await deps.store.requests.isOptedOut(r.business_id, contact)))
-        return 'the customer opted out';
-    }
-    // STOP texted to the business's number (the carrier's opt-out list).
-    if (phone && (await (await deps.tracker.store()).isOptedOut(r.business_id, phone)))
+    // Through the page's link, or STOP texted to the business's number (requests/opt-outs.ts).
+    if (
+      await deps.store.optOuts.optedOut(r.business_id, {
+        phone,
+        email,
+        sender: deps.delivery.sender?.() ?? null,
+      })
+    )
       return 'the customer opted out';
     const contact = { ...(phone ? { phone } : {}), ...(email ? { email } : {}) };
     if (await deps.store.requests.contactedSince(r.business_id, contact, r.created_at + 1))
@@ -136,16 +138,13 @@ export function createReminders(deps: {
       const month = monthOf(now);
       const allowance = deps.monthlySendAllowance;
       const counted =
-        allowance === 0 || (await deps.store.requests.takeUsage(request.business_id, month, allowance));
+        allowance === 0 || (await deps.store.allowance.take(request.business_id, month, allowance));
       if (!counted) return setState(requestId, 'skipped', 'the monthly sending allowance is used up');
 
-      const { phone, email } = contactsOf(request);
       const messages = composeMessages({
-        channel: request.channel as 'sms' | 'email' | 'both',
         businessName: business?.name ?? '',
         customerName: request.customer_name,
-        phone,
-        email,
+        ...contactsOf(request),
         reviewLink: deps.reviewLink(request.token),
         templates: await deps.settings.templatesFor(request.business_id),
       });
@@ -159,12 +158,12 @@ export function createReminders(deps: {
       await (await deps.tracker.store()).recordReminderLegs(
         requestId,
         request.business_id,
-        legRecords(carriers, legs),
+        legRecords(deps.delivery, legs),
         at,
       );
       await afterDelivery(carriers, request.business_id, legs, at);
       const allFailed = legs.every((l) => l.outcome.status === 'failed');
-      if (allFailed && allowance > 0) await deps.store.requests.addUsage(request.business_id, month, -1);
+      if (allFailed && allowance > 0) await deps.store.allowance.giveBack(request.business_id, month);
       await setState(requestId, allFailed ? 'failed' : 'sent', null, allFailed ? undefined : at);
     }) satisfies JobHandler,
 

@@ -1,26 +1,32 @@
 import type { OutgoingMessage } from '../delivery/provider.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
 import type { Store } from '../store/index.ts';
-import { afterDelivery, deliverAll, type LegOutcome, legRecords, requestStatusOf } from './legs.ts';
-import { completeSend } from './outcome.ts';
-import type { SendContext } from './send.ts';
+import { afterDelivery } from './after-delivery.ts';
+import { deliverAll, type LegOutcome } from './deliver.ts';
+import { legRecords, outcomeOf } from './outcome.ts';
+import { finish, type Recording } from './record.ts';
 import type { RequestRow } from './store.ts';
 
 // Requests whose messages go out later than asked: held for sending hours, and those a stopped
-// process left half-sent.
+// process left half-sent. A held send runs the send's own steps from deliver on (send.ts).
+
+export type HeldContext = Recording & { store: Store };
 
 /** Sends a held request's messages when its sending hours open, and records the outcome. */
-export async function deliverHeld(ctx: SendContext, reserved: RequestRow, messages: OutgoingMessage[]) {
-  const delivery = await ctx.tracker.store();
-  const phone = messages.find((m) => m.channel === 'sms')?.to;
-  const optedOut = async (m: OutgoingMessage) =>
-    (await ctx.store.requests.isOptedOut(reserved.business_id, m.to)) ||
-    (m.channel === 'sms' && phone !== undefined && (await delivery.isOptedOut(reserved.business_id, m.to)));
+export async function deliverHeld(ctx: HeldContext, reserved: RequestRow, messages: OutgoingMessage[]) {
   // A customer who opted out while it was held is not messaged.
   const sendable: OutgoingMessage[] = [];
   const refused: LegOutcome[] = [];
   for (const message of messages) {
-    if (await optedOut(message))
+    const phone = message.channel === 'sms' ? message.to : null;
+    const email = message.channel === 'email' ? message.to : null;
+    if (
+      await ctx.store.optOuts.optedOut(reserved.business_id, {
+        phone,
+        email,
+        sender: ctx.delivery.sender?.() ?? null,
+      })
+    )
       refused.push({
         message,
         outcome: {
@@ -35,19 +41,9 @@ export async function deliverHeld(ctx: SendContext, reserved: RequestRow, messag
 }
 
 /** Records a held request's outcome (also when its first attempt was interrupted: unknown). */
-export async function recordHeld(ctx: SendContext, reserved: RequestRow, legs: LegOutcome[]) {
-  const delivery = await ctx.tracker.store();
+export async function recordHeld(ctx: HeldContext, reserved: RequestRow, legs: LegOutcome[]) {
   const at = ctx.now();
-  await ctx.store.transaction(async () => {
-    await completeSend(ctx, reserved, legs);
-    await delivery.recordLegs(
-      reserved.public_id,
-      reserved.business_id,
-      legRecords(ctx, legs),
-      requestStatusOf(legs),
-      at,
-    );
-  });
+  await finish(ctx, reserved, { outcome: outcomeOf(legs), legs, records: legRecords(ctx.delivery, legs) });
   await afterDelivery(ctx, reserved.business_id, legs, at);
 }
 

@@ -1,21 +1,25 @@
-import { ERROR_CODES } from '@review-desk/shared';
-import type { Store } from '../store/index.ts';
-import { monthOf } from '../store/time.ts';
-import type { LegOutcome } from './legs.ts';
-import type { FinishedAs, RequestRow } from './store.ts';
+import { AppError } from '@review-desk/server/errors';
+import { ERROR_CODES, type LegState } from '@review-desk/shared';
+import type { DeliveryProvider } from '../delivery/provider.ts';
+import type { NewLeg } from '../delivery/store.ts';
+import type { LegOutcome } from './deliver.ts';
+import type { FinishedAs } from './store.ts';
 
-// What the carriers' answers make of a request (sent or failed, its warning or error), and
-// recording it in the service's tables. Pure where it can be: the outcome is decided from the
-// legs alone, so a send whose outcomes are known at once can insert its request already finished.
+// What the carriers' answers make of a request, decided from its legs alone (pure, so a send
+// whose outcomes are known before anything is written can write its request already finished):
+// what it counts as with its warning or error, the status a caller reads back, each leg as the
+// delivery tables keep it, and a refusal when the carrier's reason is about the contact.
 
 const LEG_NAMES = { sms: 'SMS', email: 'Email' } as const;
 
-export type SendOutcomeOf = FinishedAs & { allFailed: boolean };
+export type RequestOutcome = FinishedAs & {
+  /** Nothing went out: the send is answered delivery_failed and its allowance given back. */
+  allFailed: boolean;
+  /** The status GET /api/v1/requests answers (links: sent). */
+  delivery: 'sent' | 'failed' | 'unknown';
+};
 
-export type Completed = { row: RequestRow; warning: string | null; error: string | null; allFailed: boolean };
-
-/** What to record and what to answer, from the legs' outcomes. */
-export function outcomeOf(legs: readonly LegOutcome[]): SendOutcomeOf {
+export function outcomeOf(legs: readonly LegOutcome[]): RequestOutcome {
   const failed = legs.filter((l) => l.outcome.status === 'failed');
   const unknown = legs.filter((l) => l.outcome.status === 'unknown');
   const allFailed = legs.length > 0 && failed.length === legs.length;
@@ -33,41 +37,51 @@ export function outcomeOf(legs: readonly LegOutcome[]): SendOutcomeOf {
         : null;
   const error = allFailed ? `${ERROR_CODES.delivery_failed.message} ${failed.map(describe).join(' ')}` : null;
   const failedLeg = !allFailed && failed.length === 1 ? failed[0]!.message.channel : null;
-  return { status: allFailed ? 'failed' : 'sent', failedLeg, warning, error, allFailed };
+  const accepted = legs.some((l) => l.outcome.status === 'accepted');
+  return {
+    status: allFailed ? 'failed' : 'sent',
+    failedLeg,
+    warning,
+    error,
+    allFailed,
+    delivery: allFailed ? 'failed' : accepted || legs.length === 0 ? 'sent' : 'unknown',
+  };
 }
 
-/** A recorded request with what its send answers. */
-export function completedAs(row: RequestRow, outcome: SendOutcomeOf): Completed {
-  return { row, warning: outcome.warning, error: outcome.error, allFailed: outcome.allFailed };
+/** The state a leg is in once its provider answered. */
+function legState(outcome: LegOutcome['outcome']): LegState {
+  if (outcome.status === 'failed') return 'failed';
+  if (outcome.status === 'unknown') return 'unknown';
+  return outcome.state ?? 'sent';
 }
 
-type Recording = { store: Store; now: () => number; monthlySendAllowance: number };
-
-/** Each leg's message in the outbox table, and the allowance given back when none went out. */
-export async function recordOutcome(
-  ctx: Recording,
-  request: Pick<RequestRow, 'public_id' | 'business_id' | 'created_at'>,
-  legs: readonly LegOutcome[],
-  outcome: SendOutcomeOf,
-): Promise<void> {
-  // Both issued at once (a send finishing its transaction issues everything before awaiting).
-  await Promise.all([
-    ctx.store.outbox.insertLegs(request.public_id, legs, ctx.now()),
-    // Nothing reached the customer: give back the allowance; the failed status keeps the attempt
-    // out of the frequency cap.
-    outcome.allFailed && ctx.monthlySendAllowance > 0
-      ? ctx.store.requests.addUsage(request.business_id, monthOf(request.created_at), -1)
-      : undefined,
-  ]);
+/** The legs as the delivery tables keep them. */
+export function legRecords(delivery: DeliveryProvider, legs: readonly LegOutcome[]): NewLeg[] {
+  return legs.map(({ message, outcome, messageId }) => ({
+    channel: message.channel,
+    provider: delivery.nameFor?.(message.channel) ?? delivery.name,
+    to: message.to,
+    sender: message.channel === 'sms' ? (delivery.sender?.() ?? null) : null,
+    providerMessageId:
+      outcome.status === 'accepted' ? (outcome.providerMessageId ?? messageId ?? null) : null,
+    state: legState(outcome),
+    errorCode: outcome.status === 'failed' ? (outcome.errorCode ?? null) : null,
+    error: outcome.status === 'accepted' ? null : outcome.error,
+    segments: outcome.status === 'accepted' ? (outcome.segments ?? null) : null,
+  }));
 }
 
-/** Records the outcome of a request reserved before its delivery (call in a transaction). */
-export async function completeSend(
-  ctx: Recording,
-  reserved: RequestRow,
-  legs: readonly LegOutcome[],
-): Promise<Completed> {
-  const outcome = outcomeOf(legs);
-  await recordOutcome(ctx, reserved, legs, outcome);
-  return completedAs(await ctx.store.requests.finish(reserved.id, outcome.status, outcome), outcome);
+/**
+ * When every leg failed and the carrier's reason is about the contact, the refusal a send gets:
+ * a customer who told the carrier STOP is opted out like any other, a number that cannot take
+ * texts is a 400 naming customerPhone.
+ */
+export function contactRefusal(legs: readonly LegOutcome[]): AppError | null {
+  if (legs.length === 0 || legs.some((l) => l.outcome.status !== 'failed')) return null;
+  const refusals = legs.map((l) => (l.outcome.status === 'failed' ? l.outcome : null));
+  if (refusals.some((r) => r?.refusal === 'opted_out')) return new AppError('opted_out');
+  const invalid = refusals.find((r) => r?.refusal === 'invalid_number');
+  if (invalid)
+    return new AppError('validation_failed', invalid.error, { fields: { customerPhone: invalid.error } });
+  return null;
 }

@@ -1,13 +1,11 @@
-import { AppError } from '@review-desk/server/errors';
-import { ENDPOINTS, ok, quietHoursToWindow, sendRequestSchema, smsSegments } from '@review-desk/shared';
+import { ENDPOINTS, ok, smsSegments } from '@review-desk/shared';
 import { Router } from 'express';
 import { type AppContext, sendContextOf } from '../context.ts';
 import { jsonBody, methodNotAllowed, originRule, requireScope } from '../http/index.ts';
 import { maskEmail, maskPhone } from '../http/mask.ts';
 import { sendReviewRequest } from './send.ts';
 
-// POST /api/v1/requests/send (docs/api.md): the body validated with the shared schema (400 names
-// every offending field), then the send.
+// POST /api/v1/requests/send (docs/api.md): the send (send.ts), and its line in the debug log.
 
 export function sendRoutes(ctx: AppContext): Router {
   const router = Router();
@@ -20,22 +18,7 @@ export function sendRoutes(ctx: AppContext): Router {
     requireScope(ctx, ENDPOINTS.send.scope),
     ...jsonBody(),
     async (req, res) => {
-      const parsed = sendRequestSchema.safeParse(req.body);
-      if (!parsed.success) throw AppError.validation(parsed.error);
-      const key = req.apiKey!;
-      const settings = await ctx.settings.settingsOf(key.businessId, key.business);
-      const { result, legs, request } = await sendReviewRequest(
-        sendContextOf(ctx, {
-          templates: settings,
-          // Read once above: the words, the sending hours and the reminder of one settings row.
-          quietHoursFor: async () => ({
-            window: quietHoursToWindow(settings.quietHours),
-            timeZone: settings.timeZone,
-          }),
-        }),
-        key,
-        parsed.data,
-      );
+      const { result, legs } = await sendReviewRequest(sendContextOf(ctx), req.apiKey!, req.body);
       // Built only when it is written: counting segments is work a send at info level skips.
       if (ctx.logger.isLevelEnabled('debug'))
         ctx.logger.debug(
@@ -61,12 +44,6 @@ export function sendRoutes(ctx: AppContext): Router {
           },
           'review request sent',
         );
-      // Its reminder, if the business has one. The send stands whatever happens here.
-      try {
-        await ctx.reminders.schedule(request, settings.reminderAfterDays);
-      } catch (error) {
-        ctx.logger.warn({ err: error, requestId: result.requestId }, 'scheduling the reminder failed');
-      }
       // 200 rather than 201: the API reference shows only the envelope, and callers test `success`.
       res.json(ok(result));
     },

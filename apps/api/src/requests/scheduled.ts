@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '@review-desk/server/clock';
+import type { Database } from '@review-desk/server/db/types';
 import { createJobRunner, type JobHandler, type JobRunner } from '@review-desk/server/jobs/runner';
-import { jobStore } from '@review-desk/server/jobs/store';
+import type { NewJob } from '@review-desk/server/jobs/store';
 import type { Logger } from '@review-desk/server/log';
-import type { MessageTemplates } from '@review-desk/shared';
+import { type MessageTemplates, messagedContacts } from '@review-desk/shared';
 import { composeMessages } from '../delivery/messages.ts';
 import type { CarrierOutcome, DeliveryProvider, OutgoingMessage } from '../delivery/provider.ts';
+import type { NewLeg } from '../delivery/store.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
 import type { Store } from '../store/index.ts';
 import type { RequestRow } from './store.ts';
@@ -21,52 +23,30 @@ export const SCHEDULED_SEND = 'delivery.scheduled-send';
 
 export type ScheduledSendPayload = { requestId: string; businessId: number };
 
-/** Holds a reserved request until `sendAt`: its record, its legs and its job, in one transaction. */
-export async function holdRequest(
-  deps: { tracker: DeliveryTracker; delivery: DeliveryProvider; clock: Clock },
-  reserved: RequestRow,
-  messages: OutgoingMessage[],
-  sendAt: number,
-  now: number,
-): Promise<void> {
-  const db = await deps.tracker.db();
-  const store = await deps.tracker.store();
-  const jobs = jobStore(db, deps.clock);
-  await db.transaction(async () => {
-    await store.createRequest({
-      requestId: reserved.public_id,
-      businessId: reserved.business_id,
-      channel: reserved.channel,
-      status: 'scheduled',
-      scheduledFor: sendAt,
-      at: now,
-    });
-    await store.recordLegs(
-      reserved.public_id,
-      reserved.business_id,
-      messages.map((m) => ({
-        channel: m.channel,
-        provider: deps.delivery.nameFor?.(m.channel) ?? deps.delivery.name,
-        to: m.to,
-        sender: m.channel === 'sms' ? (deps.delivery.sender?.() ?? null) : null,
-        providerMessageId: null,
-        state: 'scheduled',
-        errorCode: null,
-        error: null,
-        segments: null,
-      })),
-      'scheduled',
-      now,
-    );
-    const payload: ScheduledSendPayload = { requestId: reserved.public_id, businessId: reserved.business_id };
-    await jobs.enqueue({
-      kind: SCHEDULED_SEND,
-      uniqueKey: `send:${reserved.public_id}`,
-      payload,
-      runAt: sendAt,
-      maxAttempts: 3,
-    });
-  });
+/** The job that sends a held request when its sending hours open (written with its reservation). */
+export function scheduledSendJob(payload: ScheduledSendPayload, sendAt: number): NewJob {
+  return {
+    kind: SCHEDULED_SEND,
+    uniqueKey: `send:${payload.requestId}`,
+    payload,
+    runAt: sendAt,
+    maxAttempts: 3,
+  };
+}
+
+/** A held request's legs as the delivery tables keep them until it goes. */
+export function heldLegs(delivery: DeliveryProvider, messages: readonly OutgoingMessage[]): NewLeg[] {
+  return messages.map((m) => ({
+    channel: m.channel,
+    provider: delivery.nameFor?.(m.channel) ?? delivery.name,
+    to: m.to,
+    sender: m.channel === 'sms' ? (delivery.sender?.() ?? null) : null,
+    providerMessageId: null,
+    state: 'scheduled',
+    errorCode: null,
+    error: null,
+    segments: null,
+  }));
 }
 
 export type ScheduledSendDeps = {
@@ -92,11 +72,12 @@ export function scheduledSendHandler(deps: ScheduledSendDeps): JobHandler {
     const business = await deps.store.businesses.byId(businessId);
     const templates = await deps.templatesFor(businessId);
     const messages = composeMessages({
-      channel: reserved.channel as 'sms' | 'email' | 'both',
       businessName: business?.name ?? '',
       customerName: reserved.customer_name,
-      phone: reserved.channel === 'sms' || reserved.channel === 'both' ? reserved.customer_phone : null,
-      email: reserved.channel === 'email' || reserved.channel === 'both' ? reserved.customer_email : null,
+      ...messagedContacts(reserved.channel, {
+        phone: reserved.customer_phone,
+        email: reserved.customer_email,
+      }),
       reviewLink: deps.reviewLink(reserved.token),
       ...(templates ? { templates } : {}),
     });
@@ -121,28 +102,26 @@ export function scheduledSendHandler(deps: ScheduledSendDeps): JobHandler {
   };
 }
 
-export type Scheduler = { runner: JobRunner; stop(): Promise<void> };
-
-export function startScheduler(options: {
-  tracker: DeliveryTracker;
+/**
+ * The process's runner of scheduled work: held sends, and the other kinds given (the reminder).
+ * Made with the app, started once the process has recovered what a stopped one left.
+ */
+export function createScheduler(options: {
+  db: Database;
   clock: Clock;
   logger: Logger;
   handler: JobHandler;
   /** Other kinds of scheduled work run by the same runner (the reminder). */
   more?: Readonly<Record<string, JobHandler>>;
-}): Promise<Scheduler> {
-  return options.tracker.db().then((db) => {
-    const runner = createJobRunner({
-      db,
-      owner: `api-${process.pid}-${randomBytes(4).toString('hex')}`,
-      handlers: { [SCHEDULED_SEND]: options.handler, ...options.more },
-      clock: options.clock,
-      concurrency: 4,
-      pollMs: 1_000,
-      leaseMs: 30_000,
-      logger: options.logger,
-    });
-    runner.start();
-    return { runner, stop: () => runner.stop({ timeoutMs: 5_000 }) };
+}): JobRunner {
+  return createJobRunner({
+    db: options.db,
+    owner: `api-${process.pid}-${randomBytes(4).toString('hex')}`,
+    handlers: { [SCHEDULED_SEND]: options.handler, ...options.more },
+    clock: options.clock,
+    concurrency: 4,
+    pollMs: 1_000,
+    leaseMs: 30_000,
+    logger: options.logger,
   });
 }

@@ -7,10 +7,15 @@ import {
   requestContribution,
   requestRollup,
 } from '../analytics/request-rollup.ts';
-import { refuseUnlessWritten, refuseWhenFound } from '../store/refusals.ts';
+import { refuseWhenFound } from '../store/refusals.ts';
 import { dayOf } from '../store/time.ts';
 
-export type RequestStatus = 'sending' | 'sent' | 'failed';
+/**
+ * What a request counts as in the service's own record (the frequency cap, the allowance, the
+ * roll-ups): being sent (held ones included), sent, or failed — nothing went out. Not the status
+ * a caller reads back (shared RequestStatus, the delivery record's): docs/decisions/0025.
+ */
+export type CountedAs = 'sending' | 'sent' | 'failed';
 
 export type RequestRow = {
   id: number;
@@ -22,7 +27,7 @@ export type RequestRow = {
   customer_name: string | null;
   customer_phone: string | null;
   customer_email: string | null;
-  status: RequestStatus;
+  status: CountedAs;
   failed_leg: 'sms' | 'email' | null;
   warning: string | null;
   error: string | null;
@@ -76,13 +81,6 @@ const RECENT_SQL = `SELECT 1 AS hit FROM (
         AND created_at >= $4 AND status <> 'failed' AND channel IN ('email', 'both')
         AND failed_leg IS DISTINCT FROM 'email'
     ) AS found LIMIT 1`;
-const OPTED_OUT_SQL =
-  'SELECT 1 AS hit FROM opt_outs WHERE business_id = $1 AND contact IN ($2, $3, $4) LIMIT 1';
-// The allowance is taken by this one statement: no row is written when the month is used up, so
-// concurrent sends from any number of processes never pass it together.
-const TAKE_USAGE_SQL = `INSERT INTO send_usage (business_id, month, n) VALUES ($1, $2, 1)
-  ON CONFLICT (business_id, month) DO UPDATE SET n = send_usage.n + 1 WHERE send_usage.n < $3
-  RETURNING n`;
 
 export function requestStore(db: Queryable) {
   const insert = db.prepare(`INSERT INTO requests
@@ -109,15 +107,8 @@ export function requestStore(db: Queryable) {
   const insertOptOut = db.prepare(
     'INSERT INTO opt_outs (business_id, contact, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
   );
-  const optedOut = db.prepare(OPTED_OUT_SQL);
-  const usage = db.prepare('SELECT n FROM send_usage WHERE business_id = $1 AND month = $2');
-  const addUsage = db.prepare(`INSERT INTO send_usage (business_id, month, n) VALUES ($1, $2, $3)
-    ON CONFLICT (business_id, month) DO UPDATE SET n = send_usage.n + excluded.n`);
-  const takeUsage = db.prepare(TAKE_USAGE_SQL);
-  // The same three checks as a send makes them: each refuses the send by itself (refusals.ts).
-  const refuseOptedOut = refuseWhenFound(db, 'opted_out', OPTED_OUT_SQL);
+  // The cap as a send checks it: refuses the send by itself (refusals.ts).
   const refuseContacted = refuseWhenFound(db, 'frequency_capped', RECENT_SQL);
-  const refuseUsedUp = refuseUnlessWritten(db, 'allowance_exceeded', TAKE_USAGE_SQL);
   const stale = db.prepare("SELECT * FROM requests WHERE status = 'sending' AND created_at < $1");
   const discardOutbox = db.prepare('DELETE FROM outbox_messages WHERE request_id = $1');
   const discard = db.prepare("DELETE FROM requests WHERE id = $1 AND status = 'sending'");
@@ -206,22 +197,6 @@ export function requestStore(db: Queryable) {
       const email = contact.email ? emailKey(contact.email) : null;
       return (await recent.get(businessId, contact.phone ?? null, email, since)) !== undefined;
     },
-    /** A phone as given; an email as given or under its contact key (the mailbox opted out). */
-    async isOptedOut(businessId: number, ...contacts: (string | null)[]): Promise<boolean> {
-      const keys = new Set<string>();
-      for (const contact of contacts) {
-        if (!contact) continue;
-        keys.add(contact);
-        if (contact.includes('@')) keys.add(emailContactKey(contact));
-      }
-      // A phone, an email and its key: one round trip (more are asked three at a time).
-      const list = [...keys];
-      for (let i = 0; i < list.length; i += 3) {
-        const [a, b = null, c = null] = list.slice(i, i + 3);
-        if ((await optedOut.get(businessId, a!, b, c)) !== undefined) return true;
-      }
-      return false;
-    },
     async optOut(row: RequestRow, now: number): Promise<void> {
       await setOptedOut.run(now, row.id);
       for (const contact of [row.customer_phone, row.customer_email, emailKey(row.customer_email)]) {
@@ -237,29 +212,9 @@ export function requestStore(db: Queryable) {
     markHandoff(row: RequestRow, now: number): Promise<boolean> {
       return mark(row, setHandoff, now, { handoffs: 1, completed: row.completed_at === null ? 1 : 0 });
     },
-    async usage(businessId: number, month: string): Promise<number> {
-      return Number((await usage.get<{ n: number }>(businessId, month))?.n ?? 0);
-    },
-    /**
-     * A send's checks, each rejecting with a Refused (refusals.ts): an opted-out contact (a
-     * phone, an email or its key: at most three, as a send has), a contact messaged since
-     * `since`, and the month's allowance, taken by the check that passes.
-     */
-    refuseOptedOut(businessId: number, phone: string | null, email: string | null): Promise<void> {
-      return refuseOptedOut(businessId, phone, email, emailKey(email));
-    },
+    /** A send's check: rejects with a Refused (refusals.ts) when a contact was messaged since `since`. */
     refuseContacted(businessId: number, phone: string | null, email: string | null, since: number) {
       return refuseContacted(businessId, phone, emailKey(email), since);
-    },
-    takeUsageOrRefuse(businessId: number, month: string, allowance: number): Promise<void> {
-      return refuseUsedUp(businessId, month, allowance);
-    },
-    /** Counts one send against the month's allowance; false (nothing counted) when it is used up. */
-    async takeUsage(businessId: number, month: string, allowance: number): Promise<boolean> {
-      return (await takeUsage.get(businessId, month, allowance)) !== undefined;
-    },
-    async addUsage(businessId: number, month: string, delta: number): Promise<void> {
-      await addUsage.run(businessId, month, delta);
     },
     /**
      * Forgets a request still being sent whose only message the carrier refused for the contact

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { REVIEW_TEXT_MAX } from '@review-desk/shared';
+import { DAY_MS, REVIEW_TEXT_MAX } from '@review-desk/shared';
 import express, { type Request, type Response, Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { type Html, html, SITE_CSS, sendPage } from '../http/html.ts';
@@ -66,7 +66,7 @@ export function reviewPageRoutes(ctx: AppContext): Router {
       sameSite: 'strict',
       secure: secure(),
       path: '/r/',
-      maxAge: 7 * 86_400_000,
+      maxAge: 7 * DAY_MS,
     });
     return nonce;
   }

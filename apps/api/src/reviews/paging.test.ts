@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Database } from '@review-desk/server/db/types';
 import { createPostgresDatabase, describeEngines } from '@review-desk/server/test-support/databases';
-import { REVIEW_STATUSES, type ReviewStatus } from '@review-desk/shared';
+import { DAY_MS, REVIEW_STATUSES, type ReviewStatus } from '@review-desk/shared';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bulkInsertReviews } from '../demo/load.ts';
+import { loadReviews } from '../demo/load.ts';
 import { openApiDatabase } from '../store/database.ts';
-import { DAY_MS } from '../store/time.ts';
 import type { ReviewFilter } from './paging.ts';
 import { type NewReview, reviewStore } from './store.ts';
 
@@ -42,7 +41,7 @@ describeEngines('reviews list pages', (dialect) => {
       reviews.push(review(1, START + day * DAY_MS + (i % 500) * 1_000 * (i % 3 === 0 ? 0 : 1), i));
     }
     for (let i = 0; i < 400; i++) reviews.push(review(2, START + (i % 12) * DAY_MS, i));
-    await bulkInsertReviews(db, reviews);
+    await loadReviews(db, reviews);
     rows = await db.all<Row>('SELECT id, review_at, status, rating FROM reviews WHERE business_id = 1');
   });
   afterAll(() => db?.close());

@@ -1,6 +1,6 @@
 import type { Queryable } from '@review-desk/server/db/types';
 import type { ReviewStatus } from '@review-desk/shared';
-import { DAY_MS } from '../store/time.ts';
+import { DAY_MS } from '@review-desk/shared';
 
 // One page of the reviews list. The list order is newest first, ties broken by the highest id
 // (stable across pages). Each filter shape reads the covering index whose prefix is its equality

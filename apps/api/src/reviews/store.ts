@@ -56,7 +56,7 @@ export const REVIEW_COLUMNS = [
   'created_at',
 ] as const;
 
-/** The writes of a new review and its counters and daily roll-ups: one copy, for one review and in bulk. */
+/** The writes of a new review and its counters and daily roll-ups: one copy, for one review and for a load of many. */
 export const REVIEW_WRITES = {
   insert: `INSERT INTO reviews (${REVIEW_COLUMNS.join(', ')})
     VALUES (${REVIEW_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
@@ -76,7 +76,7 @@ export const REVIEW_WRITES = {
     VALUES ($1, $2, $3, $4) ON CONFLICT (business_id, day, platform) DO UPDATE SET n = review_daily_platform.n + excluded.n`,
 } as const;
 
-/** The values of REVIEW_WRITES.insert (and of a bulk load's rows, REVIEW_COLUMNS), in column order. */
+/** The values of REVIEW_WRITES.insert (and of a load's rows, REVIEW_COLUMNS), in column order. */
 export function reviewValues(r: NewReview) {
   return [
     r.businessId,

@@ -1,9 +1,11 @@
-import type { Database, LockKey, Transaction, TransactionOptions } from '@review-desk/server/db/types';
+import type { Database, Transaction, TransactionOptions } from '@review-desk/server/db/types';
 import type { CacheOverrides } from '@review-desk/server/shared-cache';
 import { businessStore } from '../accounts/businesses-store.ts';
 import { keyStore } from '../accounts/keys-store.ts';
 import { analyticsStore } from '../analytics/store.ts';
 import { outboxStore } from '../delivery/outbox-store.ts';
+import { allowanceStore } from '../requests/allowance.ts';
+import { optOutStore } from '../requests/opt-outs.ts';
 import { requestStore } from '../requests/store.ts';
 import { reviewStore } from '../reviews/store.ts';
 import { type ApiDatabaseSettings, openApiDatabase } from './database.ts';
@@ -19,11 +21,11 @@ export function createStore(db: Database, options: CacheOverrides = {}) {
     db,
     transaction: <T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions) =>
       db.transaction(fn, options),
-    transactionTogether: <T>(fn: (tx: Transaction) => Promise<T>, locks?: LockKey[]) =>
-      db.transactionTogether(fn, locks),
     businesses: businessStore(db, keys.businessChanged),
     keys,
     requests: requestStore(db),
+    optOuts: optOutStore(db),
+    allowance: allowanceStore(db),
     reviews: reviewStore(db),
     analytics: analyticsStore(db),
     outbox: outboxStore(db),

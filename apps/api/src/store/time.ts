@@ -1,6 +1,6 @@
 // Calendar arithmetic in UTC, shared by the roll-ups and the analytics window.
 
-export const DAY_MS = 86_400_000;
+import { DAY_MS } from '@review-desk/shared';
 
 /** UTC day number (days since 1970-01-01) of a timestamp in ms. */
 export function dayOf(ms: number): number {

@@ -28,6 +28,8 @@ export function alertRoutes(deps: {
   directory: LocationDirectory;
   gates: RouteGates;
   logger: Pick<Logger, 'info'>;
+  /** What runs scheduled work in this process, for the dev hook that drains it. */
+  jobs: readonly { drain(): Promise<number> }[];
 }): Router {
   const { alerts, directory } = deps;
   const router = Router();
@@ -73,19 +75,20 @@ export function alertRoutes(deps: {
   router.get(ALERT_PATHS.alerts, named('alerts'), gateway(deps.gates.alerts), async (req, res) => {
     const { user } = req.ctx.session!;
     const reach = await directory.forUser(user.id);
-    const names = new Map(reach.map((l) => [l.slug, l.name]));
+    // Alerts are bound to their location's id: only those of locations the user reaches now.
+    const byId = new Map(reach.map((l) => [l.id, l]));
     const store = await alerts.store();
-    const slugs = reach.map((l) => l.slug);
-    const list = await store.list(user.id, slugs);
+    const ids = reach.map((l) => l.id);
+    const list = await store.list(user.id, ids);
     const enabledAt = await store.enabledAt(user.id);
-    const since = enabledAt === null ? null : await store.activeSince(slugs, enabledAt);
+    const since = enabledAt === null ? null : await store.activeSince(ids, enabledAt);
     const body: AlertList = {
       unread: list.unread,
       activeSince: isoTime(since),
       alerts: list.alerts.map((a) => ({
         id: a.id,
-        location: a.location,
-        locationName: names.get(a.location) ?? a.location,
+        location: byId.get(a.location)?.slug ?? '',
+        locationName: byId.get(a.location)?.name ?? '',
         reviewId: a.reviewId,
         rating: a.rating,
         author: a.author,
@@ -116,6 +119,13 @@ export function alertRoutes(deps: {
   if (alerts.clock instanceof FakeClock) {
     // Dev hooks only (refused in production): GET reads, POST {advanceMs} or {set} moves the clock.
     router.all('/dev/clock', express.json({ limit: '1kb' }), clockHook(alerts.clock));
+    // Runs this process's due scheduled work (alerts, digests, list sends) until none is left, and
+    // says how many jobs ran: a test waits on it instead of on time.
+    router.post('/dev/jobs', async (_req, res) => {
+      let ran = 0;
+      for (const jobs of deps.jobs) ran += await jobs.drain();
+      res.set('cache-control', 'no-store').json(ok({ ran }));
+    });
   }
 
   router.all(ALERT_PATHS.preferences, methodNotAllowed('GET', 'PUT'));

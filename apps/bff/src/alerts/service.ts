@@ -18,14 +18,15 @@ import { createMailer, createOutboxMailer, type Mailer } from './mailer.ts';
 import { ALERT_MIGRATIONS, type AlertStore, createAlertStore, type RaisedAlert } from './store.ts';
 import { newestReviews, UpstreamFailure } from './upstream.ts';
 
-// Watching each location for new low ratings. One job per location (`alerts.poll:<slug>`) in the
+// Watching each location for new low ratings. One job per location (`alerts.poll:<id>`) in the
 // scheduling tables: whichever BFF process holds its lease polls, then reschedules it one
 // interval later (longer after failures), so however many processes run, one poll of a location
 // runs at a time. Alerts are raised in the same transaction that records the reviews as seen;
 // emails go out after it commits, at most once each (docs/alerts.md).
 
-export const POLL_KIND = 'alerts.poll';
-export const pollKey = (slug: string) => `${POLL_KIND}:${slug}`;
+import { POLL_KIND, pollKey } from './poll-key.ts';
+
+export { POLL_KIND, pollKey };
 
 export type AlertsDeps = {
   config: Pick<Config, 'alerts' | 'publicOrigin' | 'devHooks'>;
@@ -114,10 +115,10 @@ export function createAlerts(deps: AlertsDeps) {
     return emailed;
   }
 
-  /** One poll of one location; never throws for an upstream failure (it is recorded instead). */
-  async function poll(slug: string): Promise<PollOutcome & { delayMs: number }> {
+  /** One poll of one location (by id); never throws for an upstream failure (it is recorded instead). */
+  async function poll(id: string): Promise<PollOutcome & { delayMs: number }> {
     const alerts = await store();
-    const location = (await directory.all()).find((l) => l.slug === slug);
+    const location = await directory.byId(id);
     if (!location) return { kind: 'skipped', reason: 'no-location', delayMs: intervalMs };
     const subscribers = await alerts.subscribers();
     // Nobody listening: no upstream call. Whoever turns alerts on later starts from the next poll.
@@ -128,25 +129,25 @@ export function createAlerts(deps: AlertsDeps) {
       const user = await users.get(subscriber.userId);
       if (!user || !can(user.role, 'reviews:read')) continue;
       const reach = await directory.forUser(subscriber.userId);
-      if (reach.some((l) => l.slug === slug)) readers.add(subscriber.userId);
+      if (reach.some((l) => l.id === id)) readers.add(subscriber.userId);
     }
     try {
       // A location's first poll is its baseline: the newest page is enough.
-      const first = (await alerts.watch(slug))?.polledAt == null;
+      const first = (await alerts.watch(id))?.polledAt == null;
       const reviews = await newestReviews(
         location,
-        (ids) => alerts.seenAmong(slug, ids),
+        (ids) => alerts.seenAmong(id, ids),
         first ? 1 : undefined,
       );
       const result = await alerts.recordPoll(
-        slug,
+        id,
         startedAt,
         reviews,
         (review, previous) => recipients(review, previous, subscribers, (id) => readers.has(id)),
         (subscriber) => (subscriber.channel === 'email' && mailer.configured ? 'pending' : 'none'),
       );
       if (result.raised.length > 0)
-        logger.info({ location: slug, alerts: result.raised.length }, 'low-rating alerts raised');
+        logger.info({ location: location.slug, alerts: result.raised.length }, 'low-rating alerts raised');
       const emailed = await deliver(result.raised, location);
       return {
         kind: 'polled',
@@ -158,10 +159,10 @@ export function createAlerts(deps: AlertsDeps) {
       };
     } catch (error) {
       if (!(error instanceof UpstreamFailure)) throw error;
-      const failures = await alerts.recordFailure(slug, error.message);
+      const failures = await alerts.recordFailure(id, error.message);
       const delayMs = nextPollDelay(intervalMs, failures, error.retryAfterMs);
       logger.warn(
-        { location: slug, status: error.status, failures, nextInMs: delayMs },
+        { location: location.slug, status: error.status, failures, nextInMs: delayMs },
         'alerts poll failed; backing off',
       );
       return { kind: 'failed', failures, error: error.message, delayMs };
@@ -171,15 +172,15 @@ export function createAlerts(deps: AlertsDeps) {
   const handlers: Record<string, JobHandler> = {
     [DIGEST_KIND]: digests.handler,
     [POLL_KIND]: async ({ job }) => {
-      const slug = String((job.payload as { slug?: unknown })?.slug ?? '');
+      const id = String((job.payload as { location?: unknown })?.location ?? '');
       let delayMs = intervalMs;
       try {
-        delayMs = (await poll(slug)).delayMs;
+        delayMs = (await poll(id)).delayMs;
       } catch (error) {
         // The job must live on (its unique key would block a new one): back off and go on.
-        const failures = await (await store()).recordFailure(slug, String(error)).catch(() => 1);
+        const failures = await (await store()).recordFailure(id, String(error)).catch(() => 1);
         delayMs = nextPollDelay(intervalMs, failures);
-        logger.error({ location: slug, err: error }, 'alerts poll crashed; backing off');
+        logger.error({ location: id, err: error }, 'alerts poll crashed; backing off');
       }
       return { continueAt: clock.now() + delayMs };
     },
@@ -193,8 +194,8 @@ export function createAlerts(deps: AlertsDeps) {
     for (const location of await directory.all()) {
       const id = await jobs.enqueue({
         kind: POLL_KIND,
-        uniqueKey: pollKey(location.slug),
-        payload: { slug: location.slug },
+        uniqueKey: pollKey(location.id),
+        payload: { location: location.id },
       });
       if (id !== null) created++;
     }
@@ -251,6 +252,11 @@ export function createAlerts(deps: AlertsDeps) {
     },
     /** Plans polls and digests now (after a change of preferences). */
     plan,
+    /** Plans, then runs the due polls and digests and what they lead to until none is left (dev hooks, tests). */
+    async drain(): Promise<number> {
+      await planning;
+      return runner ? runner.drain() : 0;
+    },
     /** Forces the next poll of every location to run now (after turning alerts on). */
     async pollSoon(): Promise<void> {
       if (!runner) return;

@@ -7,7 +7,7 @@ import { createPreferenceStore, type Subscriber } from './preferences.ts';
 export type { Subscriber } from './preferences.ts';
 
 // The alerts' tables (component `alerts`, own migrations): each user's preferences, what each
-// location's polls have seen, and the alerts raised. A review is new to a location once (the seen
+// location's polls have seen, and the alerts raised; a location is named by its id, never its slug. A review is new to a location once (the seen
 // table's key); an alert exists once per user and review (the alerts' unique key), so neither a
 // restart, a second process nor a retried poll can raise it twice.
 
@@ -50,12 +50,12 @@ export type StoredAlert = {
   read: boolean;
 };
 
-/** `AND location IN (…)` for a user's reach, numbered from `first`; all locations: nothing. */
-function reachFilter(slugs: readonly string[] | 'all', first: number): { sql: string; params: string[] } {
-  if (slugs === 'all') return { sql: '', params: [] };
-  if (slugs.length === 0) return { sql: ' AND 1 = 0', params: [] };
-  const list = slugs.map((_, i) => `$${first + i}`).join(', ');
-  return { sql: ` AND location IN (${list})`, params: [...slugs] };
+/** `AND location IN (…)` for a user's reach (location ids), numbered from `first`; all locations: nothing. */
+function reachFilter(ids: readonly string[] | 'all', first: number): { sql: string; params: string[] } {
+  if (ids === 'all') return { sql: '', params: [] };
+  if (ids.length === 0) return { sql: ' AND 1 = 0', params: [] };
+  const list = ids.map((_, i) => `$${first + i}`).join(', ');
+  return { sql: ` AND location IN (${list})`, params: [...ids] };
 }
 
 export type AlertStore = ReturnType<typeof createAlertStore>;

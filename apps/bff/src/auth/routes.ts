@@ -1,5 +1,12 @@
 import { AppError } from '@review-desk/server/errors';
-import { BFF_PATHS, loginBodySchema, type Me, ok, ROLE_PERMISSIONS } from '@review-desk/shared';
+import {
+  BFF_PATHS,
+  loginBodySchema,
+  type Me,
+  ok,
+  ROLE_PERMISSIONS,
+  type SessionUser,
+} from '@review-desk/shared';
 import { type Request, Router } from 'express';
 import type { Logger } from 'pino';
 import type { RouteGates } from '../gates.ts';
@@ -8,9 +15,17 @@ import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
 import { named } from '../http/named.ts';
 import type { Metrics } from '../metrics.ts';
-import { type CookieSettings, clearSessionCookies, readSessionToken, setSessionCookie } from './cookies.ts';
+import {
+  type CookieSettings,
+  clearSessionCookies,
+  readDeviceCookie,
+  readSessionToken,
+  setDeviceCookie,
+  setSessionCookie,
+} from './cookies.ts';
+import { DEVICE_COOKIE_MAX_AGE_MS, type DeviceCookies } from './devices.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
-import type { SessionStore, SessionUser } from './sessions.ts';
+import type { SessionStore } from './sessions.ts';
 import type { LoginThrottle, Outcome } from './throttle.ts';
 import type { UserStore } from './users.ts';
 
@@ -19,6 +34,8 @@ export type AuthDeps = {
   sessions: SessionStore;
   throttle: LoginThrottle;
   cookies: CookieSettings;
+  /** Browsers that signed in before keep their own allowance of guesses (devices.ts). */
+  devices: DeviceCookies;
   gates: RouteGates;
   businessName: string | null;
   frequencyCapDays: number;
@@ -37,7 +54,7 @@ export function meFor(user: SessionUser, deps: Pick<AuthDeps, 'businessName' | '
 
 export function authRoutes(deps: AuthDeps): Router {
   const router = Router();
-  const { users, sessions, throttle, cookies, logger, metrics } = deps;
+  const { users, sessions, throttle, cookies, devices, logger, metrics } = deps;
 
   router.post(BFF_PATHS.login, named('login'), gateway(deps.gates.login), async (req, res) => {
     const parsed = loginBodySchema.safeParse(await readJsonBody(req));
@@ -47,7 +64,8 @@ export function authRoutes(deps: AuthDeps): Router {
 
     // Only failures count: a right password waits for a slot at most, it is never refused
     // because other sign-ins of the account are under way.
-    const attempt = await throttle.admit(email, ip);
+    const device = devices.verify(readDeviceCookie(req), email) ?? undefined;
+    const attempt = await throttle.admit(email, ip, device);
     if (attempt.kind === 'refused') {
       const { waitSeconds } = attempt;
       metrics.logins.inc({ result: 'throttled' });
@@ -81,6 +99,7 @@ export function authRoutes(deps: AuthDeps): Router {
     const token = await sessions.create(user.id);
     await users.recordLogin(user.id);
     setSessionCookie(req, res, token, cookies);
+    setDeviceCookie(req, res, devices.issue(email), { ...cookies, deviceMaxAgeMs: DEVICE_COOKIE_MAX_AGE_MS });
     metrics.logins.inc({ result: 'ok' });
     logger.info({ reqId: req.ctx.id, user: user.id }, 'login');
     res.json(ok(meFor(user, deps)));

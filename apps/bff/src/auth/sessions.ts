@@ -1,13 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database, Subscription } from '@review-desk/server/db/types';
-import type { Role } from '@review-desk/shared';
+import type { Role, SessionUser } from '@review-desk/shared';
 
 // Server-side sessions in the BFF's database (shared by every worker process and, on PostgreSQL,
 // every replica). The browser holds a random 256-bit token; the table holds its SHA-256. Expiry:
 // idle (no request for idleMs) and absolute (createdAt + absoluteMs), whichever comes first.
 // Logout deletes the row, so the token is dead everywhere at once.
 
-export type SessionUser = { id: string; email: string; role: Role };
 /** A change other processes must apply to their session caches at once. */
 export type SessionEvent = { kind: 'token'; idHash: string } | { kind: 'user'; userId: string };
 export type Session = { user: SessionUser; createdAt: number };

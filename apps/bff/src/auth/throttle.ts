@@ -11,6 +11,11 @@ import type { Database, Transaction } from '@review-desk/server/db/types';
 // good, a success gives it back. So the limit holds for any burst, and a right password only waits.
 // A success clears the account's failures.
 //
+// A browser that signed in to the account before (its device cookie, devices.ts) is counted on
+// its own bucket instead, with the per-account limit: guesses made elsewhere — from any address,
+// by anyone who knows the email — never lock it out (decision 0027). Once its own failures reach
+// the limit it is an unknown browser again, held to the account's and the address's buckets.
+//
 // The table is keyed by what anonymous callers send (an email, an address), so it is bounded: an
 // address over its limit adds no account buckets (at most perIp + 1 rows per address and window),
 // and the table never holds more than maxBuckets rows. When it is full of live windows, an
@@ -108,6 +113,24 @@ export function createLoginThrottle(db: Database, limits: Limits = LOGIN_LIMITS)
     return { kind: 'reserved' };
   }
 
+  /** A check counted on one bucket alone (a known browser's). */
+  const checkOn = (bucket: string): Attempt => {
+    let settled: Promise<void> | null = null;
+    return {
+      kind: 'check',
+      settle(outcome: Outcome) {
+        settled ??= db
+          .run(
+            releaseSql,
+            outcome === 'succeeded' ? 'cleared' : outcome === 'failed' ? 'failed' : 'abandoned',
+            bucket,
+          )
+          .then(() => undefined);
+        return settled;
+      },
+    };
+  };
+
   const settleBoth = (ipBucket: string, accountBucket: string, outcome: Outcome) =>
     db.transaction(async (tx) => {
       await tx.run(releaseSql, outcome === 'failed' ? 'failed' : 'abandoned', ipBucket);
@@ -119,10 +142,18 @@ export function createLoginThrottle(db: Database, limits: Limits = LOGIN_LIMITS)
     });
 
   /**
-   * Asks to check one password: a slot for the IP and, while the IP is within its limit, for the
-   * account. A refusal or `busy` holds nothing; a `check` must be settled.
+   * Asks to check one password: from a known browser (`device`, its cookie's nonce), a slot of its
+   * own bucket; else a slot for the IP and, while the IP is within its limit, for the account. A
+   * refusal or `busy` holds nothing; a `check` must be settled.
    */
-  async function attempt(email: string, ip: string, now = Date.now()): Promise<Attempt> {
+  async function attempt(email: string, ip: string, now = Date.now(), device?: string): Promise<Attempt> {
+    if (device !== undefined) {
+      const bucket = `device:${device}`;
+      const own = await db.transaction((tx) => take(tx, bucket, limits.perAccount, now));
+      if (own.kind === 'reserved') return checkOn(bucket);
+      if (own.kind === 'busy') return own;
+      // Its own allowance is used up: from now on an unknown browser like any other.
+    }
     const ipBucket = `ip:${ip}`;
     const accountBucket = `account:${email}`;
     // Always the IP's lock first, then the account's: two attempts never wait on each other in a circle.
@@ -151,10 +182,10 @@ export function createLoginThrottle(db: Database, limits: Limits = LOGIN_LIMITS)
      * `attempt`, waiting while every slot is held by checks in flight (a burst of sign-ins of one
      * account); after `busyWaitMs` the sign-in is refused for a second.
      */
-    async admit(email: string, ip: string): Promise<Exclude<Attempt, { kind: 'busy' }>> {
+    async admit(email: string, ip: string, device?: string): Promise<Exclude<Attempt, { kind: 'busy' }>> {
       const deadline = Date.now() + limits.busyWaitMs;
       for (;;) {
-        const tried = await attempt(email, ip);
+        const tried = await attempt(email, ip, Date.now(), device);
         if (tried.kind !== 'busy') return tried;
         if (Date.now() >= deadline) return { kind: 'refused', waitSeconds: 1 };
         await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20));

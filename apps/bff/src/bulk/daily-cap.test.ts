@@ -11,6 +11,8 @@ import { jobView } from './routes.ts';
 import { BULK_MIGRATIONS, createBulkStore } from './store.ts';
 import { bulkWorker, type Sender } from './worker.ts';
 
+const UNLIMITED = { userLists: 1e9, locationLists: 1e9, userRows: 1e9, locationRows: 1e9 };
+
 // "At most N a day" on a fake clock: the worker sends a day's share, then its run ends due at the
 // next day's start on the job's time zone (so the jobs table, under its lease, brings it back);
 // the job's view says when it goes on.
@@ -35,20 +37,23 @@ describeEngines('a list send with a daily cap', (dialect) => {
     const clock = new FakeClock(Date.parse('2026-12-02T03:30:00Z'));
     const store = createBulkStore(db, () => clock.now());
     const sent: string[] = [];
-    const created = await store.create({
-      id: randomUUID(),
-      location: 'main',
-      channel: 'email',
-      skipRecent: false,
-      dailyCap: 3,
-      timeZone: 'America/New_York',
-      createdBy: 'u1',
-      createdByEmail: 'owner@example.com',
-      rows: Array.from({ length: 7 }, (_, i) => ({
-        send: { channel: 'email' as const, customerEmail: `cap-${i}@example.com` },
-        contactMasked: `cap-${i}@…`,
-      })),
-    });
+    const created = await store.create(
+      {
+        id: randomUUID(),
+        location: 'main',
+        channel: 'email',
+        skipRecent: false,
+        dailyCap: 3,
+        timeZone: 'America/New_York',
+        createdBy: 'u1',
+        createdByEmail: 'owner@example.com',
+        rows: Array.from({ length: 7 }, (_, i) => ({
+          send: { channel: 'email' as const, customerEmail: `cap-${i}@example.com` },
+          contactMasked: `cap-${i}@…`,
+        })),
+      },
+      UNLIMITED,
+    );
     const worker = bulkWorker({
       store,
       owner: 'one',
@@ -68,7 +73,7 @@ describeEngines('a list send with a daily cap', (dialect) => {
     // Midnight in New York (05:00 UTC, EST) on Wed 2 Dec.
     const midnight = Date.parse('2026-12-02T05:00:00Z');
     expect(first).toMatchObject({ continueAt: midnight, payload: { id: created.id, run: 1 } });
-    const waiting = await jobView(store, (await store.get(created.id))!);
+    const waiting = await jobView(store, (await store.get(created.id))!, 'main');
     expect(waiting).toMatchObject({
       status: 'running',
       dailyCap: 3,
@@ -86,14 +91,14 @@ describeEngines('a list send with a daily cap', (dialect) => {
       continueAt: Date.parse('2026-12-03T05:00:00Z'),
     });
     expect(sent).toHaveLength(6);
-    expect((await jobView(store, (await store.get(created.id))!)).waitingUntil).toBe(
+    expect((await jobView(store, (await store.get(created.id))!, 'main')).waitingUntil).toBe(
       '2026-12-03T05:00:00.000Z',
     );
 
     clock.set(Date.parse('2026-12-03T05:00:00Z'));
     expect(await run({ id: created.id, run: 1 })).toBeUndefined();
     expect(sent).toHaveLength(7);
-    const done = await jobView(store, (await store.get(created.id))!);
+    const done = await jobView(store, (await store.get(created.id))!, 'main');
     expect(done).toMatchObject({ status: 'done', waitingUntil: null });
     expect(new Set(sent).size).toBe(7);
   });

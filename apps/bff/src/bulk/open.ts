@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { systemClock } from '@review-desk/server/clock';
 import { migrate } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
+import { jobRetention } from '@review-desk/server/jobs/retention';
 import { createJobRunner, type JobRunner } from '@review-desk/server/jobs/runner';
 import { jobStore, schedulingMigrations } from '@review-desk/server/jobs/store';
 import type { Logger } from 'pino';
 import type { Config } from '../env.ts';
+import type { BulkLimits } from '../env-bulk.ts';
+import { bulkRetention } from './retention.ts';
 import {
   BULK_MIGRATIONS,
   type BulkJobRecord,
@@ -22,6 +25,8 @@ import { BULK_JOB_KIND, type BulkWorkerDeps, bulkWorker } from './worker.ts';
 export type BulkModule = {
   /** The wall clock a new list's days are counted on (its daily cap). */
   timeZone: string;
+  /** What lists may hold, per user and per location (limits.ts). */
+  limits: BulkLimits;
   store(): Promise<BulkStore>;
   /** Stores the job and its first run in one transaction, and wakes this process's runner. */
   create(job: NewBulkJob): Promise<BulkJobRecord>;
@@ -29,6 +34,8 @@ export type BulkModule = {
   resume(id: string): Promise<boolean>;
   retryUnknown(id: string): Promise<number>;
   start(): Promise<void>;
+  /** Runs the due runs until none is left (dev hooks, tests); how many ran. */
+  drain(): Promise<number>;
   stop(): Promise<void>;
 };
 
@@ -40,7 +47,7 @@ const MAX_ATTEMPTS = 20;
 
 export function openBulk(
   db: Database,
-  config: Pick<Config, 'bulk' | 'upstream'>,
+  config: Pick<Config, 'bulk' | 'upstreamTimeoutMs'>,
   worker: Omit<BulkWorkerDeps, 'store' | 'owner' | 'stopping' | 'ratePerMinute' | 'downBoundMs'>,
   logger: Logger,
 ): BulkModule {
@@ -70,6 +77,7 @@ export function openBulk(
 
   return {
     timeZone: config.bulk.timeZone,
+    limits: config.bulk.limits,
 
     async store() {
       return (await get()).store;
@@ -78,7 +86,7 @@ export function openBulk(
     async create(job) {
       const { db, store } = await get();
       const created = await db.transaction(async () => {
-        const record = await store.create(job);
+        const record = await store.create(job, config.bulk.limits);
         await enqueue(db, record.id, record.runs);
         return record;
       });
@@ -116,6 +124,13 @@ export function openBulk(
         const job = await store.get(id);
         if (job) await enqueue(db, id, job.runs);
       }
+      // Finished jobs of every kind (list sends' runs, alerts' digests) are deleted after a while,
+      // by a job of their own that this runner runs.
+      const retention = jobRetention({ db, clock, logger });
+      await retention.schedule();
+      // Finished list sends and their rows, after BULK_RETENTION_DAYS.
+      const lists = bulkRetention({ db, clock, retentionMs: config.bulk.retentionMs, logger });
+      await lists.schedule();
       runner = createJobRunner({
         db,
         owner,
@@ -123,6 +138,8 @@ export function openBulk(
         leaseMs: config.bulk.leaseMs,
         pollMs: config.bulk.pollMs,
         handlers: {
+          [retention.kind]: retention.handler,
+          [lists.kind]: lists.handler,
           [BULK_JOB_KIND]: bulkWorker({
             ...worker,
             clock,
@@ -138,11 +155,13 @@ export function openBulk(
       runner.start();
     },
 
+    drain: async () => (runner ? runner.drain() : 0),
+
     async stop() {
       stopping.abort();
       // A send in flight finishes and is recorded; then the run ends and its job waits for the
       // next process (pending, due now).
-      await runner?.stop({ timeoutMs: config.upstream.timeoutMs + 2_000 });
+      await runner?.stop({ timeoutMs: config.upstreamTimeoutMs + 2_000 });
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { SendRequest } from '@review-desk/shared';
+import { countsTowardCap, type SendRequest } from '@review-desk/shared';
 import type { ContactHasher } from '../journal/contact.ts';
 import type { Journal } from '../journal/journal.ts';
 
@@ -6,13 +6,9 @@ import type { Journal } from '../journal/journal.ts';
 // /bff/sends?contact=…), read through the journal's own query, by the contact's keyed hash, for
 // the job's location.
 
-/** Outcomes that count as "a request went (or may have gone) to this contact". */
-const COUNTED = new Set(['sent', 'warning', 'unknown', 'in_flight']);
-
 export function recentContactCheck(deps: { journal: Journal; hasher: ContactHasher; capDays: number }) {
   return async (send: SendRequest, location: string, now = Date.now()): Promise<string | null> => {
     if (deps.capDays === 0) return null;
-    const since = now - deps.capDays * 86_400_000;
     const filters = [
       send.customerPhone ? { phoneHash: deps.hasher.phone(send.customerPhone) } : null,
       send.customerEmail ? { emailHashes: deps.hasher.emailLookups(send.customerEmail) } : null,
@@ -20,7 +16,12 @@ export function recentContactCheck(deps: { journal: Journal; hasher: ContactHash
     for (const filter of filters) {
       if (filter === null) continue;
       const { sends } = await deps.journal.list({ location, page: 1, limit: 5, ...filter });
-      const hit = sends.find((s) => COUNTED.has(s.outcome) && Date.parse(s.createdAt) >= since);
+      const hit = sends.find((s) =>
+        countsTowardCap(
+          { status: s.outcome, createdAt: Date.parse(s.createdAt) },
+          { now, capDays: deps.capDays },
+        ),
+      );
       if (hit)
         return `A request went to this contact on ${hit.createdAt.slice(0, 10)}, within the ${deps.capDays}-day window: skipped.`;
     }

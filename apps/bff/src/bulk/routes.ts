@@ -7,7 +7,6 @@ import {
   type BulkAction,
   type BulkJob,
   bulkRowsQuerySchema,
-  bulkSendRequestSchema,
   ok,
   queryRecord,
 } from '@review-desk/shared';
@@ -21,8 +20,10 @@ import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
 import { named } from '../http/named.ts';
 import { maskContact } from '../journal/contact.ts';
+import { checkBulkList, inSlices } from './check.ts';
+import { tooManyOfMine } from './limits.ts';
 import type { BulkModule } from './open.ts';
-import type { BulkJobRecord, BulkStore } from './store.ts';
+import type { BulkJobRecord, BulkStore, NewBulkJob } from './store.ts';
 
 // The list sends' interface (docs/bulk.md), for the dashboard and for scripts:
 //   POST /bff/bulk-sends                      store the job and its rows, answer 202 at once
@@ -43,14 +44,15 @@ async function waitingUntil(store: BulkStore, job: BulkJobRecord): Promise<strin
   return sent >= job.dailyCap ? new Date(nextDayStart(now, job.timeZone)).toISOString() : null;
 }
 
-export async function jobView(store: BulkStore, job: BulkJobRecord): Promise<BulkJob> {
+/** A job as the dashboard reads it, in the location (by slug) it belongs to. */
+export async function jobView(store: BulkStore, job: BulkJobRecord, locationSlug: string): Promise<BulkJob> {
   return {
     id: job.id,
     status: job.status,
     reason: job.reason,
     channel: job.channel,
     skipRecent: job.skipRecent,
-    location: job.location,
+    location: locationSlug,
     counts: await store.counts(job.id, job.total),
     createdBy: job.createdByEmail,
     createdAt: isoTime(job.createdAt),
@@ -70,27 +72,48 @@ export function bulkRoutes(deps: { bulk: BulkModule; gates: RouteGates; logger: 
   async function found(req: Request): Promise<{ store: BulkStore; job: BulkJobRecord }> {
     const store = await bulk.store();
     const job = await store.get(String(req.params.id));
-    if (!job || job.location !== req.ctx.location?.slug) throw new AppError('bulk_not_found');
+    if (!job || job.location !== req.ctx.location?.id) throw new AppError('bulk_not_found');
     return { store, job };
   }
 
+  /** Lists being read and checked in this process, per user: no more than a user may have in progress. */
+  const checking = new Map<string, number>();
+
   router.post(base, named('bulk-sends'), gateway(deps.gates['bulk.write']), async (req, res) => {
-    const parsed = bulkSendRequestSchema.safeParse(await readJsonBody(req, BULK_BODY_LIMIT_BYTES));
-    if (!parsed.success) throw AppError.validation(parsed.error);
     const user = req.ctx.session!.user;
+    // A flood of lists from one user costs at most their limit's worth of reading and checking;
+    // the rest are refused before their bodies are read (the stored count decides in bulk.create).
+    const before = checking.get(user.id) ?? 0;
+    if (before >= bulk.limits.userLists) throw tooManyOfMine(before);
+    checking.set(user.id, before + 1);
+    let list: Awaited<ReturnType<typeof checkBulkList>>;
+    const rows: NewBulkJob['rows'] = [];
+    try {
+      const stored = await (await bulk.store()).inProgressOf(user.id);
+      if (stored + before >= bulk.limits.userLists) throw tooManyOfMine(stored + before);
+      // Checked (and stored) a slice at a time: a long list never holds other requests up (check.ts).
+      list = await checkBulkList(await readJsonBody(req, BULK_BODY_LIMIT_BYTES));
+      await inSlices(list.rows, (send) => {
+        rows.push({
+          send,
+          contactMasked: maskContact({ phone: send.customerPhone, email: send.customerEmail }),
+        });
+      });
+    } finally {
+      const left = (checking.get(user.id) ?? 1) - 1;
+      if (left > 0) checking.set(user.id, left);
+      else checking.delete(user.id);
+    }
     const job = await bulk.create({
       id: randomUUID(),
-      location: req.ctx.location!.slug,
-      channel: parsed.data.channel,
-      skipRecent: parsed.data.skipRecent,
-      dailyCap: parsed.data.dailyCap,
+      location: req.ctx.location!.id,
+      channel: list.channel,
+      skipRecent: list.skipRecent,
+      dailyCap: list.dailyCap,
       timeZone: bulk.timeZone,
       createdBy: user.id,
       createdByEmail: user.email,
-      rows: parsed.data.rows.map((send) => ({
-        send,
-        contactMasked: maskContact({ phone: send.customerPhone, email: send.customerEmail }),
-      })),
+      rows,
     });
     deps.logger.info(
       { reqId: req.ctx.id, user: user.id, bulk: job.id, rows: job.total, location: job.location },
@@ -101,16 +124,19 @@ export function bulkRoutes(deps: { bulk: BulkModule; gates: RouteGates; logger: 
 
   router.get(base, named('bulk-sends'), gateway(deps.gates['bulk.read']), async (req, res) => {
     const store = await bulk.store();
-    const jobs = await store.list(req.ctx.location!.slug);
+    const jobs = await store.list(req.ctx.location!.id);
     res.json(
-      ok({ jobs: await Promise.all(jobs.map((job) => jobView(store, job))), timeZone: bulk.timeZone }),
+      ok({
+        jobs: await Promise.all(jobs.map((job) => jobView(store, job, req.ctx.location!.slug))),
+        timeZone: bulk.timeZone,
+      }),
     );
   });
   router.all(base, methodNotAllowed('GET', 'POST'));
 
   router.get(`${base}/:id`, named('bulk-send'), gateway(deps.gates['bulk.read']), async (req, res) => {
     const { store, job } = await found(req);
-    res.json(ok(await jobView(store, job)));
+    res.json(ok(await jobView(store, job, req.ctx.location!.slug)));
   });
 
   router.get(`${base}/:id/rows`, named('bulk-send'), gateway(deps.gates['bulk.read']), async (req, res) => {
@@ -178,7 +204,7 @@ export function bulkRoutes(deps: { bulk: BulkModule; gates: RouteGates; logger: 
           );
         deps.logger.info({ reqId: req.ctx.id, user: user.id, bulk: job.id, action }, 'list send changed');
         const after = await store.get(job.id);
-        res.json(ok(await jobView(store, after ?? job)));
+        res.json(ok(await jobView(store, after ?? job, req.ctx.location!.slug)));
       },
     );
   }

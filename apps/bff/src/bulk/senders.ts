@@ -16,9 +16,15 @@ export function locationSender(deps: {
     if ((await deps.users.get(job.createdBy)) === null)
       return { reason: `${job.createdByEmail}, who started this list send, is no longer a user.` };
     const mine = await deps.directory.forUser(job.createdBy);
-    const location = mine.find((l) => l.slug === job.location);
-    if (!location)
-      return { reason: `${job.createdByEmail} no longer has access to the location ${job.location}.` };
+    const location = mine.find((l) => l.id === job.location);
+    if (!location) {
+      const named = await deps.directory.byId(job.location);
+      return {
+        reason: named
+          ? `${job.createdByEmail} no longer has access to the location ${named.name}.`
+          : 'The location of this list send is no longer served.',
+      };
+    }
     return deps.handlers.forLocation(location).send;
   };
 }

@@ -12,6 +12,8 @@ import type { Delivery, DeliveryResult } from '../proxy/send.ts';
 import { BULK_MIGRATIONS, createBulkStore } from './store.ts';
 import { BULK_JOB_KIND, bulkWorker, type Sender } from './worker.ts';
 
+const UNLIMITED = { userLists: 1e9, locationLists: 1e9, userRows: 1e9, locationRows: 1e9 };
+
 // The list send's store and worker on both engines: two runners (two processes' worth of
 // leases) on one job never send a row twice, and the job's controls do what they say.
 
@@ -32,7 +34,7 @@ function countingSender(delayMs = 2) {
     async deliver(input: Delivery): Promise<DeliveryResult> {
       if (keys.has(input.key)) return { kind: 'refused', error: new AppError('idempotency_in_flight') };
       keys.add(input.key);
-      await sleep(delayMs);
+      await sleep(delayMs); // stand-in: an upstream that takes a moment to answer
       const to = input.send.customerEmail as string;
       sent.set(to, (sent.get(to) ?? 0) + 1);
       return acceptedSend();
@@ -65,7 +67,7 @@ describeEngines('list sends', (dialect) => {
     const stopping = new AbortController();
     const ids: string[] = [];
     for (const tag of ['a', 'b', 'c']) {
-      const created = await store.create(job(30, `${dialect}-${tag}`));
+      const created = await store.create(job(30, `${dialect}-${tag}`), UNLIMITED);
       await jobStore(db).enqueue({
         kind: BULK_JOB_KIND,
         payload: { id: created.id, run: 1 },
@@ -100,7 +102,7 @@ describeEngines('list sends', (dialect) => {
       for (const id of ids) {
         for (let i = 0; i < 400; i++) {
           if ((await store.get(id))?.status === 'done') break;
-          await sleep(25);
+          await sleep(25); // poll: a look again at the job
         }
         expect((await store.get(id))?.status).toBe('done');
         expect(await store.counts(id, 30)).toMatchObject({ sent: 30 });
@@ -122,7 +124,7 @@ describeEngines('list sends', (dialect) => {
     const store = createBulkStore(db);
     const { sender, sent } = countingSender(15);
     const stopping = new AbortController();
-    const created = await store.create(job(40, `${dialect}-resume`));
+    const created = await store.create(job(40, `${dialect}-resume`), UNLIMITED);
     const jobs = jobStore(db);
     await jobs.enqueue({ kind: BULK_JOB_KIND, payload: { id: created.id, run: 1 }, uniqueKey: 'r:1' });
     const runner = createJobRunner({
@@ -144,12 +146,13 @@ describeEngines('list sends', (dialect) => {
     });
     runner.start();
     try {
-      while (sent.size < 10) await sleep(5);
+      while (sent.size < 10) await sleep(5); // poll: a look again at what was sent
       // The first run is in the middle of a send; the second starts before it has finished it.
       expect(await store.pause(created.id, null)).toBe(true);
       const run = await store.resume(created.id);
       await jobs.enqueue({ kind: BULK_JOB_KIND, payload: { id: created.id, run }, uniqueKey: `r:${run}` });
       runner.wake();
+      // poll: a look again at the job
       for (let i = 0; i < 400 && (await store.get(created.id))?.status !== 'done'; i++) await sleep(25);
       expect(await store.counts(created.id, 40)).toMatchObject({ sent: 40, unknown: 0 });
       expect(Math.max(...sent.values())).toBe(1);
@@ -161,7 +164,7 @@ describeEngines('list sends', (dialect) => {
 
   it('cancel skips what was not sent; retry-unknown reopens unknown rows with a new generation', async () => {
     const store = createBulkStore(database().db);
-    const created = await store.create(job(3, `${dialect}-ctl`));
+    const created = await store.create(job(3, `${dialect}-ctl`), UNLIMITED);
     expect(await store.claimRow(created.id, 0, 'w')).toBe(true);
     expect(await store.settleRow(created.id, 0, 'w', { outcome: 'unknown', code: 'upstream_timeout' })).toBe(
       true,

@@ -2,6 +2,9 @@ import { insertMany } from '@review-desk/server/db/insert-many';
 import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
 import type { BulkJobStatus, Channel, SendRequest } from '@review-desk/shared';
+import type { BulkLimits } from '../env-bulk.ts';
+import { slices } from './check.ts';
+import { withinLimits } from './limits.ts';
 import { createBulkRows } from './rows.ts';
 
 export type { OpenRow, RowResult } from './rows.ts';
@@ -19,6 +22,8 @@ export const BULK_MIGRATIONS = migrationsBeside(import.meta.url, 'bulk');
  * pays a round trip per statement instead, so it takes them a thousand at a time.
  */
 const ROWS_PER_INSERT = { sqlite: 25, postgres: 1_000 } as const;
+/** Rows stored between two looks at the time taken (check.ts, slices). */
+const ROWS_PER_SLICE = 500;
 
 export type BulkJobRecord = {
   id: string;
@@ -92,10 +97,18 @@ export function createBulkStore(db: Database, now: () => number = Date.now) {
     /** The scheduling clock the store dates rows with. */
     now,
 
-    /** Stores the job and its rows in one transaction; the job is `running` at once. */
-    async create(job: NewBulkJob): Promise<BulkJobRecord> {
+    /**
+     * Stores the job and its rows in one transaction, within the limits (limits.ts); the job is
+     * `running` at once. The rows go in a slice at a time, giving way to other requests between.
+     */
+    async create(job: NewBulkJob, limits: BulkLimits): Promise<BulkJobRecord> {
       const at = now();
       return db.transaction(async (tx) => {
+        await withinLimits(
+          tx,
+          { user: job.createdBy, location: job.location, rows: job.rows.length },
+          limits,
+        );
         await tx.run(
           `INSERT INTO bulk_jobs (id, location, channel, skip_recent, daily_cap, time_zone, status, runs,
              created_by, created_by_email, total, created_at) VALUES ($1, $2, $3, $4, $9, $10, 'running', 1, $5, $6, $7, $8)`,
@@ -110,31 +123,37 @@ export function createBulkStore(db: Database, now: () => number = Date.now) {
           job.dailyCap,
           job.timeZone,
         );
-        await insertMany(
-          tx,
-          'bulk_rows',
-          [
-            'job_id',
-            'idx',
-            'customer_name',
-            'customer_phone',
-            'customer_email',
-            'contact_masked',
-            'outcome',
-            'generation',
-          ],
-          job.rows.map((row, index) => [
-            job.id,
-            index,
-            row.send.customerName ?? null,
-            row.send.customerPhone ?? null,
-            row.send.customerEmail ?? null,
-            row.contactMasked,
-            'pending',
-            0,
-          ]),
-          { batchRows: ROWS_PER_INSERT[db.dialect] },
-        );
+        const slicer = slices();
+        for (let first = 0; first < job.rows.length; first += ROWS_PER_SLICE) {
+          await insertMany(
+            tx,
+            'bulk_rows',
+            [
+              'job_id',
+              'idx',
+              'customer_name',
+              'customer_phone',
+              'customer_email',
+              'contact_masked',
+              'outcome',
+              'generation',
+            ],
+            job.rows
+              .slice(first, first + ROWS_PER_SLICE)
+              .map((row, offset) => [
+                job.id,
+                first + offset,
+                row.send.customerName ?? null,
+                row.send.customerPhone ?? null,
+                row.send.customerEmail ?? null,
+                row.contactMasked,
+                'pending',
+                0,
+              ]),
+            { batchRows: ROWS_PER_INSERT[db.dialect] },
+          );
+          await slicer.pause();
+        }
         return toJob(
           (await tx.get<JobRow>(`SELECT ${JOB_COLUMNS} FROM bulk_jobs WHERE id = $1`, job.id)) as JobRow,
         );
@@ -144,6 +163,15 @@ export function createBulkStore(db: Database, now: () => number = Date.now) {
     async get(id: string): Promise<BulkJobRecord | null> {
       const row = await one.get<JobRow>(id);
       return row ? toJob(row) : null;
+    },
+
+    /** A user's lists in progress (running or paused), in every location. */
+    async inProgressOf(userId: string): Promise<number> {
+      const row = await db.get<{ n: number }>(
+        `SELECT count(*) AS n FROM bulk_jobs WHERE created_by = $1 AND status IN ('running', 'paused')`,
+        userId,
+      );
+      return Number(row?.n ?? 0);
     },
 
     async runningIds(): Promise<string[]> {

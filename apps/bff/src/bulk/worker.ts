@@ -3,6 +3,7 @@ import type { JobHandler } from '@review-desk/server/jobs/runner';
 import type { SendRequest } from '@review-desk/shared';
 import { dayStart, nextDayStart } from '@review-desk/shared/bulk-days';
 import type { Logger } from 'pino';
+import type { ShareDecision } from '../fair-share/user-rate.ts';
 import type { Delivery, DeliveryResult } from '../proxy/send.ts';
 import { judgeDelivery, rowKey } from './decisions.ts';
 import type { BulkJobRecord, BulkStore } from './store.ts';
@@ -14,7 +15,8 @@ import { waitUntil } from './wait.ts';
 // run that stopped is offered to the journal again, which replays a recorded send, or answers
 // "unknown" for one that was in flight — never a second request upstream.
 //
-// Pacing: at most `ratePerMinute` sends a minute per job, and `dailyCap` a day when it has one; a 429 waits its Retry-After and tries
+// Pacing: at most `ratePerMinute` sends a minute per job, and `dailyCap` a day when it has one; each
+// row waits for the starter's fair share as their own calls do; a 429 waits its Retry-After and tries
 // the same row again; 401/403 pause the job (every row would be refused alike); an upstream that
 // keeps failing pauses it after `downBoundMs`. A run gives way after `sliceMs` so that other
 // jobs waiting for a slot get one.
@@ -31,6 +33,11 @@ export type BulkWorkerDeps = {
   senderFor(job: BulkJobRecord): Promise<Sender | { reason: string }>;
   /** Words saying when this contact was last sent a request from the location within the cap window, or null. */
   recentlySent(send: SendRequest, location: string): Promise<string | null>;
+  /**
+   * The list's starter's fair share of the key's limit (fair-share/user-rate.ts): each row is one
+   * call upstream, counted like one of their own; null: no per-user limit.
+   */
+  share?: { take(userId: string): Promise<ShareDecision> } | null;
   ratePerMinute: number;
   downBoundMs: number;
   sliceMs?: number;
@@ -121,6 +128,16 @@ export function bulkWorker(deps: BulkWorkerDeps): JobHandler {
           });
           continue;
         }
+      }
+
+      // The row is a call upstream on the starter's behalf: it waits for their share like their own.
+      const share = deps.share ? await deps.share.take(bulk.createdBy) : null;
+      if (share && !share.allowed) {
+        await store.releaseRow(id, row.index, owner);
+        const ms = share.retryAfterSeconds * 1_000;
+        if (ms > LONG_WAIT_MS) return later(now() + ms);
+        if (!(await wait(ms))) return later(now());
+        continue;
       }
 
       lastSend = now();

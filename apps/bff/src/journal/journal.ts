@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { groupCommit } from '@review-desk/server/db/group-commit';
 import { isoTime } from '@review-desk/server/db/rows';
 import type { Database } from '@review-desk/server/db/types';
 import type { SendHistoryEntry, SendOutcome } from '@review-desk/shared';
+import { timeOrderedId } from './ids.ts';
 
 // The send journal: one row per forwarded send, claimed atomically *before* the request leaves
 // (INSERT … ON CONFLICT DO NOTHING on the unique (user, idempotency key) index), then finished
@@ -23,13 +23,15 @@ export type ClaimInput = {
   contactMasked: string;
   phoneHash: string | null;
   emailHash: string | null;
-  /** The location the send goes to (its slug). */
+  /** The id of the location the send goes to. */
   location: string;
 };
 
 export type JournalEntry = {
   id: string;
   fingerprint: string;
+  /** The id of the location the key was used for. */
+  location: string;
   outcome: SendOutcome;
   httpStatus: number | null;
   responseType: string | null;
@@ -49,6 +51,13 @@ export type Finish = {
   response?: { type: string; body: Uint8Array } | null;
   /** Forget the key: the attempt definitely sent nothing, so a retry with it must go out again. */
   releaseKey?: boolean;
+};
+
+type KeyRow = Pick<JournalEntry, 'id' | 'fingerprint' | 'location' | 'outcome'> & {
+  http_status: number | null;
+  response_type: string | null;
+  response_body: Uint8Array | null;
+  created_at: number;
 };
 
 type Row = {
@@ -73,17 +82,6 @@ const ORPHANED =
 const STALE =
   'No answer was recorded for this send: a request may have been sent. Check recent requests before sending again.';
 
-/**
- * A UUID version 7 (RFC 9562): the millisecond clock in its first 48 bits, then random bits. Entry
- * ids in creation order put each new one at the end of the id index, on the page the previous
- * send already touched, rather than on a random page of it.
- */
-function timeOrderedId(): string {
-  const random = randomUUID();
-  const clock = Date.now().toString(16).padStart(12, '0');
-  return `${clock.slice(0, 8)}-${clock.slice(8, 12)}-7${random.slice(15)}`;
-}
-
 // The stale sweep reads `sends_owner_in_flight`, the one index of the in-flight rows (migration 005):
 // SQLite scans a partial index only when told to (else it walks all older history by `sends_created`).
 export const orphanStaleSql = (dialect: Database['dialect']) =>
@@ -96,7 +94,7 @@ export function createJournal(db: Database, instanceId: string) {
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'in_flight', $11, $12, $13, $14)
      ON CONFLICT (user_id, idem_key) WHERE idem_key IS NOT NULL DO NOTHING`;
   const byKey = db.prepare(
-    `SELECT id, fingerprint, outcome, http_status, response_type, response_body, created_at
+    `SELECT id, fingerprint, location, outcome, http_status, response_type, response_body, created_at
        FROM sends WHERE user_id = $1 AND idem_key = $2`,
   );
   // Two statements rather than one with `idem_key = CASE …`: assigning the key column, even to
@@ -127,8 +125,8 @@ export function createJournal(db: Database, instanceId: string) {
   // Ids are time-ordered (UUIDv7), so `id DESC` breaks a tie of created_at as insertion order would.
   const listColumns = `id, created_at, finished_at, sent_by, channel, customer_name, contact_masked, outcome,
                        http_status, request_id, status, review_link, warning, error`;
-  // A location's history: its own sends, and those journaled before sends named their location ('').
-  const at = `location IN ($1, '')`;
+  // A location's history: the sends bound to its id (never to a slug a removed location had).
+  const at = 'location = $1';
   const listAll = db.prepare(
     `SELECT ${listColumns} FROM sends WHERE ${at} ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
   );
@@ -198,19 +196,12 @@ export function createJournal(db: Database, instanceId: string) {
     },
 
     async find(userId: string, key: string): Promise<JournalEntry | null> {
-      const row = await byKey.get<{
-        id: string;
-        fingerprint: string;
-        outcome: SendOutcome;
-        http_status: number | null;
-        response_type: string | null;
-        response_body: Uint8Array | null;
-        created_at: number;
-      }>(userId, key);
+      const row = await byKey.get<KeyRow>(userId, key);
       if (!row) return null;
       return {
         id: row.id,
         fingerprint: row.fingerprint,
+        location: row.location,
         outcome: row.outcome,
         httpStatus: row.http_status,
         responseType: row.response_type,
@@ -270,7 +261,7 @@ export function createJournal(db: Database, instanceId: string) {
       await dropOld.run(now - historyMs);
     },
 
-    /** One location's sends, newest first, all or to one contact. */
+    /** One location's sends (by its id), newest first, all or to one contact. */
     async list(query: {
       location: string;
       page: number;

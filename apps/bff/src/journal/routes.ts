@@ -43,7 +43,7 @@ export function sendHistoryRoutes(deps: {
             : { emailHashes: deps.hasher.emailLookups(normalised.value) };
       }
       await deps.journal.orphanStale(deps.staleAfterMs);
-      const location = req.ctx.location!.slug;
+      const location = req.ctx.location!.id;
       const { total, sends } = await deps.journal.list({ location, page, limit, ...filter });
       const history: SendHistory = { page, limit, total, sends };
       res.json(ok(history));

@@ -18,8 +18,9 @@ export const LOCATION_USAGE = `  location add --slug S --name N [--upstream URL]
                                         location replaces the one UPSTREAM_API_KEY implies.
   location list [--json]                List locations (never their keys).
   location rotate-key --slug S [--key-file F]   Replace a location's key (from the file or stdin).
-  location remove --slug S              Remove a location and everyone's access to it
-                                        (refused while a list send of it is not finished).`;
+  location remove --slug S              Remove a location, everyone's access to it and its
+                                        records: send history, list sends, alerts (refused
+                                        while a list send of it is not finished).`;
 
 function parsed<T extends z.core.$ZodType>(schema: T, value: string, flag: string): z.output<T> {
   const result = z.safeParse(schema, value);
@@ -91,15 +92,16 @@ export async function runLocationCommand(argv: string[]): Promise<number> {
       }
       case 'remove': {
         const slug = parsed(locationSlugSchema, required(values.slug, 'slug'), 'slug');
-        if (!(await locations.get(slug))) return notFound(slug);
-        const unfinished = await unfinishedBulkJobs(db, slug);
+        const location = await locations.get(slug);
+        if (!location) return notFound(slug);
+        const unfinished = await unfinishedBulkJobs(db, location.id);
         if (unfinished > 0) {
           throw new StartupError(
             `${slug} has ${unfinished} list send${unfinished === 1 ? '' : 's'} not finished (running or paused): cancel ${unfinished === 1 ? 'it' : 'them'} on its Send to a list page first.`,
           );
         }
         await locations.remove(slug);
-        out(`Removed location ${slug}.`);
+        out(`Removed location ${slug}, everyone's access to it, its send history, list sends and alerts.`);
         return 0;
       }
       default: {

@@ -68,7 +68,7 @@ describe('location directory', () => {
     expect(fake.reads()).toBe(1);
     now += 101;
     await Promise.all([directory.all(), directory.all(), directory.all()]);
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await new Promise((resolve) => setImmediate(resolve));
     expect(fake.reads()).toBe(2);
   });
 

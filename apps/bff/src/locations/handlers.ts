@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import type { Config } from '../env.ts';
 import type { ContactHasher } from '../journal/contact.ts';
 import type { Journal } from '../journal/journal.ts';
 import type { AccessLog } from '../log.ts';
@@ -11,12 +10,12 @@ import type { RoutedLocation } from './directory.ts';
 
 // Each location's own forwarders: its key, auth scheme and Origin are built into its upstream
 // headers and go only to its own upstream, over its own keep-alive agent. Built on first use and
-// rebuilt when the location's upstream or key changes; one entry per location (never per request).
+// rebuilt when the location's upstream or key changes; one entry per location (never per request),
+// keyed by the location's id.
 
 export type LocationHandlers = { reads: ReadForwarder; send: SendHandler };
 
 export function createHandlerSet(deps: {
-  config: Config;
   journal: Journal;
   hasher: ContactHasher;
   logger: Logger;
@@ -24,22 +23,33 @@ export function createHandlerSet(deps: {
   metrics: Metrics;
 }) {
   const built = new Map<string, LocationHandlers & { version: number }>();
-  /** Replaced handlers: their sends in flight still finish before shutdown. */
-  const retired: SendHandler[] = [];
+  /**
+   * Replaced handlers whose sends were still in flight: kept until those finish (so shutdown
+   * waits for them), then dropped. Each key rotation adds at most one while sends are in flight.
+   */
+  const retired = new Set<SendHandler>();
+  const prune = () => {
+    for (const send of retired) if (send.inFlight() === 0) retired.delete(send);
+  };
 
   return {
     forLocation(location: RoutedLocation): LocationHandlers {
-      const found = built.get(location.slug);
+      const found = built.get(location.id);
       if (found && found.version === location.version) return found;
-      if (found) retired.push(found.send);
-      const config = { ...deps.config, upstream: location.upstream };
+      prune();
+      if (found && found.send.inFlight() > 0) retired.add(found.send);
       const upstreamHeaders = createUpstreamHeaders(location.upstream);
       const handlers = {
         version: location.version,
-        reads: createReadForwarder({ config, upstreamHeaders, logger: deps.logger, metrics: deps.metrics }),
+        reads: createReadForwarder({
+          upstream: location.upstream,
+          upstreamHeaders,
+          logger: deps.logger,
+          metrics: deps.metrics,
+        }),
         send: createSendHandler({
-          config,
-          location: location.slug,
+          upstream: location.upstream,
+          location: location.id,
           journal: deps.journal,
           hasher: deps.hasher,
           upstreamHeaders,
@@ -47,12 +57,20 @@ export function createHandlerSet(deps: {
           metrics: deps.metrics,
         }),
       };
-      built.set(location.slug, handlers);
+      built.set(location.id, handlers);
       return handlers;
+    },
+    /** Replaced handlers still finishing sends (for tests: it stays bounded). */
+    retiredCount(): number {
+      prune();
+      return retired.size;
     },
     /** Lets every send in flight, on any location, finish. */
     async drain(): Promise<void> {
-      await Promise.all([...built.values()].map((h) => h.send.drain()).concat(retired.map((s) => s.drain())));
+      await Promise.all(
+        [...built.values()].map((h) => h.send.drain()).concat([...retired].map((s) => s.drain())),
+      );
+      prune();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { AppError } from '@review-desk/server/errors';
-import { BFF_PATHS, locationAccessSchema, ok } from '@review-desk/shared';
+import { BFF_PATHS, locationAccessSchema, ok, type Role } from '@review-desk/shared';
 import { Router } from 'express';
 import type { Logger } from 'pino';
 import type { RouteGates } from '../gates.ts';
@@ -12,12 +12,14 @@ import type { LocationStore } from './store.ts';
 
 // GET /bff/locations: the signed-in user's locations (slug and name only — never an upstream, a
 // key or an Origin), the first being what an unprefixed call addresses. And, for owners, each
-// user's reach: GET/PUT /bff/users/:id/locations ({all:true} or {all:false, slugs}).
+// user's reach: GET/PUT /bff/users/:id/locations ({all:true} or {all:false, slugs}); an owner's is
+// always every location.
 
 export function locationRoutes(deps: {
   directory: LocationDirectory;
   store: () => Promise<LocationStore>;
-  userExists: (id: string) => boolean | Promise<boolean>;
+  /** The user's role, or null when there is no such user. */
+  userRole: (id: string) => Promise<Role | null>;
   gates: RouteGates;
   logger: Logger;
 }): Router {
@@ -30,8 +32,10 @@ export function locationRoutes(deps: {
     res.json(ok({ locations: mine.map((l) => ({ slug: l.slug, name: l.name })) }));
   });
 
-  const known = async (id: string) => {
-    if (!(await deps.userExists(id))) throw new AppError('user_not_found');
+  const known = async (id: string): Promise<Role> => {
+    const role = await deps.userRole(id);
+    if (role === null) throw new AppError('user_not_found');
+    return role;
   };
 
   router.get(access, named('users'), gateway(deps.gates['users.read']), async (req, res) => {
@@ -45,7 +49,8 @@ export function locationRoutes(deps: {
     const id = String(req.params.id);
     const parsed = locationAccessSchema.safeParse(await readJsonBody(req));
     if (!parsed.success) throw AppError.validation(parsed.error);
-    await known(id);
+    // Owners have every location (decision 0026); the reach of others is chosen here.
+    if ((await known(id)) === 'owner' && !parsed.data.all) throw new AppError('owner_every_location');
     const store = await deps.store();
     await store.setAccess(id, parsed.data);
     directory.forget(id);

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { describeEngines, useTestDatabase } from '@review-desk/server/test-support/databases';
 import { beforeEach, expect, it } from 'vitest';
+import { ALL_BFF_MIGRATIONS } from '../store/database.ts';
 import { createSecretBox } from './secrets.ts';
-import { createLocationStore, LOCATION_MIGRATIONS } from './store.ts';
+import { createLocationStore } from './store.ts';
 
 const KEY = 'rk_live_downtown_secret_0123456789';
 
@@ -11,12 +12,14 @@ const onDefaultUpstream = (slug: string, name: string, key = KEY) =>
   ({ slug, name, upstreamUrl: null, authScheme: 'x-api-key', origin: null, key }) as const;
 
 describeEngines('location store', (dialect) => {
-  const database = useTestDatabase(dialect, { migrations: [LOCATION_MIGRATIONS] });
+  const database = useTestDatabase(dialect, { migrations: ALL_BFF_MIGRATIONS });
   const box = createSecretBox(randomBytes(32));
   const store = () => createLocationStore(database().db, box);
 
   beforeEach(async () => {
-    await database().db.exec('DELETE FROM location_scopes; DELETE FROM locations;');
+    await database().db.exec(
+      'DELETE FROM location_scopes; DELETE FROM locations; DELETE FROM sends; DELETE FROM bulk_rows; DELETE FROM bulk_jobs; DELETE FROM alerts; DELETE FROM alert_seen; DELETE FROM alert_watches;',
+    );
   });
 
   it('adds locations in order, seals the key at rest and opens it only through credentials', async () => {
@@ -93,5 +96,80 @@ describeEngines('location store', (dialect) => {
     await locations.setAccess('u2', { all: false, slugs: [] });
     await locations.forgetUser('u2');
     expect(await locations.accessOf('u2')).toEqual({ all: true });
+  });
+
+  /** One record of each kind a location keeps, bound to `location` (an id). */
+  async function recordsAt(location: string, tag: string) {
+    const db = database().db;
+    await db.run(
+      `INSERT INTO sends (id, user_id, sent_by, fingerprint, channel, contact_masked, outcome, created_at, location)
+       VALUES ($1, 'u1', 'a@example.com', 'f', 'sms', '+1•••', 'sent', 1, $2)`,
+      `send-${tag}`,
+      location,
+    );
+    await db.run(
+      `INSERT INTO bulk_jobs (id, location, channel, skip_recent, status, runs, created_by, created_by_email, total, created_at)
+       VALUES ($1, $2, 'sms', 0, 'done', 1, 'u1', 'a@example.com', 1, 1)`,
+      `bulk-${tag}`,
+      location,
+    );
+    await db.run(
+      `INSERT INTO bulk_rows (job_id, idx, contact_masked, outcome, generation) VALUES ($1, 0, '+1•••', 'sent', 0)`,
+      `bulk-${tag}`,
+    );
+    await db.run(
+      `INSERT INTO alerts (user_id, location, review_id, rating, created_at, email) VALUES ('u1', $1, $2, 1, 1, 'none')`,
+      location,
+      `review-${tag}`,
+    );
+    await db.run(
+      'INSERT INTO alert_seen (location, review_id, seen_at) VALUES ($1, $2, 1)',
+      location,
+      `review-${tag}`,
+    );
+    await db.run(
+      'INSERT INTO alert_watches (location, polled_at, failures, updated_at) VALUES ($1, 1, 0, 1)',
+      location,
+    );
+  }
+  const count = async (table: string, location: string) =>
+    Number(
+      (
+        await database().db.get<{ n: number }>(
+          `SELECT count(*) AS n FROM ${table} WHERE location = $1`,
+          location,
+        )
+      )?.n,
+    );
+  const TABLES = ['sends', 'bulk_jobs', 'alerts', 'alert_seen', 'alert_watches'];
+
+  it('gives a location added under a removed one’s slug a new id and none of the removed one’s records', async () => {
+    const locations = store();
+    await locations.add(onDefaultUpstream('alpha', 'Alpha'));
+    const beta = await locations.add(onDefaultUpstream('beta', 'Beta', 'rk_business_one'));
+    await recordsAt(beta.id, 'old');
+    await locations.remove('beta');
+    for (const table of TABLES) expect({ table, n: await count(table, beta.id) }).toEqual({ table, n: 0 });
+    expect(Number((await database().db.get<{ n: number }>('SELECT count(*) AS n FROM bulk_rows'))?.n)).toBe(
+      0,
+    );
+    const again = await locations.add(onDefaultUpstream('beta', 'Beta again', 'rk_business_two'));
+    expect(again.id).not.toBe(beta.id);
+    expect(again.id).toMatch(/^[0-9a-f]{32}$/);
+    for (const table of TABLES) expect({ table, n: await count(table, again.id) }).toEqual({ table, n: 0 });
+  });
+
+  it('gives the implicit location’s records to the first location stored, and to no later one', async () => {
+    const locations = store();
+    await recordsAt('', 'implicit');
+    const first = await locations.add(onDefaultUpstream('first', 'First'));
+    const second = await locations.add(onDefaultUpstream('second', 'Second'));
+    for (const table of TABLES) {
+      expect({ table, first: await count(table, first.id), second: await count(table, second.id) }).toEqual({
+        table,
+        first: 1,
+        second: 0,
+      });
+    }
   });
 });

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
 import { AppError } from '@review-desk/server/errors';
 import type { AuthScheme, LocationAccess } from '@review-desk/shared';
+import { adoptImplicitRecords, dropLocationRecords } from './records/records.ts';
 import type { SecretBox } from './secrets.ts';
 
 // The locations table and who may see which (component `locations`, own migrations). A location's
@@ -11,6 +13,8 @@ import type { SecretBox } from './secrets.ts';
 export const LOCATION_MIGRATIONS = migrationsBeside(import.meta.url, 'locations');
 
 export type Location = {
+  /** Never used again once the location is removed: what its records are bound to. */
+  id: string;
   slug: string;
   name: string;
   /** null: the configured UPSTREAM_URL. */
@@ -22,9 +26,10 @@ export type Location = {
   updatedAt: number;
 };
 
-export type NewLocation = Omit<Location, 'createdAt' | 'updatedAt'> & { key: string };
+export type NewLocation = Omit<Location, 'id' | 'createdAt' | 'updatedAt'> & { key: string };
 
 type LocationRow = {
+  id: string;
   slug: string;
   name: string;
   upstream_url: string | null;
@@ -35,10 +40,11 @@ type LocationRow = {
   updated_at: number;
 };
 
-const COLUMNS = 'slug, name, upstream_url, key_sealed, auth_scheme, origin, created_at, updated_at';
+const COLUMNS = 'id, slug, name, upstream_url, key_sealed, auth_scheme, origin, created_at, updated_at';
 
 function toLocation(row: LocationRow): Location {
   return {
+    id: row.id,
     slug: row.slug,
     name: row.name,
     upstreamUrl: row.upstream_url,
@@ -58,12 +64,15 @@ export function createLocationStore(db: Database, box: SecretBox, now: () => num
   const listAll = db.prepare(`SELECT ${COLUMNS} FROM locations ORDER BY position, slug`);
   const one = db.prepare(`SELECT ${COLUMNS} FROM locations WHERE slug = $1`);
 
+  // Owners have every location, whatever a scope row says (decision 0026): an owner manages
+  // every user, so an owner limited to some locations could always widen their own reach.
   async function scopeOf(userId: string): Promise<LocationAccess> {
-    const scope = await db.get<{ all_locations: number }>(
-      'SELECT all_locations FROM location_scopes WHERE user_id = $1',
+    const scope = await db.get<{ all_locations: number | null; role: string | null }>(
+      `SELECT s.all_locations, u.role FROM location_scopes s LEFT JOIN users u ON u.id = s.user_id
+       WHERE s.user_id = $1`,
       userId,
     );
-    if (!scope || Number(scope.all_locations) === 1) return { all: true };
+    if (!scope || scope.role === 'owner' || Number(scope.all_locations) === 1) return { all: true };
     const rows = await db.all<{ slug: string }>(
       `SELECT u.slug FROM user_locations u JOIN locations l ON l.slug = u.slug
        WHERE u.user_id = $1 ORDER BY l.position, l.slug`,
@@ -90,9 +99,11 @@ export function createLocationStore(db: Database, box: SecretBox, now: () => num
         const next = await tx.get<{ position: number | null }>(
           'SELECT max(position) AS position FROM locations',
         );
+        // 128 random bits: no location, removed or not, ever has this id again.
+        const id = randomBytes(16).toString('hex');
         const row = await tx.get<LocationRow>(
-          `INSERT INTO locations (slug, name, upstream_url, key_sealed, auth_scheme, origin, position, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING ${COLUMNS}`,
+          `INSERT INTO locations (id, slug, name, upstream_url, key_sealed, auth_scheme, origin, position, created_at, updated_at)
+           VALUES ($9, $1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING ${COLUMNS}`,
           input.slug,
           input.name,
           input.upstreamUrl,
@@ -101,7 +112,10 @@ export function createLocationStore(db: Database, box: SecretBox, now: () => num
           input.origin,
           Number(next?.position ?? 0) + 1,
           at,
+          id,
         );
+        // The first location replaces the implicit one (docs/locations.md) and takes its records.
+        if (next?.position == null) await adoptImplicitRecords(tx, id);
         return toLocation(row as LocationRow);
       });
     },
@@ -116,9 +130,13 @@ export function createLocationStore(db: Database, box: SecretBox, now: () => num
       if (changes === 0) throw new AppError('location_not_found');
     },
 
+    /** Removes the location with everyone's access to it, and every record it kept. */
     async remove(slug: string): Promise<void> {
-      const { changes } = await db.run('DELETE FROM locations WHERE slug = $1', slug);
-      if (changes === 0) throw new AppError('location_not_found');
+      await db.transaction(async (tx) => {
+        const row = await tx.get<{ id: string }>('DELETE FROM locations WHERE slug = $1 RETURNING id', slug);
+        if (!row) throw new AppError('location_not_found');
+        await dropLocationRecords(tx, row.id);
+      });
     },
 
     /** Every location with its key opened: for the proxy's routing table only, never for an answer. */

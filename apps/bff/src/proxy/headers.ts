@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { API_KEY_HEADER } from '@review-desk/shared';
-import type { Config } from '../env.ts';
+import type { Upstream } from '../env.ts';
 
 // What crosses the BFF in each direction is an allow-list, built here and nowhere else.
 // Upstream-bound headers are *constructed*, not filtered: nothing of the browser's request goes
@@ -18,7 +18,7 @@ export type UpstreamHeaderOptions = {
   contentLength?: number;
 };
 
-export function createUpstreamHeaders(upstream: Config['upstream']) {
+export function createUpstreamHeaders(upstream: Upstream) {
   // The key goes in X-API-Key or as Authorization: Bearer (docs/api.md, "Keys").
   const auth: [string, string] =
     upstream.authScheme === 'bearer'

@@ -30,5 +30,7 @@ export const PROXY_MESSAGES = {
     'This request is still being sent (same Idempotency-Key). Wait for its result instead of sending again.',
   keyReused:
     'This Idempotency-Key was already used for a different request. Start a new request to send different details.',
+  keyOtherLocation:
+    'This Idempotency-Key was already used for a send at another location; nothing was sent here. Start a new request (a new Idempotency-Key) for this location.',
   keyMissing: 'Idempotency-Key header is required: send a new UUID with each send request.',
 } as const;

@@ -9,7 +9,7 @@ import { ERROR_CODES, fail, PROXIED_ENDPOINTS } from '@review-desk/shared';
 import type { NextFunction } from 'express';
 import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
-import type { Config } from '../env.ts';
+import type { Upstream } from '../env.ts';
 import type { GateRequest } from '../http/gate.ts';
 import type { Metrics } from '../metrics.ts';
 import { interpretReply } from './answer.ts';
@@ -41,15 +41,16 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function createReadForwarder(deps: {
-  config: Config;
+  /** The location's upstream: its URL, key and deadline. */
+  upstream: Upstream;
   upstreamHeaders: UpstreamHeaders;
   logger: Logger;
   metrics: Metrics;
 }) {
-  const { config, logger, metrics } = deps;
-  const keyBytes = Buffer.from(config.upstream.key);
+  const { upstream, logger, metrics } = deps;
+  const keyBytes = Buffer.from(upstream.key);
   const agent =
-    config.upstream.url.protocol === 'https:'
+    upstream.url.protocol === 'https:'
       ? new https.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64, scheduling: 'lifo' })
       : new http.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64, scheduling: 'lifo' });
 
@@ -138,7 +139,7 @@ export function createReadForwarder(deps: {
           PROXIED_ENDPOINTS[ex.endpoint].scope,
           keyBytes,
         );
-        const headers = passedResponseHeaders(proxyRes.headers, config.upstream.key);
+        const headers = passedResponseHeaders(proxyRes.headers, upstream.key);
         if (answer.kind === 'replace') {
           metrics.upstreamErrors.inc({ endpoint: ex.endpoint, kind: 'unreadable' });
           logger.warn(
@@ -164,7 +165,7 @@ export function createReadForwarder(deps: {
   };
 
   const proxy = createProxyMiddleware({
-    target: config.upstream.url,
+    target: upstream.url,
     changeOrigin: true,
     // Only the plugin that wires `on` below: the default error page names the upstream host and
     // URL, and the default logger formats a line for every request.
@@ -206,7 +207,7 @@ export function createReadForwarder(deps: {
         res.once('finish', abort);
         res.once('close', abort);
       }
-    }, config.upstream.timeoutMs);
+    }, upstream.timeoutMs);
     // The browser went away: nothing left to answer (http-proxy-middleware aborts the exchange).
     res.once('close', () => {
       if (!ex.done) settle(ex);

@@ -14,6 +14,7 @@ describe('what a key already in the journal means for a new attempt', () => {
   const entry = (over: Partial<JournalEntry>): JournalEntry => ({
     id: 'e1',
     fingerprint: 'print',
+    location: 'loc-a',
     outcome: 'sent',
     httpStatus: 200,
     responseType: JSON_TYPE,
@@ -57,11 +58,17 @@ describe('what a key already in the journal means for a new attempt', () => {
       'print',
       { code: 'outcome_unknown', metric: 'unknown_conflict' },
     ],
+    [
+      'the same intent at another location',
+      entry({ location: 'loc-b' }),
+      'print',
+      { code: 'idempotency_mismatch', metric: 'key_reused', message: PROXY_MESSAGES.keyOtherLocation },
+    ],
     ['sent', entry({}), 'print', { replay: 200 }],
     ['warning', entry({ outcome: 'warning' }), 'print', { replay: 200 }],
   ];
   it.each(cases)('%s', (_name, existing, fingerprint, expected) => {
-    const answer = answerExisting(existing, fingerprint, NOW, STALE_AFTER);
+    const answer = answerExisting(existing, { fingerprint, location: 'loc-a' }, NOW, STALE_AFTER);
     if (answer.kind === 'replay') {
       expect({ replay: answer.status }).toEqual(expected);
       expect(answer.body).toEqual(existing.responseBody);

@@ -25,7 +25,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const sendReplySchema = successEnvelopeSchema(sendResultSchema);
 const SCOPE = ENDPOINTS.send.scope;
 
-export type Settled = { finish: Finish; answer: Answer; headers: Record<string, string> };
+export type Settlement = { finish: Finish; answer: Answer; headers: Record<string, string> };
 
 const replaced = (code: ErrorCode, message: string): Answer => ({
   kind: 'replace',
@@ -35,7 +35,7 @@ const replaced = (code: ErrorCode, message: string): Answer => ({
 });
 
 /** Nobody can say whether the request was sent: 'unknown', never retried with the same key. */
-const unknown = (httpStatus: number, code: ErrorCode, message: string): Settled => ({
+const unknown = (httpStatus: number, code: ErrorCode, message: string): Settlement => ({
   finish: { outcome: 'unknown', httpStatus, error: message },
   answer: replaced(code, message),
   headers: { 'content-type': JSON_TYPE },
@@ -65,7 +65,7 @@ function envelopeOf(body: Buffer): { error: string; code: string | undefined } |
 function settleReply(
   reply: { status: number; headers: IncomingHttpHeaders; body: Buffer },
   key: string,
-): Settled {
+): Settlement {
   const contentType = reply.headers['content-type'];
   const answer = interpretReply(
     { status: reply.status, contentType, body: reply.body },
@@ -125,7 +125,7 @@ function settleReply(
 }
 
 /** What the upstream exchange's result means for the journal and for the browser. */
-export function settleSend(result: PostResult, key: string): Settled {
+export function settleSend(result: PostResult, key: string): Settlement {
   if (result.kind === 'reply') return settleReply(result, key);
   switch (result.reason) {
     case 'unreachable':
@@ -158,13 +158,17 @@ export type ExistingAnswer =
 /** A new attempt with a key the journal holds: replay a finished send, or say why not. */
 export function answerExisting(
   entry: JournalEntry,
-  fingerprint: string,
+  attempt: { fingerprint: string; location: string },
   now: number,
   staleAfterMs: number,
 ): ExistingAnswer {
   const refuse = (metric: string, code: ErrorCode, message: string, orphanStale = false) =>
     ({ kind: 'refuse', error: new AppError(code, message), metric, orphanStale }) as const;
-  if (entry.fingerprint !== fingerprint)
+  // A key is one intent of one user at one location: used at another, it is never that
+  // location's answer (nothing was sent there) — decision 0025.
+  if (entry.location !== attempt.location)
+    return refuse('key_reused', 'idempotency_mismatch', PROXY_MESSAGES.keyOtherLocation);
+  if (entry.fingerprint !== attempt.fingerprint)
     return refuse('key_reused', 'idempotency_mismatch', PROXY_MESSAGES.keyReused);
   if (entry.outcome === 'in_flight' && now - entry.createdAt <= staleAfterMs)
     return refuse('in_flight_conflict', 'idempotency_in_flight', PROXY_MESSAGES.inFlight);

@@ -11,7 +11,7 @@ import {
   sendIntent,
   sendRequestSchema,
 } from '@review-desk/shared';
-import type { Config } from '../env.ts';
+import type { Upstream } from '../env.ts';
 import { readJsonBody } from '../http/body.ts';
 import type { GateRequest } from '../http/gate.ts';
 import { type ContactHasher, maskContact } from '../journal/contact.ts';
@@ -20,7 +20,7 @@ import type { AccessLog } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 import type { UpstreamHeaders } from './headers.ts';
 import { PROXY_MESSAGES } from './messages.ts';
-import { answerExisting, type Settled, settleSend } from './send-outcome.ts';
+import { answerExisting, type Settlement, settleSend } from './send-outcome.ts';
 import { postUpstream } from './upstream-post.ts';
 
 // POST /api/v1/requests/send, at most once per user intent (the upstream's endpoint takes no
@@ -30,8 +30,9 @@ import { postUpstream } from './upstream-post.ts';
 // This module reads, calls and writes; what each answer means is decided in send-outcome.ts.
 
 export type SendDeps = {
-  config: Config;
-  /** The location this handler sends to (its slug): recorded with each send. */
+  /** The location's upstream: its URL, key and deadline. */
+  upstream: Upstream;
+  /** The id of the location this handler sends to: recorded with each send. */
   location: string;
   journal: Journal;
   hasher: ContactHasher;
@@ -53,17 +54,17 @@ export type Delivery = {
 
 export type DeliveryResult =
   /** The exchange ran: what the upstream's answer (or the lack of one) means. */
-  | { kind: 'settled'; entry: string; settled: Settled }
+  | { kind: 'settled'; entry: string; settled: Settlement }
   /** The key already holds a finished send: its answer again, nothing sent. */
   | { kind: 'replay'; status: number; type: string; body: Uint8Array; outcome: SendOutcome }
   /** The key is in flight, unknown or reused for another intent: nothing sent. */
   | { kind: 'refused'; error: AppError };
 
 export function createSendHandler(deps: SendDeps) {
-  const { config, journal, hasher, metrics } = deps;
-  const target = new URL(config.upstream.url.href.replace(/\/+$/, '') + ENDPOINTS.send.path);
+  const { upstream, journal, hasher, metrics } = deps;
+  const target = new URL(upstream.url.href.replace(/\/+$/, '') + ENDPOINTS.send.path);
   // An in-flight entry older than this cannot still be waiting on its upstream exchange.
-  const staleAfterMs = config.upstream.timeoutMs + 5_000;
+  const staleAfterMs = upstream.timeoutMs + 5_000;
   const pending = new Set<Promise<unknown>>();
 
   function write(res: ServerResponse, status: number, body: Uint8Array, headers: Record<string, string>) {
@@ -127,7 +128,12 @@ export function createSendHandler(deps: SendDeps) {
     for (let attempt = 0; id === null && attempt < 3; attempt++) {
       const existing = await journal.find(user.id, idemKey);
       if (existing) {
-        const answer = answerExisting(existing, fingerprint, Date.now(), staleAfterMs);
+        const answer = answerExisting(
+          existing,
+          { fingerprint, location: deps.location },
+          Date.now(),
+          staleAfterMs,
+        );
         if (answer.kind === 'refuse') {
           if (answer.orphanStale) await journal.orphanStale(staleAfterMs);
           metrics.sends.inc({ outcome: answer.metric });
@@ -159,7 +165,7 @@ export function createSendHandler(deps: SendDeps) {
     }
   }
 
-  async function forward(id: string, body: Buffer, input: Delivery): Promise<Settled> {
+  async function forward(id: string, body: Buffer, input: Delivery): Promise<Settlement> {
     const started = process.hrtime.bigint();
     const headers = deps.upstreamHeaders({
       method: 'POST',
@@ -167,9 +173,9 @@ export function createSendHandler(deps: SendDeps) {
       acceptLanguage: input.acceptLanguage,
       contentLength: body.length,
     });
-    const result = await postUpstream(target, headers, body, config.upstream.timeoutMs);
+    const result = await postUpstream(target, headers, body, upstream.timeoutMs);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const settled = settleSend(result, config.upstream.key);
+    const settled = settleSend(result, upstream.key);
     if (result.kind === 'reply') {
       metrics.observeUpstream('send', result.status, seconds);
       if (settled.answer.kind === 'replace')
@@ -196,6 +202,8 @@ export function createSendHandler(deps: SendDeps) {
     deliver,
     /** Resolves when every send already forwarded has its outcome recorded (graceful shutdown). */
     drain: () => Promise.allSettled([...pending]).then(() => undefined),
+    /** Sends forwarded whose outcome is not recorded yet. */
+    inFlight: () => pending.size,
   };
 }
 export type SendHandler = ReturnType<typeof createSendHandler>;

@@ -5,6 +5,7 @@ import type { Database, DbLogger, Queryable } from '@review-desk/server/db/types
 import { ALERT_MIGRATIONS } from '../alerts/store.ts';
 import { BULK_MIGRATIONS } from '../bulk/store.ts';
 import { USER_RATE_MIGRATIONS } from '../fair-share/user-rate.ts';
+import { LOCATION_RECORD_MIGRATIONS } from '../locations/records/records.ts';
 import { LOCATION_MIGRATIONS } from '../locations/store.ts';
 
 // The BFF's own database: users, sessions, login throttling, the send journal, the running
@@ -22,6 +23,8 @@ export const ALL_BFF_MIGRATIONS = serviceMigrations(BFF_MIGRATIONS, [
   USER_RATE_MIGRATIONS,
   BULK_MIGRATIONS,
   ALERT_MIGRATIONS,
+  // Last: it moves records of the tables above to their location's id.
+  LOCATION_RECORD_MIGRATIONS,
 ]);
 
 export type DatabaseSettings = {

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { drainDevJobs, moveDevClock } from '../../../../test/support/dev-clock.ts';
 import { requestReviewLink, submitReviewForm } from '../../../../test/support/review-page.ts';
 import { type SystemApi, startSystemApi } from '../../../../test/support/stack.ts';
 
@@ -30,4 +31,18 @@ export async function leaveReview(
     comment: review.comment,
   });
   expect(reply.status).toBe(303);
+}
+
+/**
+ * The BFF's next `n` polls, on its dev clock (BFF_DEV_HOOKS=1): each time the clock a poll interval
+ * on and every due job run, so each step is one poll of each location, finished. The clock's time
+ * after the last.
+ */
+export async function nextPolls(bff: { url: string }, n = 1, intervalMs = 1_000): Promise<number> {
+  let now = 0;
+  for (let i = 0; i < n; i++) {
+    now = await moveDevClock(bff.url, { advanceMs: intervalMs });
+    await drainDevJobs(bff.url);
+  }
+  return now;
 }

@@ -1,4 +1,4 @@
-import { useLocations } from '../features/locations/api/get-locations.ts';
+import { useLocations } from '../lib/location-list.ts';
 import { NavLink } from '../lib/router.tsx';
 import { useSession } from '../lib/session.ts';
 import { pages } from './pages.ts';

@@ -1,6 +1,6 @@
 import './shell.css';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { useLocations } from '../features/locations/api/get-locations.ts';
+import { useLocations } from '../lib/location-list.ts';
 import { Outlet, useLocation } from '../lib/router.tsx';
 import { useSession } from '../lib/session.ts';
 import { NavItems } from './nav-items.tsx';

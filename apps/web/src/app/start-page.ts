@@ -3,7 +3,7 @@ import { withoutLocation } from '@review-desk/shared/location-paths';
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { meQueryOptions } from '../features/auth/api/get-me.ts';
-import { locationsQueryOptions } from '../features/locations/api/get-locations.ts';
+import { locationsQueryOptions } from '../lib/location-list.ts';
 import { pageAt } from './pages.ts';
 
 /**

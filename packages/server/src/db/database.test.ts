@@ -114,7 +114,7 @@ describeEngines('database executor', (dialect) => {
         db.run('INSERT INTO counters (key, n) VALUES ($1, 1)', 'other').then(resolve, reject),
       );
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setImmediate(resolve)); // the other request has been issued
     inside.release();
     await expect(failing).rejects.toThrow('rollback');
     await other;
@@ -131,7 +131,7 @@ describeEngines('database executor', (dialect) => {
     });
     await open.promise;
     const waiting = new Promise((resolve) => setImmediate(() => db.get('SELECT 1 AS one').then(resolve)));
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setImmediate(resolve)); // the statement has been issued
     const during = db.stats();
     expect(during.size).toBeGreaterThanOrEqual(1);
     expect(during.idle).toBeLessThanOrEqual(during.size - 1); // the transaction holds one
@@ -170,6 +170,8 @@ describeEngines('database executor', (dialect) => {
     const subscription = await db.listen('sessions', (payload) => received.push(payload));
     await db.transaction(async (tx) => {
       await tx.notify('sessions', 'committed');
+      // Real time: a notification let out early would arrive within a turn (SQLite) or a round
+      // trip (PostgreSQL), and no event marks that it did not.
       await new Promise((resolve) => setTimeout(resolve, 30));
       expect(received).toEqual([]);
     });
@@ -252,6 +254,8 @@ describe('database executor (sqlite only)', () => {
           .then(resolve),
       ),
     );
+    // Real time: a statement that did not wait would be done within a round trip, and no event
+    // marks that it did not finish.
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(statementDone).toBe(false);
     hold.release();

@@ -24,6 +24,7 @@ describeEngines('instance leases', (dialect) => {
       now + 100,
     );
     expect(await watcher.expiredInstances()).toEqual([]);
+    // Real time: leases run on the system clock by design (clock.ts).
     await sleep(400); // longer than every lease: only heartbeats keep one alive
     expect(await watcher.expiredInstances()).toEqual(['killed']);
     await watcher.forget(['killed']);

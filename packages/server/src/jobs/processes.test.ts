@@ -46,6 +46,7 @@ function start(args: string[]): { child: ChildProcess; output: Promise<string>; 
 /** Migration files whose second application would fail, and a slow one so the two overlap. */
 function migrationDir(dialect: Dialect): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'rd-migrations-'));
+  // Stand-in: a migration that takes a while.
   const slow =
     dialect === 'postgres'
       ? 'SELECT pg_sleep(0.3);'

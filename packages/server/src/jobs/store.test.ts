@@ -42,7 +42,7 @@ describeEngines('scheduled jobs', (dialect) => {
     const r = runner({ send: async ({ job }) => void ran.push(job.id) });
     r.start();
     await jobs.enqueue({ kind: 'send', runAt: MORNING });
-    await sleep(50);
+    expect(await r.drain()).toBe(0);
     expect(ran).toEqual([]);
     clock.set(MORNING);
     await expect.poll(() => ran.length, { timeout: 2_000 }).toBe(1);
@@ -126,7 +126,7 @@ describeEngines('scheduled jobs', (dialect) => {
       handlers: {
         slow: async () => {
           most = Math.max(most, ++running);
-          await sleep(20);
+          await sleep(20); // stand-in: a handler that takes a moment, so several overlap
           running--;
         },
       },
@@ -148,6 +148,7 @@ describeEngines('scheduled jobs', (dialect) => {
       send: async ({ job }) => void seen.push({ attempt: job.attempt, reclaimed: job.reclaimed }),
     });
     expect(await r.drain()).toBe(0);
+    // Real time: leases run on the system clock by design (clock.ts), so this one runs out in it.
     await sleep(150);
     expect(await r.drain()).toBe(1);
     expect(seen).toEqual([{ attempt: 2, reclaimed: true }]);
@@ -162,6 +163,7 @@ describeEngines('scheduled jobs', (dialect) => {
     const first = runner({ long: () => release.promise }, { leaseMs: 150, owner: 'first' });
     const other = runner({ long: async () => {} }, { leaseMs: 150, owner: 'other' });
     const draining = first.drain();
+    // Real time: longer than the lease, on the system clock leases keep by design (clock.ts).
     await sleep(400);
     expect(await other.drain()).toBe(0);
     release.resolve();
@@ -171,10 +173,12 @@ describeEngines('scheduled jobs', (dialect) => {
   it('aborts the handler when another process has taken the job over', async () => {
     const id = (await jobs.enqueue({ kind: 'send' })) as number;
     let aborted = false;
+    const started = Promise.withResolvers<void>();
     const r = runner(
       {
         send: ({ signal }) =>
           new Promise((resolve) => {
+            started.resolve();
             signal.addEventListener('abort', () => {
               aborted = true;
               resolve(undefined);
@@ -184,7 +188,7 @@ describeEngines('scheduled jobs', (dialect) => {
       { leaseMs: 90 },
     );
     const draining = r.drain();
-    await sleep(10);
+    await started.promise;
     // Another owner took it (as after a pause longer than the lease).
     await test.db.run("UPDATE jobs SET lease_owner = 'thief' WHERE id = $1", id);
     await draining;

@@ -122,8 +122,11 @@ export function jobStore(db: Database, clock: Clock = systemClock) {
     continue: db.prepare(`UPDATE jobs SET state = 'pending', run_at = $3, attempts = 0,
       payload = coalesce($4, payload)${release}`),
   };
+  // At most $2 rows a statement, oldest first (the jobs_finished index): a large backlog is
+  // deleted in steps, never in one long statement holding the table.
   const purge = db.prepare(
-    `DELETE FROM jobs WHERE state IN ('done', 'failed', 'cancelled') AND finished_at < $1`,
+    `DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE state IN ('done', 'failed', 'cancelled')
+       AND finished_at < $1 ORDER BY finished_at LIMIT $2)`,
   );
   const counts = db.prepare('SELECT state, count(*) AS n FROM jobs GROUP BY state');
   const claims = new Map<string, Statement>();
@@ -217,9 +220,12 @@ export function jobStore(db: Database, clock: Clock = systemClock) {
       return result.changes > 0;
     },
 
-    /** Deletes finished jobs older than `before` (their unique keys can then be used again). */
-    async purge(before: number): Promise<number> {
-      return (await purge.run(before)).changes;
+    /**
+     * Deletes finished jobs older than `before`, at most `limit` (their unique keys can then be
+     * used again); returns how many. retention.ts calls it on a schedule.
+     */
+    async purge(before: number, limit = 1_000_000): Promise<number> {
+      return (await purge.run(before, limit)).changes;
     },
 
     async counts(): Promise<Record<JobState, number>> {

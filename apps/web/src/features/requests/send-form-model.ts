@@ -1,6 +1,7 @@
 import type { SendHistoryEntry } from '@review-desk/shared/bff';
 import { formErrors } from '@review-desk/shared/envelope';
 import { sendMayHaveGoneOut } from '@review-desk/shared/errors';
+import { countsTowardCap } from '@review-desk/shared/frequency-cap';
 import {
   CHANNEL_REQUIRES,
   type Channel,
@@ -97,23 +98,17 @@ export function contactsOf(body: SendRequest): string[] {
   );
 }
 
-/**
- * Earlier sends to the same contact inside the frequency-cap window. A send that failed
- * outright reached nobody, so it does not count; unknown and in-flight ones might have.
- */
+/** Earlier sends to the same contact that count toward the frequency cap (shared countsTowardCap). */
 export function recentSends(
   entries: readonly SendHistoryEntry[],
   capDays: number,
   now = Date.now(),
 ): SendHistoryEntry[] {
-  const windowStart = now - capDays * 86_400_000;
   const seen = new Set<string>();
   return entries
-    .filter((entry) => entry.outcome !== 'failed')
-    .filter((entry) => {
-      const at = Date.parse(entry.createdAt);
-      return !Number.isNaN(at) && at >= windowStart;
-    })
+    .filter((entry) =>
+      countsTowardCap({ status: entry.outcome, createdAt: Date.parse(entry.createdAt) }, { now, capDays }),
+    )
     .filter((entry) => {
       if (seen.has(entry.id)) return false;
       seen.add(entry.id);

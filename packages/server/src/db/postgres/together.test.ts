@@ -56,16 +56,30 @@ describe('PostgreSQL transactions issued together', () => {
 
   it('takes the callers’ locks before their statements, so a caller waits for a holder of its key', async () => {
     const order: string[] = [];
+    const locked = Promise.withResolvers<void>();
+    const queued = Promise.withResolvers<void>();
     const holder = test.db.transaction(async (tx) => {
       await tx.lock('contact', 'x');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      locked.resolve();
+      await queued.promise;
       await tx.run('INSERT INTO entries (name, n) VALUES ($1, 1)', 'holder');
       order.push('holder');
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await locked.promise;
     const waiter = test.db
       .transactionTogether(member('waiter'), [{ namespace: 'contact', key: 'x' }])
       .then(() => order.push('waiter'));
+    // The holder goes on once the waiter's lock is waiting for it, as the server says.
+    const waiting = async () =>
+      Number(
+        (
+          await test.db.get<{ n: number }>(
+            "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+          )
+        )?.n,
+      ) > 0;
+    for (let i = 0; i < 500 && !(await waiting()); i++) await new Promise((r) => setTimeout(r, 10)); // poll: the server's locks
+    queued.resolve();
     await Promise.all([holder, waiter]);
     expect(order).toEqual(['holder', 'waiter']);
   });

@@ -1,4 +1,5 @@
 import { BFF_PATHS, type SendHistoryEntry, sendHistorySchema } from '@review-desk/shared/bff';
+import { countsTowardCap } from '@review-desk/shared/frequency-cap';
 import { toSearchParams } from '@review-desk/shared/query';
 import { getJson, withQuery } from '../../../lib/http.ts';
 
@@ -12,6 +13,7 @@ export async function contactHistory(contact: string, signal?: AbortSignal): Pro
 
 /** Sends inside the cap window that reached (or may have reached) the contact. */
 export function sentWithin(entries: readonly SendHistoryEntry[], capDays: number, now = Date.now()) {
-  const since = now - capDays * 86_400_000;
-  return entries.filter((e) => e.outcome !== 'failed' && Date.parse(e.createdAt) >= since);
+  return entries.filter((e) =>
+    countsTowardCap({ status: e.outcome, createdAt: Date.parse(e.createdAt) }, { now, capDays }),
+  );
 }

@@ -5,8 +5,8 @@ import { reviewListSchema, reviewsSearchParams } from '@review-desk/shared/revie
 import { ENDPOINTS } from '@review-desk/shared/scopes';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { getJson, withQuery } from '../../../lib/http.ts';
+import { locationsQueryOptions } from '../../../lib/location-list.ts';
 import { FAN_OUT_LIMIT, rowError } from './fan-out.ts';
-import { locationsQueryOptions } from './get-locations.ts';
 
 // "Needs attention": each location's first page of pending reviews (the largest page the API
 // allows), merged newest first and kept to the low ratings; a location whose call fails is named

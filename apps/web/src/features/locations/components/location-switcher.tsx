@@ -8,9 +8,9 @@ import {
   rememberedLocation,
   rememberLocation,
 } from '../../../lib/location.ts';
+import { useLocations } from '../../../lib/location-list.ts';
 import { useLocation } from '../../../lib/router.tsx';
 import { useSession } from '../../../lib/session.ts';
-import { useLocations } from '../api/get-locations.ts';
 
 /**
  * The location every page works in, for a user with more than one. Choosing one loads the same

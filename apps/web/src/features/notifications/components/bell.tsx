@@ -7,8 +7,8 @@ import { Stars } from '../../../components/stars.tsx';
 import { paths } from '../../../config/paths.ts';
 import { formatAgo } from '../../../lib/format.ts';
 import { CURRENT_LOCATION } from '../../../lib/location.ts';
+import { useLocations } from '../../../lib/location-list.ts';
 import { Link } from '../../../lib/router.tsx';
-import { useLocations } from '../../locations/api/get-locations.ts';
 import { useAlerts } from '../api/get-alerts.ts';
 import { useMarkAlertsRead } from '../api/mark-alerts-read.ts';
 

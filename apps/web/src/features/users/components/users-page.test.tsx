@@ -47,6 +47,14 @@ describe('Users page (owners)', () => {
     expect(within(rows[1]!).getByLabelText('Role of staff@example.com')).toBeEnabled();
   });
 
+  it('offers no location limit for owners, who have every location', async () => {
+    bff();
+    renderPage(<UsersPage title="Users" />, { url: '/users', me: session('owner') });
+    const rows = await screen.findAllByTestId('user-row');
+    expect(within(rows[0]!).queryByRole('button', { name: /^Locations of/ })).not.toBeInTheDocument();
+    expect(within(rows[1]!).getByRole('button', { name: 'Locations of staff@example.com' })).toBeEnabled();
+  });
+
   it('adds a user, checking the password rule before sending', async () => {
     const u = userEvent.setup();
     const { writes } = bff();

@@ -45,14 +45,17 @@ export function UsersTable({
             </td>
             <td className="cell-action cell-wide">
               <Group gap={4} wrap="nowrap">
-                <Button
-                  size="compact-sm"
-                  variant="subtle"
-                  onClick={() => onLocations(user)}
-                  aria-label={`Locations of ${user.email}`}
-                >
-                  Locations
-                </Button>
+                {/* Owners have every location (docs/locations.md): nothing to choose. */}
+                {user.role !== 'owner' && (
+                  <Button
+                    size="compact-sm"
+                    variant="subtle"
+                    onClick={() => onLocations(user)}
+                    aria-label={`Locations of ${user.email}`}
+                  >
+                    Locations
+                  </Button>
+                )}
                 <Button
                   size="compact-sm"
                   variant="subtle"

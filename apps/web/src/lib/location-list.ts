@@ -1,7 +1,7 @@
 import { BFF_PATHS } from '@review-desk/shared/bff';
 import { locationListSchema } from '@review-desk/shared/locations';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getJson } from '../../../lib/http.ts';
+import { getJson } from './http.ts';
 
 // GET /bff/locations: the signed-in user's locations, slug and name; the first is where an
 // address without a location goes.

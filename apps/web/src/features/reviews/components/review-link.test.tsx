@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { afterEach, expect, it, vi } from 'vitest';
 import { ok, stubFetch } from '../../../test/fetch-stub.ts';
 import { currentUrl, renderPage } from '../../../test/render.tsx';
-import ReviewsPage from '../../reviews/components/reviews-page.tsx';
+import ReviewsPage from './reviews-page.tsx';
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,0 +1,133 @@
+import type { Clock } from '@review-desk/server/clock';
+import type { LockKey } from '@review-desk/server/db/types';
+import { jobStore, type NewJob } from '@review-desk/server/jobs/store';
+import type { RequestStatus } from '@review-desk/shared';
+import type { NewLeg } from '../delivery/store.ts';
+import type { DeliveryTracker } from '../delivery/tracker.ts';
+import type { Store } from '../store/index.ts';
+import type { LegOutcome } from './deliver.ts';
+import type { RequestOutcome } from './outcome.ts';
+import type { NewRequest, RequestRow } from './store.ts';
+
+// The send's writes, one call each (send.ts). `reserve`: the checks that may refuse the send and
+// the request with its delivery record, in one commit it may share with other sends
+// (Database.transactionTogether): the contacts' locks first, every statement issued before any
+// answer is awaited, and each check refusing by itself — on PostgreSQL the statement raises it
+// (store/refusals.ts) — so a refused send leaves nothing, its allowance included. `finish` and
+// `discard`: what a carrier reached over the network answered. Whatever differs between the two
+// engines stays below this file.
+
+export type Checks = {
+  businessId: number;
+  /** The contacts the channel messages: either opted out refuses the send. */
+  phone: string | null;
+  email: string | null;
+  /** The number texts go from: a STOP texted to it holds for every business. */
+  sender: string | null;
+  /** Sends to these contacts since then count toward the frequency cap; null: no cap applies. */
+  capSince: number | null;
+  /** The month's allowance to take one message from; null: not counted (a link, or no allowance). */
+  allowance: { month: string; limit: number } | null;
+  locks: LockKey[];
+};
+
+/** What the reservation writes beside the request. */
+export type Written =
+  /** Handed to a carrier once committed: the delivery record says so meanwhile. */
+  | { as: 'sending' }
+  /** Held for the sending hours: its legs as they wait, and the job that sends them. */
+  | { as: 'held'; legs: NewLeg[]; sendAt: number; job: NewJob }
+  /**
+   * The outcomes were known before anything was written: the request finished, its legs, the
+   * outbox's copies, and the allowance given back (in `allowanceMonth`) when nothing went out.
+   */
+  | {
+      as: 'finished';
+      outcome: RequestOutcome;
+      legs: LegOutcome[];
+      records: NewLeg[];
+      allowanceMonth: string | null;
+    };
+
+export function sendStore(deps: { store: Store; tracker: DeliveryTracker; clock: Clock }) {
+  const { store, tracker } = deps;
+  const jobs = jobStore(store.db, deps.clock);
+
+  return {
+    /** The request reserved, or a Refused: opted out, capped, or over the allowance, in that order. */
+    async reserve(checks: Checks, request: NewRequest, written: Written): Promise<RequestRow> {
+      const delivery = await tracker.store();
+      const { businessId, phone, email, sender, capSince, allowance } = checks;
+      return store.db.transactionTogether(() => {
+        const refusals = [
+          store.optOuts.refuse(businessId, { phone, email, sender }),
+          capSince === null ? undefined : store.requests.refuseContacted(businessId, phone, email, capSince),
+          allowance && store.allowance.takeOrRefuse(businessId, allowance.month, allowance.limit),
+        ];
+        const inserted = store.requests.insert(
+          request,
+          written.as === 'finished' ? written.outcome : undefined,
+        );
+        const record = (status: RequestStatus, legs?: NewLeg[], scheduledFor: number | null = null) =>
+          delivery.createRequest({
+            requestId: request.publicId,
+            businessId,
+            channel: request.channel,
+            status,
+            scheduledFor,
+            at: request.createdAt,
+            ...(legs ? { legs } : {}),
+          });
+        const beside =
+          written.as === 'sending'
+            ? [record('sending')]
+            : written.as === 'held'
+              ? [record('scheduled', written.legs, written.sendAt), jobs.enqueue(written.job)]
+              : [
+                  record(written.outcome.delivery, written.records),
+                  store.outbox.insertLegs(request.publicId, written.legs, request.createdAt),
+                  written.allowanceMonth && store.allowance.giveBack(businessId, written.allowanceMonth),
+                ];
+        return Promise.all([inserted, ...beside, ...refusals]).then(([row]) => row);
+      }, checks.locks);
+    },
+
+    /** A reserved request's outcome, its legs and its outbox copies, in one transaction. */
+    async finish(
+      reserved: RequestRow,
+      done: { outcome: RequestOutcome; legs: LegOutcome[]; records: NewLeg[]; allowanceMonth: string | null },
+      at: number,
+    ): Promise<RequestRow> {
+      const delivery = await tracker.store();
+      return store.transaction(async () => {
+        await Promise.all([
+          store.outbox.insertLegs(reserved.public_id, done.legs, at),
+          done.allowanceMonth && store.allowance.giveBack(reserved.business_id, done.allowanceMonth),
+        ]);
+        const row = await store.requests.finish(reserved.id, done.outcome.status, done.outcome);
+        await delivery.recordLegs(
+          reserved.public_id,
+          reserved.business_id,
+          done.records,
+          done.outcome.delivery,
+          at,
+        );
+        return row;
+      });
+    },
+
+    /**
+     * Forgets a reserved request whose only message the carrier refused for the contact: answered
+     * like a refusal before sending, it counts nowhere (its allowance given back in `allowanceMonth`).
+     */
+    async discard(reserved: RequestRow, allowanceMonth: string | null): Promise<void> {
+      const delivery = await tracker.store();
+      await store.transaction(async () => {
+        if (allowanceMonth) await store.allowance.giveBack(reserved.business_id, allowanceMonth);
+        await store.requests.discard(reserved.id);
+        await delivery.discard(reserved.public_id);
+      });
+    },
+  };
+}
+export type SendStore = ReturnType<typeof sendStore>;
