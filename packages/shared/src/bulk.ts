@@ -127,7 +127,7 @@ export const bulkSendRequestSchema = /* @__PURE__ */ z.pipe(
         return;
       }
       bad++;
-      for (const issue of checked.issues) ctx.addIssue({ code: 'custom', ...issue });
+      for (const issue of checked.issues) ctx.issues.push({ code: 'custom', ...issue, input: body });
     });
     if (bad > 0) return z.NEVER;
     return { channel: body.channel, skipRecent: body.skipRecent, dailyCap: body.dailyCap, rows: sends };
