@@ -14,8 +14,9 @@ import { buildDashboard, launchBrowser, startStack } from './lib/stack.ts';
 import { locationsSection } from './locations.ts';
 import { proxyBenchmark } from './proxy.ts';
 import { serviceBenchmark } from './service.ts';
+import { widgetBenchmark } from './widget.ts';
 
-// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts] [--workers N[,N…]] [--cpu-prof DIR]
+// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,widget] [--workers N[,N…]] [--cpu-prof DIR]
 //
 // Runs the benchmarks one after another (never two at once: they share the machine), prints each
 // table as it finishes and writes bench/results/latest.{json,md} (--quick: latest-quick.*; a run
@@ -30,6 +31,7 @@ const BENCHMARKS = [
   'locations',
   'bulk',
   'alerts',
+  'widget',
 ] as const;
 type Name = (typeof BENCHMARKS)[number];
 
@@ -96,6 +98,7 @@ if (only.includes('delivery'))
     }),
   );
 if (only.includes('alerts')) report(await alertsSection(quick));
+if (only.includes('widget')) report(await widgetBenchmark({ quick }));
 if (only.includes('dashboard') || only.includes('export') || only.includes('locations')) {
   const temp = tempDir('rd-bench-web-');
   const dist = path.join(temp.dir, 'dist');

@@ -10,6 +10,8 @@ export type LoadSpec = {
   connections: number;
   seconds: number;
   request: Request;
+  /** The status that counts as answered (default: any 2xx), e.g. 304 for a revalidation. */
+  okStatus?: number;
 };
 
 export type LoadResult = {
@@ -34,15 +36,19 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     requests: [spec.request],
     timeout: 10,
   });
+  let unexpected = 0;
+  const expected = (status: number) =>
+    spec.okStatus === undefined ? status >= 200 && status < 300 : status === spec.okStatus;
   instance.on('response', (_client, status, _bytes, ms) => {
-    if (status >= 200 && status < 300) latencies.push(ms);
+    if (expected(status)) latencies.push(ms);
+    else unexpected++;
   });
   const result = await instance;
   const seconds = result.duration || (performance.now() - started) / 1000;
   const ok = latencies.length;
   return {
     ok,
-    failed: result.non2xx + result.errors + result.timeouts,
+    failed: unexpected + result.errors + result.timeouts,
     seconds,
     rps: ok / seconds,
     p50: percentile(latencies, 50),

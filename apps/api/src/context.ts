@@ -13,6 +13,7 @@ import type { SendContext } from './requests/send.ts';
 import type { SendStore } from './requests/send-store.ts';
 import type { SettingsService } from './settings/index.ts';
 import type { Store } from './store/index.ts';
+import type { Widgets } from './widget/service.ts';
 
 /** Everything a request handler may use, built once by server.ts. */
 export type AppContext = {
@@ -36,6 +37,8 @@ export type AppContext = {
   now: () => number;
   /** The clock `now` reads (movable with DEV_CLOCK=1), which scheduled work waits on. */
   clock: Clock;
+  /** The website widgets as visitors get them: from memory, dropped on every change. */
+  widgets: Widgets;
   /** Filled in once the server is bound (PUBLIC_ORIGIN defaults to the bound address). */
   site: { publicOrigin: string };
 };

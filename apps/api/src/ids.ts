@@ -19,6 +19,12 @@ export function reviewPublicId(id: number): string {
   return `rev_${id}`;
 }
 
+/** The row id of a review's public id; undefined when it is not one. */
+export function reviewRowId(publicId: string): number | undefined {
+  const match = /^rev_([1-9][0-9]{0,14})$/.exec(publicId);
+  return match ? Number(match[1]) : undefined;
+}
+
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }

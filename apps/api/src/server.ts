@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Clock, FakeClock, systemClock } from '@review-desk/server/clock';
 import type { Database } from '@review-desk/server/db/types';
 import { healthRoutes } from '@review-desk/server/health';
@@ -45,6 +46,10 @@ import { createSettingsService, openSettings } from './settings/index.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { openApiDatabase } from './store/database.ts';
 import { createStore } from './store/index.ts';
+import { widgetFastPath } from './widget/fast-path.ts';
+import { widgetOwnerRoutes } from './widget/owner-routes.ts';
+import { widgetPublicRoutes } from './widget/public-routes.ts';
+import { createWidgets } from './widget/service.ts';
 
 // Composition: configuration → store, delivery, logger → the Express app, mounted in the order
 // of a request's story.
@@ -102,6 +107,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     }),
     // Made just below: they read the settings, the tracker and the delivery above.
     reminders: undefined as unknown as Reminders,
+    widgets: createWidgets({ store, now, publicOrigin: () => site.publicOrigin, logger: sink.logger }),
     jobs: undefined as unknown as JobRunner,
     now,
     clock,
@@ -152,6 +158,8 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   app.use(requestId());
   app.use(requestLogging(ctx));
   app.use(securityHeaders(ctx));
+  // Visitors of businesses' websites whose answer is not in memory yet (widget/fast-path.ts).
+  app.use(widgetPublicRoutes(ctx));
   app.use(API_PREFIX, cors(ctx), credentials(ctx), rateLimit(ctx));
   app.use(sendRoutes(ctx));
   app.use(reviewsRoutes(ctx));
@@ -159,6 +167,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   app.use(requestsRoutes(ctx));
   app.use(twilioWebhookRoutes(ctx));
   app.use(settingsRoutes(ctx));
+  app.use(widgetOwnerRoutes(ctx));
   app.use(docsRoutes(ctx));
   app.use(reviewPageRoutes(ctx));
   app.use(
@@ -178,7 +187,12 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   if (config.devClock && clock instanceof FakeClock) app.use(devClockRoutes(clock, ctx.jobs));
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
-  return { app, ctx, sink, retention };
+  // Widget views answered from memory go out before Express; everything else goes through it.
+  const fastPath = widgetFastPath(ctx);
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (!fastPath(req, res)) app(req, res);
+  };
+  return { app, handler, ctx, sink, retention };
 }
 
 export type RunningApi = {
@@ -192,9 +206,13 @@ export type RunningApi = {
 export async function startApi(config: Config, options: ApiOptions = {}): Promise<RunningApi> {
   // Every component's tables migrate before the ready line: a refusal stops the start.
   const db = await openApiDatabase(config);
-  const { app, ctx, sink, retention } = buildApp(config, db, options);
+  const { handler, ctx, sink, retention } = buildApp(config, db, options);
   // Keys and settings are cached for up to a second; what other processes change drops them here.
-  const changes = [await ctx.store.keys.listen(), await ctx.settings.listen()];
+  const changes = [
+    await ctx.store.keys.listen(),
+    await ctx.settings.listen(),
+    ...(await ctx.widgets.start()),
+  ];
   const stopListening = () => Promise.all(changes.map((subscription) => subscription.close()));
   const recovered = await recoverInterruptedSends(ctx.store, ctx.tracker, ctx.now());
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
@@ -218,7 +236,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   let served: Served;
   try {
     served = await serve({
-      handler: app,
+      handler,
       port: config.port,
       host: config.host,
       portVariable: 'PORT',

@@ -42,6 +42,9 @@ export type RouteGates = Record<
   | 'overview'
   | 'settings.read'
   | 'settings.write'
+  | 'widget.read'
+  | 'widget.write'
+  | 'widget.show'
   | 'alerts'
   | 'alerts.write'
   | 'bulk.read'
@@ -100,6 +103,10 @@ export function createGates(deps: {
       overview: [...may('analytics:read'), noBody, share],
       'settings.read': [...may('settings:manage'), at, noBody, share],
       'settings.write': [sameSite, ...may('settings:manage'), at, json, share],
+      // Settings → Website widget: the same owners; showing a review again carries no body.
+      'widget.read': [...may('settings:manage'), at, noBody, share],
+      'widget.write': [sameSite, ...may('settings:manage'), at, json, share],
+      'widget.show': [sameSite, ...may('settings:manage'), at, noBody, share],
       alerts: [...may('reviews:read'), noBody],
       'alerts.write': [sameSite, ...may('reviews:read'), json],
       // List sends: who may send may send to a list, at the location addressed.

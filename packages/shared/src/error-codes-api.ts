@@ -112,4 +112,26 @@ export const API_ERROR_CODES = {
     retry: false,
     action: 'Check the slug.',
   },
+  widget_not_found: {
+    from: 'api',
+    status: 404,
+    message: 'No website widget with this id.',
+    retry: false,
+    action: 'Copy the snippet again from Settings → Website widget: the id in it is not this service’s.',
+  },
+  review_not_found: {
+    from: 'api',
+    status: 404,
+    message: 'No review with this id in this business.',
+    retry: false,
+    action: 'Check the review’s id.',
+  },
+  review_synced: {
+    from: 'api',
+    status: 409,
+    message:
+      'This review was synced from another site: the widget never shows it, so there is nothing to hide. Report it on that site.',
+    retry: false,
+    action: 'Report the review where it was written.',
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;

@@ -216,6 +216,13 @@ export const BFF_ERROR_CODES = {
     retry: false,
     action: 'Change them where that service manages them.',
   },
+  widget_not_offered: {
+    from: 'bff',
+    status: 404,
+    message: 'The review service this dashboard is connected to does not offer a website widget.',
+    retry: false,
+    action: 'Use the widget that service offers, if any.',
+  },
   upstream_unreadable: {
     from: 'bff',
     status: 502,

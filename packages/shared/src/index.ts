@@ -24,3 +24,6 @@ export * from './settings.ts';
 export * from './settings-test.ts';
 export * from './sms-segments.ts';
 export * from './time.ts';
+export * from './widget.ts';
+export * from './widget-schema.ts';
+export * from './widget-words.ts';

@@ -1,6 +1,7 @@
 // docs/api.md: each endpoint enforces one scope. `settings:read` and `settings:write` are the
 // extension's (GET/PUT /api/v1/settings, settings.ts), and so is `review_requests:read`
-// (GET /api/v1/requests, requests.ts; a key with review_requests:write may read them too).
+// (GET /api/v1/requests, requests.ts; a key with review_requests:write may read them too), and
+// `widget:read` and `widget:write` (the website widget's owner calls, widget.ts).
 export const SCOPES = [
   'review_requests:write',
   'reviews:read',
@@ -8,6 +9,8 @@ export const SCOPES = [
   'settings:read',
   'settings:write',
   'review_requests:read',
+  'widget:read',
+  'widget:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { requireBusiness } from '../accounts/businesses.ts';
 import type { NewReview } from '../reviews/store.ts';
 import type { Store } from '../store/index.ts';
+import { notifyWebsiteChange } from '../widget/changes.ts';
 import { loadReviews } from './load.ts';
 
 // Synced reviews: imported from external networks, reported apart from requests (docs/api.md,
@@ -111,5 +112,7 @@ export async function importReviews(
   }
   reviews.sort((a, b) => a.reviewAt - b.reviewAt);
   const imported = await loadReviews(store.db, reviews);
+  // Their site's figures on the business's widget change (servers on PostgreSQL hear it at once).
+  if (imported > 0) await notifyWebsiteChange(store.db, { businessId: business.id });
   return { imported, skipped };
 }

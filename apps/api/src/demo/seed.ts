@@ -42,6 +42,8 @@ export async function seedDemo(
       seed: 7,
       handoffs: business.review_url !== null,
     });
+    // Their answers to "may the business show it on its website" (docs/widget.md).
+    await store.website.consentDemo(business.id);
     await store.settings.set(DEMO_MARKER, new Date(options.now).toISOString());
     return { business, created: true };
   });

@@ -35,17 +35,19 @@ function render(value: unknown): string {
 export const PAGE_CSP =
   "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-export function sendPage(
-  res: Response,
-  status: number,
-  page: { title: string; body: Html; lang?: string; className?: string },
-): void {
-  res
-    .status(status)
-    .set('content-security-policy', PAGE_CSP)
-    .type('html')
-    .send(
-      `<!doctype html>
+/** A whole page: the shell every server-rendered page shares. */
+export function pageDocument(page: {
+  title: string;
+  body: Html;
+  lang?: string;
+  className?: string;
+  /** Stylesheets of this app, in order (the site's own by default). */
+  stylesheets?: readonly string[];
+}): string {
+  const sheets = (page.stylesheets ?? ['/assets/site.css'])
+    .map((href) => `<link rel="stylesheet" href="${esc(href)}">`)
+    .join('\n');
+  return `<!doctype html>
 <html lang="${esc(page.lang ?? 'en')}">
 <head>
 <meta charset="utf-8">
@@ -53,13 +55,20 @@ export function sendPage(
 <meta name="robots" content="noindex, nofollow">
 <title>${esc(page.title)}</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/assets/site.css">
+${sheets}
 </head>
 <body class="${esc(page.className ?? '')}">
 ${page.body.html}
 </body>
-</html>`,
-    );
+</html>`;
+}
+
+export function sendPage(
+  res: Response,
+  status: number,
+  page: { title: string; body: Html; lang?: string; className?: string },
+): void {
+  res.status(status).set('content-security-policy', PAGE_CSP).type('html').send(pageDocument(page));
 }
 
 export const SITE_CSS = `
@@ -86,6 +95,8 @@ legend { font-weight: 600; margin-bottom: .5rem; }
 .glyph { letter-spacing: .1em; color: #8a6500; }
 @media (prefers-color-scheme: dark) { .glyph { color: #e3b341; } }
 label.block { display: block; font-weight: 600; margin-bottom: .25rem; }
+label.check { display: flex; align-items: flex-start; gap: .6rem; margin-top: 1rem; font-weight: 600; cursor: pointer; }
+label.check input { flex: none; width: 1.25rem; height: 1.25rem; margin: .15rem 0 0; accent-color: var(--accent); }
 textarea { width: 100%; min-height: 7rem; font: inherit; padding: .5rem; border: 1px solid var(--border);
   border-radius: 8px; background: var(--card); color: var(--fg); }
 .button, button { display: inline-flex; align-items: center; justify-content: center; min-height: 44px;

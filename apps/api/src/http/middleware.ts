@@ -18,11 +18,15 @@ import type { AppContext } from '../context.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
+/** The caller's request id when it is a sane one, else a new one. */
+export function requestIdOf(given: string | string[] | undefined): string {
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
 export function requestId(): RequestHandler {
   return (req, res, next) => {
-    const given = req.get('x-request-id');
-    req.id = given && REQUEST_ID.test(given) ? given : randomUUID();
-    res.set('x-request-id', req.id);
+    req.id = requestIdOf(req.headers['x-request-id']);
+    res.setHeader('x-request-id', req.id);
     next();
   };
 }
@@ -74,20 +78,27 @@ export function logRefusal(ctx: AppContext, refusal: Refusal): void {
   ctx.metrics.observeRequest('refused', refusal.method, refusal.status, 0);
 }
 
+/** The headers every answer starts with (a route may then loosen or replace some). */
+export function securityHeaderValues(ctx: AppContext): Readonly<Record<string, string>> {
+  return {
+    'x-content-type-options': 'nosniff',
+    // Review links carry a secret token: never leak it to the next site through Referer.
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': 'same-origin',
+    // JSON answers need nothing; HTML routes set their own policy.
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'cache-control': 'no-store',
+    ...(ctx.config.publicOrigin?.startsWith('https://')
+      ? { 'strict-transport-security': 'max-age=31536000' }
+      : {}),
+  };
+}
+
 export function securityHeaders(ctx: AppContext): RequestHandler {
-  const hsts = ctx.config.publicOrigin?.startsWith('https://') ?? false;
+  const headers = securityHeaderValues(ctx);
   return (_req, res, next) => {
-    res.set({
-      'x-content-type-options': 'nosniff',
-      // Review links carry a secret token: never leak it to the next site through Referer.
-      'referrer-policy': 'no-referrer',
-      'x-frame-options': 'DENY',
-      'cross-origin-opener-policy': 'same-origin',
-      // JSON answers need nothing; HTML routes set their own policy.
-      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-      'cache-control': 'no-store',
-    });
-    if (hsts) res.set('strict-transport-security', 'max-age=31536000');
+    for (const name in headers) res.setHeader(name, headers[name] as string);
     next();
   };
 }

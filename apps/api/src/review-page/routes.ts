@@ -1,20 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { DAY_MS, REVIEW_TEXT_MAX } from '@review-desk/shared';
+import { DAY_MS } from '@review-desk/shared';
 import express, { type Request, type Response, Router } from 'express';
 import type { AppContext } from '../context.ts';
-import { type Html, html, SITE_CSS, sendPage } from '../http/html.ts';
+import { SITE_CSS } from '../http/html.ts';
 import { methodNotAllowed } from '../http/index.ts';
+import { expiredPage, formPage, notFoundPage, optedOutPage, thanksPage } from './pages.ts';
 import {
   checkFormToken,
-  type FeedbackForm,
   feedbackFormSchema,
   findLink,
   formSecret,
   formToken,
-  type LinkState,
   optOut,
   recordHandoff,
   recordOpen,
+  setWebsiteConsent,
   submitFeedback,
 } from './visits.ts';
 
@@ -28,8 +28,6 @@ import {
 
 const NONCE_COOKIE = 'rd_rf';
 const NONCE_PATTERN = /^[A-Za-z0-9_-]{22}$/;
-
-const RATING_WORDS = ['Very poor', 'Poor', 'Okay', 'Good', 'Excellent'] as const;
 
 function readNonce(req: Request): string | undefined {
   const header = req.get('cookie');
@@ -122,6 +120,7 @@ export function reviewPageRoutes(ctx: AppContext): Router {
     const parsed = feedbackFormSchema.safeParse({
       rating: typeof body.rating === 'string' ? body.rating : undefined,
       comment: typeof body.comment === 'string' ? body.comment : undefined,
+      websiteConsent: body.website_consent,
     });
     if (!parsed.success) {
       if (existing.review) return thanksPage(res, existing, csrf);
@@ -129,10 +128,12 @@ export function reviewPageRoutes(ctx: AppContext): Router {
       return formPage(res, 400, existing, csrf, {
         error: message,
         comment: typeof body.comment === 'string' ? body.comment : '',
+        websiteConsent: body.website_consent === 'yes',
       });
     }
     const outcome = await submitFeedback(ctx.store, token, parsed.data, ctx.now());
     if (!outcome) return notFoundPage(res);
+    if (outcome.created) await ctx.widgets.changed({ businessId: outcome.link.business.id });
     // Post/Redirect/Get: a reload shows the thanks page instead of re-posting.
     res.redirect(303, `/r/${encodeURIComponent(token)}`);
   });
@@ -143,6 +144,19 @@ export function reviewPageRoutes(ctx: AppContext): Router {
     if (!url) return notFoundPage(res);
     // The hand-off is recorded; the redirect itself carries no Referer (and so no token).
     res.set('referrer-policy', 'no-referrer').redirect(303, url);
+  });
+
+  // The thanks page's answer to "may the business show it on its website", changed either way.
+  router.post('/r/:token/website', form, async (req, res) => {
+    pageHeaders(res);
+    const token = req.params.token;
+    if (!(await findLink(ctx.store, token))) return notFoundPage(res);
+    if (!(await formAllowed(req, token))) return expiredPage(res, token);
+    const answer = (req.body as Record<string, unknown> | undefined)?.website_consent;
+    const link = await setWebsiteConsent(ctx.store, token, answer === 'yes', ctx.now());
+    if (!link) return notFoundPage(res);
+    await ctx.widgets.changed({ businessId: link.business.id });
+    res.redirect(303, `/r/${encodeURIComponent(token)}`);
   });
 
   router.post('/r/:token/opt-out', form, async (req, res) => {
@@ -159,119 +173,6 @@ export function reviewPageRoutes(ctx: AppContext): Router {
   router.all('/r/:token', methodNotAllowed(['GET', 'POST']));
   router.all('/r/:token/go', methodNotAllowed(['GET']));
   router.all('/r/:token/opt-out', methodNotAllowed(['POST']));
+  router.all('/r/:token/website', methodNotAllowed(['POST']));
   return router;
-}
-
-function publicReviewOffer(link: LinkState): Html | null {
-  if (!link.business.review_url) return null;
-  const token = link.request.token;
-  return html`<section aria-labelledby="public-heading">
-  <h2 id="public-heading">Want to post a public review too?</h2>
-  <p>You can also review ${link.business.name} where other customers will see it. It opens their public review page.</p>
-  <a class="button secondary" href="/r/${encodeURIComponent(token)}/go">Write a public review</a>
-</section>`;
-}
-
-function optOutForm(link: LinkState, csrf: string): Html {
-  if (link.request.opted_out_at !== null) {
-    return html`<footer><p class="muted">You will not receive more review requests from ${link.business.name}.</p></footer>`;
-  }
-  return html`<footer>
-  <form method="post" action="/r/${encodeURIComponent(link.request.token)}/opt-out">
-    <input type="hidden" name="form_token" value="${csrf}">
-    <button type="submit" class="link">Don’t contact me again about reviews from ${link.business.name}</button>
-  </form>
-</footer>`;
-}
-
-function formPage(
-  res: Response,
-  status: number,
-  link: LinkState,
-  csrf: string,
-  state: { error?: string; comment?: string; rating?: FeedbackForm['rating'] },
-): void {
-  const token = encodeURIComponent(link.request.token);
-  const name = link.request.customer_name;
-  const ratings = [5, 4, 3, 2, 1].map(
-    (n) => html`<label for="rating-${n}">
-        <input type="radio" id="rating-${n}" name="rating" value="${n}" required${state.rating === n ? ' checked' : ''}>
-        <span class="glyph" aria-hidden="true">${'★'.repeat(n)}${'☆'.repeat(5 - n)}</span>
-        <span>${n} ${n === 1 ? 'star' : 'stars'} — ${RATING_WORDS[n - 1]}</span>
-      </label>`,
-  );
-  sendPage(res, status, {
-    title: `${status === 400 ? 'Error: ' : ''}Your feedback for ${link.business.name}`,
-    body: html`<main>
-<div class="card stack">
-  <h1>How was your visit to ${link.business.name}?</h1>
-  <p>${name ? html`Hi ${name}, we` : 'We'} would love to hear how it went. Your answer goes straight to the team.</p>
-  ${state.error ? html`<p class="error" role="alert" id="form-error">${state.error}</p>` : null}
-  <form method="post" action="/r/${token}">
-    <input type="hidden" name="form_token" value="${csrf}">
-    <fieldset class="stars"${state.error ? ' aria-describedby="form-error"' : ''}>
-      <legend>Your rating (required)</legend>
-      ${ratings}
-    </fieldset>
-    <label class="block" for="comment">Anything you would like to tell us? (optional)</label>
-    <textarea id="comment" name="comment" maxlength="${REVIEW_TEXT_MAX}" rows="5">${state.comment ?? ''}</textarea>
-    <p><button type="submit">Send feedback</button></p>
-  </form>
-  ${publicReviewOffer(link)}
-</div>
-${optOutForm(link, csrf)}
-</main>`,
-  });
-}
-
-function thanksPage(res: Response, link: LinkState, csrf: string): void {
-  const rating = link.review?.rating ?? 0;
-  sendPage(res, 200, {
-    title: `Thank you — ${link.business.name}`,
-    body: html`<main>
-<div class="card stack">
-  <h1>Thank you!</h1>
-  <p>Your feedback (${rating} ${rating === 1 ? 'star' : 'stars'}) has reached ${link.business.name}.</p>
-  ${publicReviewOffer(link)}
-</div>
-${optOutForm(link, csrf)}
-</main>`,
-  });
-}
-
-function optedOutPage(res: Response, link: LinkState): void {
-  sendPage(res, 200, {
-    title: `Unsubscribed — ${link.business.name}`,
-    body: html`<main>
-<div class="card stack">
-  <h1>You will not hear from us again</h1>
-  <p>${link.business.name} will not send you review requests any more.</p>
-</div>
-</main>`,
-  });
-}
-
-function notFoundPage(res: Response): void {
-  sendPage(res, 404, {
-    title: 'Link not valid',
-    body: html`<main>
-<div class="card stack">
-  <h1>This link is not valid</h1>
-  <p>It may have been mistyped or withdrawn. If you were sent this link, please check the message and try again.</p>
-</div>
-</main>`,
-  });
-}
-
-function expiredPage(res: Response, token: string): void {
-  sendPage(res, 403, {
-    title: 'Please try again',
-    body: html`<main>
-<div class="card stack">
-  <h1>Please try again</h1>
-  <p>This form could not be accepted (it may have expired, or cookies may be blocked). Nothing was saved.</p>
-  <p><a class="button" href="/r/${encodeURIComponent(token)}">Reload the page</a></p>
-</div>
-</main>`,
-  });
 }

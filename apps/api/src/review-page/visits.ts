@@ -69,6 +69,8 @@ export const feedbackFormSchema = z.object({
     .pipe(
       z.string().max(REVIEW_TEXT_MAX, { error: `Keep the comment under ${REVIEW_TEXT_MAX} characters.` }),
     ),
+  // The checkbox "may show my review on its website": ticked sends `yes`; absent is no.
+  websiteConsent: z.unknown().transform((v) => v === 'yes'),
 });
 export type FeedbackForm = z.output<typeof feedbackFormSchema>;
 
@@ -79,7 +81,7 @@ export type FeedbackForm = z.output<typeof feedbackFormSchema>;
 export function submitFeedback(
   store: Store,
   token: string,
-  form: FeedbackForm,
+  form: Pick<FeedbackForm, 'rating' | 'comment'> & { websiteConsent?: boolean },
   now: number,
 ): Promise<{ link: LinkState; created: boolean } | undefined> {
   return withLink(store, token, async (link) => {
@@ -97,14 +99,34 @@ export function submitFeedback(
       requestId: link.request.id,
       createdAt: now,
     });
+    // The answer is recorded either way: a no, and when it was given, is an answer too.
+    await store.website.setConsent(review.id, form.websiteConsent === true, now);
     // Submitting implies the page was opened, whatever a link scanner did or did not do.
     await store.requests.markClicked(link.request, now);
     const request = (await store.requests.byId(link.request.id))!;
     await store.requests.markFeedback(request, now);
     return {
-      link: { ...link, request: (await store.requests.byId(link.request.id))!, review },
+      link: {
+        ...link,
+        request: (await store.requests.byId(link.request.id))!,
+        review: await store.reviews.byId(review.id),
+      },
       created: true,
     };
+  });
+}
+
+/** The customer changes their answer on the thanks page; undefined without a review. */
+export function setWebsiteConsent(
+  store: Store,
+  token: string,
+  consent: boolean,
+  now: number,
+): Promise<LinkState | undefined> {
+  return withLink(store, token, async (link) => {
+    if (!link.review) return undefined;
+    await store.website.setConsent(link.review.id, consent, now);
+    return link;
   });
 }
 

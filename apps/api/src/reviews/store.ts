@@ -3,6 +3,7 @@ import { isSyncedPlatform, type ReviewStatus } from '@review-desk/shared';
 import type { ReviewTotals } from '../analytics/store.ts';
 import { dayOf } from '../store/time.ts';
 import { type ReviewFilter, reviewPages } from './paging.ts';
+import type { WebsiteColumns } from './website-store.ts';
 
 export type { ReviewFilter } from './paging.ts';
 
@@ -19,7 +20,7 @@ export type ReviewRow = {
   external_id: string | null;
   request_id: number | null;
   created_at: number;
-};
+} & WebsiteColumns;
 
 export type NewReview = {
   businessId: number;

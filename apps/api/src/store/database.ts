@@ -4,7 +4,9 @@ import type { Database, DbLogger } from '@review-desk/server/db/types';
 import { emailContactKey } from '@review-desk/shared/contact';
 import { DELIVERY_MIGRATIONS } from '../delivery/store.ts';
 import { RATE_MIGRATIONS } from '../rate/limiter.ts';
+import { REVIEWS_MIGRATIONS } from '../reviews/website-store.ts';
 import { SETTINGS_MIGRATIONS } from '../settings/store.ts';
+import { WIDGET_MIGRATIONS } from '../widget/store.ts';
 
 // The service's database: SQLite by default (DATABASE_PATH; WAL, so the CLI can write while the
 // server runs), PostgreSQL when DATABASE_URL is set, shared by every replica. Opened once per
@@ -19,6 +21,8 @@ export const ALL_API_MIGRATIONS = serviceMigrations(API_MIGRATIONS, [
   SETTINGS_MIGRATIONS,
   DELIVERY_MIGRATIONS,
   RATE_MIGRATIONS,
+  REVIEWS_MIGRATIONS,
+  WIDGET_MIGRATIONS,
 ]);
 
 export type ApiDatabaseSettings = {

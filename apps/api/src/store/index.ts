@@ -8,6 +8,8 @@ import { allowanceStore } from '../requests/allowance.ts';
 import { optOutStore } from '../requests/opt-outs.ts';
 import { requestStore } from '../requests/store.ts';
 import { reviewStore } from '../reviews/store.ts';
+import { websiteStore } from '../reviews/website-store.ts';
+import { widgetStore } from '../widget/store.ts';
 import { type ApiDatabaseSettings, openApiDatabase } from './database.ts';
 import { settingsStore } from './service-values.ts';
 
@@ -27,6 +29,9 @@ export function createStore(db: Database, options: CacheOverrides = {}) {
     optOuts: optOutStore(db),
     allowance: allowanceStore(db),
     reviews: reviewStore(db),
+    /** A review on the business's website: consent, reports, what the widget reads. */
+    website: websiteStore(db),
+    widgets: widgetStore(db),
     analytics: analyticsStore(db),
     outbox: outboxStore(db),
     settings: settingsStore(db),

@@ -15,8 +15,8 @@ import { methodNotAllowed } from '../http/method.ts';
 import { named } from '../http/named.ts';
 import type { RoutedLocation } from '../locations/directory.ts';
 import { interpretReply } from '../proxy/answer.ts';
-import { createUpstreamHeaders } from '../proxy/headers.ts';
-import { PROXY_MESSAGES } from '../proxy/messages.ts';
+import { exchange } from '../proxy/exchange.ts';
+import { widgetRoutes } from './widget-routes.ts';
 
 // GET/PUT /bff/settings: the owners' Settings page, forwarded to the location's upstream
 // GET/PUT /api/v1/settings with that location's key (owners only: `settings:manage`). The body of
@@ -27,50 +27,7 @@ import { PROXY_MESSAGES } from '../proxy/messages.ts';
 // POST /api/v1/settings/test: an email test goes to the signed-in owner's own address, filled
 // in here; an SMS test to the phone the owner typed.
 
-type Exchange = {
-  status: number;
-  contentType: string | undefined;
-  retryAfter: string | null;
-  body: Buffer;
-};
 type Method = 'GET' | 'PUT' | 'POST';
-
-async function exchange(
-  location: RoutedLocation,
-  method: Method,
-  path: string,
-  requestId: string,
-  body?: Buffer,
-): Promise<Exchange> {
-  const base = location.upstream.url.href.replace(/\/+$/, '');
-  const headers = createUpstreamHeaders(location.upstream)(
-    method === 'GET'
-      ? { method: 'GET', requestId }
-      : // The write's headers are a POST's: the Origin rule, JSON and the length.
-        { method: 'POST', requestId, contentLength: body?.length ?? 0 },
-  );
-  delete headers.host;
-  delete headers['content-length'];
-  try {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: headers as Record<string, string>,
-      ...(body ? { body: new Uint8Array(body) } : {}),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(location.upstream.timeoutMs),
-    });
-    return {
-      status: response.status,
-      contentType: response.headers.get('content-type') ?? undefined,
-      retryAfter: response.headers.get('retry-after'),
-      body: Buffer.from(await response.arrayBuffer()),
-    };
-  } catch (error) {
-    throw (error as Error).name === 'TimeoutError'
-      ? new AppError('upstream_timeout', PROXY_MESSAGES.timeout)
-      : new AppError('upstream_unreachable', PROXY_MESSAGES.unreachable);
-  }
-}
 
 export function settingsRoutes(deps: { gates: RouteGates }): Router {
   const router = Router();
@@ -135,5 +92,7 @@ export function settingsRoutes(deps: { gates: RouteGates }): Router {
 
   router.all(BFF_PATHS.settings, methodNotAllowed('GET', 'PUT'));
   router.all(BFF_SETTINGS_TEST_PATH, methodNotAllowed('POST'));
+  // Settings → Website widget.
+  router.use(widgetRoutes(deps));
   return router;
 }

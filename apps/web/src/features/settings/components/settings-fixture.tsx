@@ -3,7 +3,7 @@ import {
   DEFAULT_EMAIL_TEMPLATE,
   DEFAULT_SMS_TEMPLATE,
 } from '@review-desk/shared/settings';
-import { ok, stubFetch } from '../../../test/fetch-stub.ts';
+import { fail, ok, stubFetch } from '../../../test/fetch-stub.ts';
 import { renderPage, session } from '../../../test/render.tsx';
 import SettingsPage from './settings-page.tsx';
 
@@ -37,6 +37,8 @@ export function stubSettingsBff(
 ): Record<string, unknown>[] {
   const writes: Record<string, unknown>[] = [];
   stubFetch(async (request) => {
+    // Settings → Website widget has its own tests (website-widget.test.tsx).
+    if (new URL(request.url).pathname.startsWith('/bff/widget')) return fail('widget_not_offered');
     if (request.method === 'GET') return settingsAnswer(stored);
     const body = (await request.json()) as Record<string, unknown>;
     writes.push(body);

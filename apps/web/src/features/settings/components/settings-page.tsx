@@ -22,7 +22,7 @@ import {
   type SettingsResponse,
   settingsSchemaFor,
 } from '@review-desk/shared/settings';
-import { type ChangeEvent, type FormEvent, useMemo, useState } from 'react';
+import { type ChangeEvent, type FormEvent, lazy, Suspense, useMemo, useState } from 'react';
 import { withMantine } from '../../../app/mantine.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -32,6 +32,9 @@ import { useSettings } from '../api/get-settings.ts';
 import { useUpdateSettings } from '../api/update-settings.ts';
 import { EmailPreview, SmsPreview } from './message-preview.tsx';
 import { SendTest } from './send-test.tsx';
+
+/** Settings → Website widget: its own chunk, fetched once the page is drawn. */
+const WebsiteWidget = lazy(() => import('./website-widget.tsx'));
 
 // Owners word their review requests and see them as the customer will, set the one reminder,
 // the sending hours and time zone, and the review site. Checked with the shared schema (the
@@ -229,7 +232,7 @@ function SettingsPage({ title }: { title: string }) {
     <Stack gap="md">
       <PageHeader
         title={title}
-        lead="The words of your review requests, the reminder, and when messages may be sent."
+        lead="The words of your review requests, the reminder, when messages may be sent, and your reviews on your website."
       />
       {notOffered && (
         <Alert color="blue" title="Managed by the review service" data-testid="settings-not-offered">
@@ -242,6 +245,9 @@ function SettingsPage({ title }: { title: string }) {
       )}
       {!settings.data && !settings.error && <Skeleton height={320} aria-label="Loading settings" />}
       {settings.data && <SettingsForm answer={settings.data} />}
+      <Suspense fallback={<Skeleton height={240} aria-label="Loading the website widget" />}>
+        <WebsiteWidget />
+      </Suspense>
     </Stack>
   );
 }
