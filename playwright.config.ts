@@ -67,6 +67,10 @@ export default defineConfig({
           QUIET_HOURS: process.env.QUIET_HOURS ?? 'off',
           // New reviews reach the bell within seconds (e2e/alerts.spec.ts).
           ALERT_POLL_SECONDS: process.env.ALERT_POLL_SECONDS ?? '2',
+          // Webhooks to the stand-in receiver on this machine, over HTTPS with its own certificate
+          // (e2e/integrations.spec.ts): for tests and the demo only, as with the dev outbox.
+          WEBHOOKS_ALLOW_PRIVATE: '1',
+          NODE_EXTRA_CA_CERTS: path.resolve(import.meta.dirname, 'test/support/tls/receiver-cert.pem'),
         },
       },
 });

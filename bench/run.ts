@@ -14,9 +14,10 @@ import { buildDashboard, launchBrowser, startStack } from './lib/stack.ts';
 import { locationsSection } from './locations.ts';
 import { proxyBenchmark } from './proxy.ts';
 import { serviceBenchmark } from './service.ts';
+import { webhooksBenchmark } from './webhooks.ts';
 import { widgetBenchmark } from './widget.ts';
 
-// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,widget] [--workers N[,N…]] [--cpu-prof DIR]
+// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,widget,webhooks] [--workers N[,N…]] [--cpu-prof DIR]
 //
 // Runs the benchmarks one after another (never two at once: they share the machine), prints each
 // table as it finishes and writes bench/results/latest.{json,md} (--quick: latest-quick.*; a run
@@ -32,6 +33,7 @@ const BENCHMARKS = [
   'bulk',
   'alerts',
   'widget',
+  'webhooks',
 ] as const;
 type Name = (typeof BENCHMARKS)[number];
 
@@ -46,7 +48,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts] [--workers N[,N…]] [--cpu-prof DIR]',
+    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,widget,webhooks] [--workers N[,N…]] [--cpu-prof DIR]',
   );
   process.exit(0);
 }
@@ -99,6 +101,7 @@ if (only.includes('delivery'))
   );
 if (only.includes('alerts')) report(await alertsSection(quick));
 if (only.includes('widget')) report(await widgetBenchmark({ quick }));
+if (only.includes('webhooks')) report(await webhooksBenchmark({ quick }));
 if (only.includes('dashboard') || only.includes('export') || only.includes('locations')) {
   const temp = tempDir('rd-bench-web-');
   const dist = path.join(temp.dir, 'dist');

@@ -78,4 +78,41 @@ describe('held requests across processes', () => {
     expect(phones.map((p) => stack.fake.count(p))).toEqual(phones.map(() => 1));
     for (const id of ids) expect((await record(second.url, id)).status).toBe('sent');
   });
+
+  it('sends asked for later go once at their time across two processes; retried or cancelled, never again', async () => {
+    const second = await stack.another();
+    const morning = '2030-01-20T10:00:00Z';
+    await Promise.all([setClock(stack.api.url, morning), setClock(second.url, morning)]);
+    const ask = async (url: string, body: Record<string, unknown>) =>
+      (await requestReviewLink(url, stack.key, body)).sent.json as {
+        data: { requestId: string; status: string; existing?: boolean };
+      };
+    const phones = Array.from({ length: 6 }, (_, i) => `+141555525${String(10 + i)}`);
+    const ids: string[] = [];
+    for (const [i, phone] of phones.entries()) {
+      const body = { customerPhone: phone, delayMinutes: 30, externalId: `sale-${i}` };
+      const made = await ask(i % 2 === 0 ? stack.api.url : second.url, body);
+      expect(made.data.status).toBe('scheduled');
+      // The point of sale retries through the other process: the same request, nothing more.
+      const retried = await ask(i % 2 === 0 ? second.url : stack.api.url, body);
+      expect(retried.data).toMatchObject({ requestId: made.data.requestId, existing: true });
+      ids.push(made.data.requestId);
+    }
+    const cancelled = ids[5] as string;
+    const deleted = await fetch(`${second.url}/api/v1/requests/${cancelled}`, {
+      method: 'DELETE',
+      headers: { 'x-api-key': stack.key, origin: second.url },
+    });
+    expect(deleted.status).toBe(200);
+    const later = '2030-01-20T10:31:00Z';
+    await Promise.all([setClock(stack.api.url, later), setClock(second.url, later)]);
+    await waitFor(
+      () => phones.slice(0, 5).every((p) => stack.fake.count(p) >= 1),
+      20_000,
+      'every sale’s request sent',
+    );
+    await Promise.all([drainDevJobs(stack.api.url), drainDevJobs(second.url)]);
+    expect(phones.map((p) => stack.fake.count(p))).toEqual([1, 1, 1, 1, 1, 0]);
+    expect((await record(stack.api.url, cancelled)).status).toBe('cancelled');
+  });
 });

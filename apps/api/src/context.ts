@@ -2,10 +2,12 @@ import type { Clock } from '@review-desk/server/clock';
 import type { JobRunner } from '@review-desk/server/jobs/runner';
 import type { Logger } from '@review-desk/server/log';
 import type { HttpMetrics } from '@review-desk/server/metrics';
+import type { SecretBox } from '@review-desk/server/secrets';
 import type { AuthenticatedKey, KeyLookup, KeyUsage } from './accounts/keys.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
 import type { DeliveryTracker } from './delivery/tracker.ts';
 import type { Config } from './env.ts';
+import type { Square } from './integrations/square/service.ts';
 import type { RateLimiter } from './rate/limiter.ts';
 import type { Reminders } from './reminders/reminders.ts';
 import type { HeldContext } from './requests/held.ts';
@@ -13,6 +15,8 @@ import type { SendContext } from './requests/send.ts';
 import type { SendStore } from './requests/send-store.ts';
 import type { SettingsService } from './settings/index.ts';
 import type { Store } from './store/index.ts';
+import type { Dispatcher } from './webhooks/dispatcher.ts';
+import type { Webhooks } from './webhooks/service.ts';
 import type { Widgets } from './widget/service.ts';
 
 /** Everything a request handler may use, built once by server.ts. */
@@ -34,6 +38,14 @@ export type AppContext = {
   reminders: Reminders;
   /** This process's runner of scheduled work (held sends, reminders); `drain()` runs what is due. */
   jobs: JobRunner;
+  /** The business's webhook endpoints and their logs (webhooks/service.ts). */
+  webhooks: Webhooks;
+  /** Seals what the service keeps for others: webhook secrets, point-of-sale keys. */
+  box: SecretBox;
+  /** Square, the first point of sale: its connections and notifications. */
+  square: Square;
+  /** This process's delivery of the webhooks' outbox, once started (startApi). */
+  dispatcher: { current?: Dispatcher };
   now: () => number;
   /** The clock `now` reads (movable with DEV_CLOCK=1), which scheduled work waits on. */
   clock: Clock;

@@ -11,6 +11,7 @@ import {
 import { z } from 'zod';
 import { realProviders } from './delivery/real-providers.ts';
 import { twilioConfig } from './delivery/twilio-config.ts';
+import { INTEGRATION_VARIABLES, integrationsConfig } from './integrations/config.ts';
 
 // The only reader of process.env: the service's configuration table. Every variable has a
 // default so `npm start` works on a fresh machine; a bad value stops the start with one line
@@ -165,6 +166,7 @@ export const API_CONFIG = setting.defineConfig({
     default: 'Review Desk <reviews@localhost>',
     description: 'Sender of review request emails.',
   },
+  ...INTEGRATION_VARIABLES,
   DEV_OUTBOX: {
     type: setting.bool(),
     default: '0',
@@ -231,17 +233,15 @@ function toConfig(env: Record<string, string | undefined>) {
       'DEV_OUTBOX',
       'must be off when NODE_ENV=production (it lists customers’ contacts)',
     );
-  if (e.DEV_OUTBOX && emailProvider !== 'outbox')
+  const providers = { [emailVariable]: emailProvider, SMS_PROVIDER: smsProvider };
+  const realProvider = Object.entries(providers).find(([, value]) => value !== 'outbox');
+  if (e.DEV_OUTBOX && realProvider)
     throw setting.configError(
       'DEV_OUTBOX',
-      `must be off with a real delivery provider (${emailVariable}=${emailProvider})`,
-    );
-  if (e.DEV_OUTBOX && smsProvider !== 'outbox')
-    throw setting.configError(
-      'DEV_OUTBOX',
-      `must be off with a real delivery provider (SMS_PROVIDER=${smsProvider})`,
+      `must be off with a real delivery provider (${realProvider[0]}=${realProvider[1]})`,
     );
   return {
+    ...integrationsConfig(e, providers),
     port: e.PORT.port,
     /** A taken port stops the start instead of moving on to the next free one. */
     portExplicit: !e.PORT.orNext,

@@ -6,11 +6,13 @@ import { jobRetention } from '@review-desk/server/jobs/retention';
 import type { JobRunner } from '@review-desk/server/jobs/runner';
 import { createLogSink, type LogSink, writeReadyLine } from '@review-desk/server/log';
 import { createHttpMetrics } from '@review-desk/server/metrics';
+import { createSecretBox, loadSecretsKey } from '@review-desk/server/secrets';
 import { type Served, serve } from '@review-desk/server/serve';
 import { API_PREFIX } from '@review-desk/shared';
 import express from 'express';
 import { createKeyUsage } from './accounts/keys.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
+import { createJobs, drainAll, startOutbox } from './background.ts';
 import { type AppContext, sendContextOf } from './context.ts';
 import { createDeliveryProvider } from './delivery/index.ts';
 import { devOutboxRoutes } from './delivery/outbox-routes.ts';
@@ -31,13 +33,15 @@ import {
   requestLogging,
   securityHeaders,
 } from './http/index.ts';
+import { squareRoutes } from './integrations/square/routes.ts';
+import { createSquare, type Square } from './integrations/square/service.ts';
 import { docsRoutes } from './openapi/routes.ts';
 import { createRateLimiter, createSharedRateLimiter } from './rate/limiter.ts';
-import { createReminders, REMINDER_JOB, type Reminders } from './reminders/reminders.ts';
-import { deliverHeld, recordHeld, recoverInterruptedSends } from './requests/held.ts';
+import { createReminders, type Reminders } from './reminders/reminders.ts';
+import { recoverInterruptedSends } from './requests/held.ts';
 import { requestsRoutes } from './requests/read-routes.ts';
 import { sendRoutes } from './requests/routes.ts';
-import { createScheduler, scheduledSendHandler } from './requests/scheduled.ts';
+import { sendReviewRequest } from './requests/send.ts';
 import { sendStore } from './requests/send-store.ts';
 import { reviewLinkFor } from './requests/validate.ts';
 import { reviewPageRoutes } from './review-page/routes.ts';
@@ -46,6 +50,10 @@ import { createSettingsService, openSettings } from './settings/index.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { openApiDatabase } from './store/database.ts';
 import { createStore } from './store/index.ts';
+import type { Dispatcher } from './webhooks/dispatcher.ts';
+import { deliveryEvents } from './webhooks/events.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
+import { createWebhooks } from './webhooks/service.ts';
 import { widgetFastPath } from './widget/fast-path.ts';
 import { widgetOwnerRoutes } from './widget/owner-routes.ts';
 import { widgetPublicRoutes } from './widget/public-routes.ts';
@@ -62,6 +70,8 @@ export type ApiOptions = {
   now?: () => number;
   /** A clock for tests that scheduled work waits on (a FakeClock); `now` reads it when given. */
   clock?: Clock;
+  /** Extra trust anchors (PEM) for webhook receivers' certificates: the tests' own authority. */
+  webhookCa?: string;
 };
 
 /** The app over an opened database (store/database.ts: openApiDatabase). */
@@ -74,11 +84,14 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   const clock: Clock =
     options.clock ?? (options.now ? { now: options.now } : config.devClock ? new FakeClock() : systemClock);
   const now = options.now ?? (() => clock.now());
-  const tracker = openDeliveryTracker({ db, logger: sink.logger, now });
+  // Receipts and opt-outs report their events in their own transactions.
+  const dispatcher: { current?: Dispatcher } = {};
+  const tracker = openDeliveryTracker({ db, logger: sink.logger, now, hooks: deliveryEvents(store.events) });
+  const box = createSecretBox(loadSecretsKey(config.secrets, { create: true, variable: 'SECRETS_KEY' })!);
   const ctx: AppContext = {
     config,
     store,
-    sends: sendStore({ store, tracker, clock }),
+    sends: sendStore({ store, tracker, clock, monthlySendAllowance: config.monthlySendAllowance }),
     delivery:
       options.delivery ??
       createDeliveryProvider(config, {
@@ -109,6 +122,16 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     reminders: undefined as unknown as Reminders,
     widgets: createWidgets({ store, now, publicOrigin: () => site.publicOrigin, logger: sink.logger }),
     jobs: undefined as unknown as JobRunner,
+    webhooks: createWebhooks({
+      store,
+      box,
+      allowPrivate: config.webhooks.allowPrivate,
+      now,
+      wake: () => dispatcher.current?.wake(),
+    }),
+    box,
+    square: undefined as unknown as Square,
+    dispatcher,
     now,
     clock,
     site,
@@ -124,29 +147,16 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     monthlySendAllowance: config.monthlySendAllowance,
     reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
   });
-  const sendContext = () => sendContextOf(ctx);
   // Finished jobs (one per reminder, per held send) are deleted after a while, by a job of their own.
   const retention = jobRetention({ db, clock, logger: sink.logger });
-  ctx.jobs = createScheduler({
-    db,
-    clock,
-    logger: sink.logger,
-    handler: scheduledSendHandler({
-      store,
-      tracker,
-      logger: sink.logger,
-      now,
-      reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
-      templatesFor: (businessId) => ctx.settings.templatesFor(businessId),
-      deliver: (reserved, messages) => deliverHeld(sendContext(), reserved, messages),
-      giveUp: (reserved, messages, outcome) =>
-        recordHeld(
-          sendContext(),
-          reserved,
-          messages.map((message) => ({ message, outcome })),
-        ),
-    }),
-    more: { [REMINDER_JOB]: ctx.reminders.handler, [retention.kind]: retention.handler },
+  ctx.jobs = createJobs(ctx, db, { [retention.kind]: retention.handler });
+  ctx.square = createSquare({
+    store,
+    box,
+    config: config.square,
+    publicOrigin: () => ctx.site.publicOrigin,
+    now,
+    send: (sender, body, source) => sendReviewRequest(sendContextOf(ctx), sender, body, source),
   });
 
   const app = express();
@@ -166,6 +176,8 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   app.use(analyticsRoutes(ctx));
   app.use(requestsRoutes(ctx));
   app.use(twilioWebhookRoutes(ctx));
+  app.use(webhookRoutes(ctx));
+  app.use(squareRoutes(ctx));
   app.use(settingsRoutes(ctx));
   app.use(widgetOwnerRoutes(ctx));
   app.use(docsRoutes(ctx));
@@ -184,7 +196,8 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     }),
   );
   if (config.devOutbox) app.use(devOutboxRoutes(ctx));
-  if (config.devClock && clock instanceof FakeClock) app.use(devClockRoutes(clock, ctx.jobs));
+  if (config.devClock && clock instanceof FakeClock)
+    app.use(devClockRoutes(clock, { drain: () => drainAll(ctx) }));
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
   // Widget views answered from memory go out before Express; everything else goes through it.
@@ -216,9 +229,11 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   const stopListening = () => Promise.all(changes.map((subscription) => subscription.close()));
   const recovered = await recoverInterruptedSends(ctx.store, ctx.tracker, ctx.now());
   if (recovered > 0) ctx.logger.warn({ recovered }, 'requests interrupted during delivery marked failed');
-  // Held requests and reminders go out when due, from whichever process claims them.
+  // Held requests and reminders go out when due, from whichever process claims them; every
+  // process delivers the webhooks' outbox.
   await retention.schedule();
   ctx.jobs.start();
+  await startOutbox(ctx, db, { webhookCa: options.webhookCa });
 
   // Demo data before the ready line: whoever waits for `listening` finds it in place.
   if (config.seedDemo) {
@@ -248,6 +263,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
       timeouts: { keepAliveTimeout: 5_000 },
     });
   } catch (error) {
+    await ctx.dispatcher.current?.stop();
     await ctx.jobs.stop({ timeoutMs: 5_000 });
     await stopListening();
     await ctx.tracker.close();
@@ -273,6 +289,7 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
         await served.close({ graceMs: 3_000 });
         clearInterval(usageTimer);
         await ctx.keyUsage.flush();
+        await ctx.dispatcher.current?.stop();
         await ctx.jobs.stop({ timeoutMs: 5_000 });
         await stopListening();
         await ctx.delivery.close();

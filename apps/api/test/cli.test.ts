@@ -119,7 +119,7 @@ describe.each(ENGINES)('%s', (engine) => {
       expect(await cli(['import-reviews', csv, '--business', 'corner'])).toContain('Imported 2 reviews');
       expect(await cli(['import-reviews', json, '--business', 'corner'])).toContain('Imported 1 reviews');
       expect(await cli(['import-reviews', csv, '--business', 'corner'])).toContain(
-        'Imported 0 reviews; skipped 2',
+        'Imported 0 reviews; updated 0 changed since; skipped 2',
       );
 
       const bad = path.join(tmp.dir, 'bad.json');

@@ -71,7 +71,7 @@ export type TestApi = RunningApi & {
 
 export async function startTestApi(
   overrides: Partial<Config> = {},
-  options: { engine?: Engine; clock?: FakeClock } = {},
+  options: { engine?: Engine; clock?: FakeClock; webhookCa?: string } = {},
 ): Promise<TestApi> {
   const dir = mkdtempSync(path.join(tmpdir(), 'rd-api-test-'));
   const engine = options.engine ?? 'sqlite';
@@ -97,7 +97,10 @@ export async function startTestApi(
   });
   let api: RunningApi;
   try {
-    api = await startApi(config, fake ? { clock: fake } : { now: () => clock.now });
+    api = await startApi(config, {
+      ...(fake ? { clock: fake } : { now: () => clock.now }),
+      ...(options.webhookCa ? { webhookCa: options.webhookCa } : {}),
+    });
   } catch (error) {
     await database.drop();
     rmSync(dir, { recursive: true, force: true });

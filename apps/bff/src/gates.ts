@@ -45,6 +45,9 @@ export type RouteGates = Record<
   | 'widget.read'
   | 'widget.write'
   | 'widget.show'
+  | 'integrations.read'
+  | 'integrations.write'
+  | 'integrations.remove'
   | 'alerts'
   | 'alerts.write'
   | 'bulk.read'
@@ -107,6 +110,10 @@ export function createGates(deps: {
       'widget.read': [...may('settings:manage'), at, noBody, share],
       'widget.write': [sameSite, ...may('settings:manage'), at, json, share],
       'widget.show': [sameSite, ...may('settings:manage'), at, noBody, share],
+      // Settings → Integrations: the same owners; removals and actions carry no body.
+      'integrations.read': [...may('settings:manage'), at, noBody, share],
+      'integrations.write': [sameSite, ...may('settings:manage'), at, json, share],
+      'integrations.remove': [sameSite, ...may('settings:manage'), at, share],
       alerts: [...may('reviews:read'), noBody],
       'alerts.write': [sameSite, ...may('reviews:read'), json],
       // List sends: who may send may send to a list, at the location addressed.

@@ -34,6 +34,7 @@ import type { LogSink } from './log.ts';
 import { type Metrics, metricsText } from './metrics.ts';
 import { createReadTargets } from './proxy/read-targets.ts';
 import { createProxy } from './proxy/routes.ts';
+import { integrationRoutes } from './settings/integrations-routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { staticSite } from './static.ts';
 import { type DatabaseSettings, metaValue, openBffDatabase } from './store/database.ts';
@@ -243,6 +244,7 @@ export function createBff(
   app.use(overviewRoutes({ directory, gates: gates.routes }));
   app.use(bulkRoutes({ bulk, gates: gates.routes, logger }));
   app.use(settingsRoutes({ gates: gates.routes }));
+  app.use(integrationRoutes({ gates: gates.routes }));
   app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger, jobs: [alerts, bulk] }));
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {

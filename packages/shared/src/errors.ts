@@ -6,6 +6,7 @@
 import { COMMON_ERROR_CODES, type ErrorCodeInfo } from './error-codes.ts';
 import { API_ERROR_CODES } from './error-codes-api.ts';
 import { BFF_ERROR_CODES } from './error-codes-bff.ts';
+import { INTEGRATION_ERROR_CODES } from './error-codes-integrations.ts';
 
 export type { ErrorCodeInfo } from './error-codes.ts';
 
@@ -13,6 +14,7 @@ export const ERROR_CODES = {
   ...COMMON_ERROR_CODES,
   ...API_ERROR_CODES,
   ...BFF_ERROR_CODES,
+  ...INTEGRATION_ERROR_CODES,
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -14,6 +14,8 @@ export const REQUEST_ENDPOINTS = {
   list: { method: 'GET', path: '/api/v1/requests', scope: READ_REQUESTS_SCOPE },
   /** `:id` is the send's `requestId`. */
   one: { method: 'GET', path: '/api/v1/requests/:id', scope: READ_REQUESTS_SCOPE },
+  /** Cancels a request still held for later (status `scheduled`); the sender's scope. */
+  cancel: { method: 'DELETE', path: '/api/v1/requests/:id', scope: 'review_requests:write' },
 } as const;
 
 /** The path of one request; the id is percent-encoded (a requestId is URL-safe, others may not be). */
@@ -69,11 +71,12 @@ export function legStateAdvances(current: LegState, next: LegState): boolean {
 }
 
 /**
- * The status of a whole request. scheduled — waiting for sending hours; sending — being handed to
- * the carriers; sent — at least one message accepted (not a delivery receipt); failed — nothing
- * went out; unknown — the outcome of its only message(s) is unknown.
+ * The status of a whole request. scheduled — held for its time or the sending hours; sending —
+ * being handed to the carriers; sent — at least one message accepted (not a delivery receipt);
+ * failed — nothing went out; unknown — the outcome of its only message(s) is unknown; cancelled —
+ * cancelled while it was held, so nothing went out.
  */
-export const REQUEST_STATUSES = ['scheduled', 'sending', 'sent', 'failed', 'unknown'] as const;
+export const REQUEST_STATUSES = ['scheduled', 'sending', 'sent', 'failed', 'unknown', 'cancelled'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 export const requestStatusSchema = /* @__PURE__ */ z.enum(REQUEST_STATUSES, {
   error: `status must be one of ${REQUEST_STATUSES.join(', ')}`,
@@ -114,6 +117,13 @@ export const requestRecordSchema = /* @__PURE__ */ z.object({
   completed: z.boolean(),
   optedOut: z.boolean(),
   legs: z.array(requestLegSchema),
+  /** The sale, visit or invoice the request follows, as its sender named it; null when none. */
+  externalId: z.optional(z.nullable(z.string())),
+  /**
+   * A request no one sent by hand: where its contact came from (`square`, and the payment's id).
+   * Null for requests a person or a caller of the API sent.
+   */
+  automatic: z.optional(z.nullable(z.object({ source: z.string(), id: z.string() }))),
 });
 export type RequestRecord = z.infer<typeof requestRecordSchema>;
 

@@ -11,6 +11,8 @@ export const SCOPES = [
   'review_requests:read',
   'widget:read',
   'widget:write',
+  // Webhook endpoints (webhooks.ts): create, list, rotate, remove and their deliveries.
+  'webhooks:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

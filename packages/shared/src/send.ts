@@ -2,6 +2,7 @@ import { CHANNEL_REQUIRES, channelSchema, DEFAULT_CHANNEL } from './channels.ts'
 import { CUSTOMER_NAME_WEB_ADDRESS_MESSAGE, cleanCustomerName, holdsWebAddress } from './customer-name.ts';
 import { CUSTOMER_EMAIL_MAX, CUSTOMER_NAME_MAX } from './limits.ts';
 import { checkPhone } from './phone.ts';
+import { delayMinutesSchema, externalIdSchema, SEND_LATER_MESSAGES, sendAtSchema } from './send-later.ts';
 import { z } from './zod.ts';
 
 // POST /api/v1/requests/send (docs/api.md, "Sending").
@@ -73,6 +74,10 @@ const sendRequestObject = /* @__PURE__ */ z.strictObject({
   /** The API leaves this field's name open; `customerEmail` is the real service's name. */
   customerEmail: blankIsUnset(blankToUndefined, customerEmailSchema),
   channel: z._default(channelSchema, DEFAULT_CHANNEL),
+  // Sending later (send-later.ts): a time or a delay, and the sale it follows.
+  sendAt: z.optional(sendAtSchema),
+  delayMinutes: z.optional(delayMinutesSchema),
+  externalId: z.optional(externalIdSchema),
 });
 
 export const PHONE_REQUIRED_MESSAGE =
@@ -101,6 +106,12 @@ export const sendRequestSchema = sendRequestObject.check(
         message: `${EMAIL_REQUIRED_MESSAGE} (channel ${body.channel})`,
       });
     }
+    const later =
+      body.sendAt !== undefined ? 'sendAt' : body.delayMinutes !== undefined ? 'delayMinutes' : null;
+    if (body.sendAt !== undefined && body.delayMinutes !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['delayMinutes'], message: SEND_LATER_MESSAGES.both });
+    else if (later && body.channel === 'link')
+      ctx.addIssue({ code: 'custom', path: [later], message: SEND_LATER_MESSAGES.link });
   }),
 );
 /** What a caller writes. */
@@ -124,6 +135,11 @@ export const sendResultSchema = /* @__PURE__ */ z.looseObject({
    * for outside the business's sending hours (docs/api.md, "Quiet hours").
    */
   scheduledFor: z.optional(z.string()),
+  /**
+   * Our extension: true when the body's `externalId` had already made a request for this business:
+   * the answer names that request (`requestId`, its status now) and nothing was sent again.
+   */
+  existing: z.optional(z.boolean()),
 });
 export type SendResult = z.infer<typeof sendResultSchema>;
 
@@ -138,7 +154,7 @@ export const SEND_STATUS_UNKNOWN = 'unknown';
 export const SEND_STATUS_MEANINGS: Record<string, string> = {
   sent: 'Accepted for delivery. Not a delivery receipt, and not a review.',
   scheduled:
-    'Accepted and held: it was asked for outside the business’s sending hours and goes out when they open.',
+    'Accepted and held: it goes out at the time it was asked for, inside the business’s sending hours.',
   unknown:
     'Outcome unknown: the carrier did not answer in time, so the message may have gone out. Check recent requests before sending again.',
 };
@@ -150,10 +166,14 @@ export const SEND_STATUS_MEANINGS: Record<string, string> = {
  * and refuses a key reused for another intent (docs/bff.md, "The send journal").
  */
 export function sendIntent(send: SendRequest): string {
-  return JSON.stringify([
+  const intent: unknown[] = [
     send.channel,
     send.customerName ?? null,
     send.customerPhone ?? null,
     send.customerEmail ?? null,
-  ]);
+  ];
+  // Only when asked for: an intent of the fields above reads as it always did.
+  if (send.sendAt !== undefined || send.delayMinutes !== undefined || send.externalId !== undefined)
+    intent.push(send.sendAt ?? null, send.delayMinutes ?? null, send.externalId ?? null);
+  return JSON.stringify(intent);
 }

@@ -192,7 +192,9 @@ async function run(
         readImportFile(file),
         now,
       );
-      out(`Imported ${result.imported} reviews; skipped ${result.skipped} already imported`);
+      out(
+        `Imported ${result.imported} reviews; updated ${result.updated} changed since; skipped ${result.skipped} already imported`,
+      );
       return;
     }
     case 'seed-demo': {

@@ -2,9 +2,17 @@ import type { Database } from '@review-desk/server/db/types';
 
 // Who may not be texted (component `delivery`): a STOP texted to one of the service's numbers,
 // for every business sending from it (sms_number_opt_outs, decision 0028), and the older
-// per-business opt-outs (sms_opt_outs: STOPs recorded before, and the carrier's own word).
+// per-business opt-outs (sms_opt_outs: STOPs recorded before, and the carrier's own word). An
+// opt-out is reported (contact.opted_out, hooks.optedOut) in the transaction that records it: to
+// the business for the carrier's word, to every business that texted the phone from the number
+// for a STOP.
 
-export function optOutStore(db: Database) {
+/** Told of each opt-out inside its transaction (DeliveryHooks.optedOut in store.ts). */
+export type OptOutHooks = {
+  optedOut?: (businessId: number, phone: string, source: 'sms_stop' | 'carrier', at: number) => Promise<void>;
+};
+
+export function optOutStore(db: Database, hooks: OptOutHooks = {}) {
   const optOut = db.prepare(`INSERT INTO sms_opt_outs (business_id, phone, opted_out, updated_at)
     VALUES ($1, $2, $3, $4) ON CONFLICT (business_id, phone) DO UPDATE SET opted_out = excluded.opted_out,
     updated_at = excluded.updated_at`);
@@ -26,10 +34,21 @@ export function optOutStore(db: Database) {
   // START lifts the per-business opt-outs of the phone recorded before it (not a newer one).
   const liftOlder = db.prepare(`UPDATE sms_opt_outs SET opted_out = 0, updated_at = $3
     WHERE phone = $1 AND opted_out = 1 AND updated_at <= $2`);
+  // The businesses that texted this phone from this number: those a STOP to it is reported to.
+  const textedFrom = db.prepare(`SELECT DISTINCT business_id FROM delivery_legs
+    WHERE to_addr = $1 AND channel = 'sms' AND sender = $2`);
 
   return {
     async setOptOut(businessId: number, phone: string, out: boolean, at: number): Promise<void> {
-      await optOut.run(businessId, phone, out ? 1 : 0, at);
+      const told = hooks.optedOut;
+      if (!out || !told) {
+        await optOut.run(businessId, phone, out ? 1 : 0, at);
+        return;
+      }
+      await db.transaction(async () => {
+        await optOut.run(businessId, phone, 1, at);
+        await told(businessId, phone, 'carrier', at);
+      });
     },
 
     /**
@@ -65,6 +84,11 @@ export function optOutStore(db: Database) {
         );
         if (written === undefined) return false;
         if (!message.optOut) await liftOlder.run(message.phone, message.messageAt, message.at);
+        else if (hooks.optedOut) {
+          const businesses = await textedFrom.all<{ business_id: number }>(message.phone, message.sender);
+          for (const row of businesses)
+            await hooks.optedOut(Number(row.business_id), message.phone, 'sms_stop', message.at);
+        }
         return true;
       });
     },

@@ -20,6 +20,8 @@ export type DeliveryRequestRow = {
   scheduled_for: number | null;
   created_at: number;
   updated_at: number;
+  /** A held request cancelled before its time (stored `failed`, read back `cancelled`). */
+  cancelled_at: number | null;
 };
 
 export type LegRow = {
@@ -59,7 +61,24 @@ export const RANK_SQL = `CASE state ${Object.entries(LEG_STATE_RANK)
 export const LEG_ORDER = "CASE kind WHEN 'request' THEN 0 ELSE 1 END, channel DESC";
 export const FINAL_SQL = FINAL_LEG_STATES.map((s) => `'${s}'`).join(', ');
 
-export const toRequest = (row: DeliveryRequestRow): DeliveryRequestRow =>
-  withNumbers(row, ['business_id', 'scheduled_for', 'created_at', 'updated_at']);
+export const toRequest = (row: DeliveryRequestRow): DeliveryRequestRow => {
+  const request = withNumbers(row, [
+    'business_id',
+    'scheduled_for',
+    'created_at',
+    'updated_at',
+    'cancelled_at',
+  ]);
+  return request.cancelled_at === null || request.cancelled_at === undefined
+    ? { ...request, cancelled_at: null }
+    : { ...request, status: 'cancelled' };
+};
+
+/** The WHERE of a status filter: `cancelled` is stored as `failed` with its time. */
+export function statusClause(status: RequestStatus, param: string): string {
+  if (status === 'cancelled') return 'cancelled_at IS NOT NULL';
+  if (status === 'failed') return `status = ${param} AND cancelled_at IS NULL`;
+  return `status = ${param}`;
+}
 
 export const toLeg = (row: LegRow): LegRow => withNumbers(row, ['business_id', 'segments', 'updated_at']);

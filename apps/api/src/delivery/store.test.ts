@@ -1,5 +1,6 @@
 import { describeEngines, useTestDatabase } from '@review-desk/server/test-support/databases';
 import { beforeEach, expect, it } from 'vitest';
+import { REQUESTS_MIGRATIONS } from '../requests/origins.ts';
 import { DELIVERY_MIGRATIONS, deliveryStore, type NewLeg } from './store.ts';
 
 const leg = (over: Partial<NewLeg> = {}): NewLeg => ({
@@ -20,7 +21,10 @@ const sending = (requestId: string) =>
   ({ requestId, businessId: 1, channel: 'sms', status: 'sending', scheduledFor: null, at: 1000 }) as const;
 
 describeEngines('delivery store', (dialect) => {
-  const database = useTestDatabase(dialect, { migrations: [DELIVERY_MIGRATIONS] });
+  const database = useTestDatabase(dialect, {
+    // The requests' migration adds the cancellation's column to delivery_requests.
+    migrations: [DELIVERY_MIGRATIONS, REQUESTS_MIGRATIONS],
+  });
   const store = () => deliveryStore(database().db);
 
   beforeEach(async () => {

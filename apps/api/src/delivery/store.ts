@@ -1,8 +1,15 @@
 import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database, Transaction } from '@review-desk/server/db/types';
-import type { Channel, LegKind, LegState, RequestStatus } from '@review-desk/shared';
+import {
+  type Channel,
+  FINAL_LEG_STATES,
+  type LegKind,
+  type LegState,
+  type RequestStatus,
+} from '@review-desk/shared';
 import { callsBack, earlyReceipts } from './early-receipts.ts';
-import { optOutStore } from './opt-outs.ts';
+import { type OptOutHooks, optOutStore } from './opt-outs.ts';
+import { deliveryReads } from './reads.ts';
 import {
   type DeliveryRequestRow,
   FINAL_SQL,
@@ -25,7 +32,18 @@ export type { DeliveryRequestRow, LegRow, NewLeg } from './rows.ts';
 
 export type ReceiptResult = 'changed' | 'unchanged' | 'held' | 'dropped';
 
-export function deliveryStore(db: Database) {
+/**
+ * What else a delivery write must do in its own transaction: the events it reports (webhooks/,
+ * wired by server.ts), so they commit with it or not at all.
+ */
+export type DeliveryHooks = {
+  /** A receipt moved a leg to delivered, undelivered or failed. */
+  legSettled?: (leg: LegRow, at: number) => Promise<void>;
+  /** A phone was opted out of a business's texts: it texted STOP, or the carrier said so. */
+  optedOut?: OptOutHooks['optedOut'];
+};
+
+export function deliveryStore(db: Database, hooks: DeliveryHooks = {}) {
   const insertRequest = db.prepare(`INSERT INTO delivery_requests
     (request_id, business_id, channel, status, scheduled_for, created_at, updated_at)
     VALUES ($1, $2, $3, $4, $5, $6, $6)`);
@@ -46,12 +64,17 @@ export function deliveryStore(db: Database) {
   const legByMessage = db.prepare('SELECT * FROM delivery_legs WHERE provider_message_id = $1');
   const early = earlyReceipts(db, receipt);
   const requestById = db.prepare(
-    'SELECT request_id, business_id, channel, status, scheduled_for, created_at, updated_at FROM delivery_requests WHERE request_id = $1 AND business_id = $2',
+    'SELECT request_id, business_id, channel, status, scheduled_for, created_at, updated_at, cancelled_at FROM delivery_requests WHERE request_id = $1 AND business_id = $2',
   );
   const legsOf = db.prepare(`SELECT * FROM delivery_legs WHERE request_id = $1 ORDER BY ${LEG_ORDER}`);
   const startSending = db.prepare(
     "UPDATE delivery_requests SET status = 'sending', updated_at = $2 WHERE request_id = $1 AND status = 'scheduled'",
   );
+  const cancelHeld =
+    db.prepare(`UPDATE delivery_requests SET status = 'failed', cancelled_at = $2, updated_at = $2
+    WHERE request_id = $1 AND status = 'scheduled'`);
+  const cancelLegs = db.prepare(`UPDATE delivery_legs SET state = 'failed', error = $2, updated_at = $3
+    WHERE request_id = $1 AND kind = 'request' AND state = 'scheduled'`);
   const discardLegs = db.prepare('DELETE FROM delivery_legs WHERE request_id = $1');
   const discardRequest = db.prepare('DELETE FROM delivery_requests WHERE request_id = $1');
   const stale = db.prepare("SELECT * FROM delivery_requests WHERE status = 'sending' AND updated_at < $1");
@@ -94,24 +117,8 @@ export function deliveryStore(db: Database) {
     );
   }
 
-  async function legsFor(requestIds: string[]): Promise<Map<string, LegRow[]>> {
-    const byRequest = new Map<string, LegRow[]>();
-    if (requestIds.length === 0) return byRequest;
-    const list = requestIds.map((_, i) => `$${i + 1}`).join(', ');
-    const rows = await db.all<LegRow>(
-      `SELECT * FROM delivery_legs WHERE request_id IN (${list}) ORDER BY ${LEG_ORDER}`,
-      ...requestIds,
-    );
-    for (const row of rows) {
-      const legs = byRequest.get(row.request_id) ?? [];
-      legs.push(toLeg(row));
-      byRequest.set(row.request_id, legs);
-    }
-    return byRequest;
-  }
-
   return {
-    ...optOutStore(db),
+    ...optOutStore(db, hooks),
     db,
 
     /** A request's record; with its legs, when the carriers already answered (one transaction). */
@@ -168,7 +175,15 @@ export function deliveryStore(db: Database) {
       error: string | null,
       at: number,
     ): Promise<ReceiptResult> {
-      return early.receive(providerMessageId, { state, errorCode, error, at });
+      const receipt = { state, errorCode, error, at };
+      const settled = hooks.legSettled;
+      if (!settled || !FINAL_LEG_STATES.includes(state)) return early.receive(providerMessageId, receipt);
+      return db.transaction(async () => {
+        const result = await early.receive(providerMessageId, receipt);
+        const leg = result === 'changed' ? await legByMessage.get<LegRow>(providerMessageId) : undefined;
+        if (leg) await settled(toLeg(leg), at);
+        return result;
+      });
     },
 
     async legByMessage(providerMessageId: string): Promise<LegRow | undefined> {
@@ -185,46 +200,18 @@ export function deliveryStore(db: Database) {
       return (await legsOf.all<LegRow>(requestId)).map(toLeg);
     },
 
-    legsFor,
-
-    /** Newest first, filtered by status and channel. */
-    async list(
-      businessId: number,
-      query: {
-        page: number;
-        limit: number;
-        status?: RequestStatus | undefined;
-        channel?: Channel | undefined;
-      },
-    ): Promise<{ total: number; rows: DeliveryRequestRow[] }> {
-      const where = ['business_id = $1'];
-      const params: (string | number)[] = [businessId];
-      if (query.status) {
-        params.push(query.status);
-        where.push(`status = $${params.length}`);
-      }
-      if (query.channel) {
-        params.push(query.channel);
-        where.push(`channel = $${params.length}`);
-      }
-      const clause = where.join(' AND ');
-      const count = await db.get<{ n: number }>(
-        `SELECT count(*) AS n FROM delivery_requests WHERE ${clause}`,
-        ...params,
-      );
-      const rows = await db.all<DeliveryRequestRow>(
-        `SELECT * FROM delivery_requests WHERE ${clause} ORDER BY created_at DESC, id DESC
-         LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        ...params,
-        query.limit,
-        (query.page - 1) * query.limit,
-      );
-      return { total: Number(count?.n ?? 0), rows: rows.map(toRequest) };
-    },
+    ...deliveryReads(db),
 
     /** A held request's time came: marks it being sent; false when it no longer waits. */
     async startSending(requestId: string, at: number): Promise<boolean> {
       return (await startSending.run(requestId, at)).changes > 0;
+    },
+
+    /** Cancels a request still held (false when it no longer waits); its legs say why nothing left. */
+    async cancelHeld(requestId: string, at: number): Promise<boolean> {
+      if ((await cancelHeld.run(requestId, at)).changes === 0) return false;
+      await cancelLegs.run(requestId, 'Cancelled before its time: not sent.', at);
+      return true;
     },
 
     /** Forgets a request refused for its contact (see requests.discard in the service's store). */

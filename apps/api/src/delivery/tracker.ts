@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from '@review-desk/server/db/types';
 import type { Logger } from '@review-desk/server/log';
 import { OUTBOX_FAULTS } from '@review-desk/shared';
-import { type DeliveryStore, deliveryStore } from './store.ts';
+import { type DeliveryHooks, type DeliveryStore, deliveryStore } from './store.ts';
 import { receiptError } from './twilio-errors.ts';
 
 // The delivery tables of a running service, on the service's database (migrated with the others
@@ -33,8 +33,10 @@ export function openDeliveryTracker(options: {
   db: Database;
   logger: Logger;
   now: () => number;
+  /** The events its writes report, in their transactions (server.ts). */
+  hooks?: DeliveryHooks;
 }): DeliveryTracker {
-  const store = deliveryStore(options.db);
+  const store = deliveryStore(options.db, options.hooks);
   // The outbox's receipts wait here in the order their messages were accepted (each is due
   // OUTBOX_RECEIPT_MS after its send), and those due are recorded together in one transaction:
   // one commit for many receipts, not one each.

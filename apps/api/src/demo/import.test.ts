@@ -42,9 +42,14 @@ describe.each(ENGINES)('importReviews (%s)', (engine) => {
       },
       { rating: 4, platform: 'facebook', review_date: '2024-05-03', extra: 'ignored' },
     ];
-    expect(await importReviews(store, 'b', rows, Date.now())).toEqual({ imported: 3, skipped: 0 });
+    expect(await importReviews(store, 'b', rows, Date.now())).toEqual({
+      imported: 3,
+      updated: 0,
+      skipped: 0,
+    });
     expect(await importReviews(store, 'b', rows.slice(0, 1), Date.now())).toEqual({
       imported: 0,
+      updated: 0,
       skipped: 1,
     });
     const stored = await store.db.all(
@@ -72,6 +77,30 @@ describe.each(ENGINES)('importReviews (%s)', (engine) => {
         review_at: Date.parse('2024-05-03T00:00:00Z'),
         author_name: null,
       },
+    ]);
+  });
+
+  it('changes a stored review whose rating, status or reply changed since, its counters with it', async () => {
+    const store = await setup();
+    const row = { rating: 2, platform: 'google', review_date: '2024-05-01', external_id: 'g-1' };
+    await importReviews(store, 'b', [row], Date.now());
+    const answered = { ...row, rating: 4, response_status: 'responded', response_text: 'Sorry' };
+    expect(await importReviews(store, 'b', [answered], Date.now())).toEqual({
+      imported: 0,
+      updated: 1,
+      skipped: 0,
+    });
+    // A row that leaves the reply out keeps it; the same values again change nothing.
+    expect(await importReviews(store, 'b', [{ ...row, rating: 4 }], Date.now())).toEqual({
+      imported: 0,
+      updated: 0,
+      skipped: 1,
+    });
+    expect(await store.db.all('SELECT rating, status, response_text FROM reviews')).toEqual([
+      { rating: 4, status: 'responded', response_text: 'Sorry' },
+    ]);
+    expect(await store.db.all('SELECT status, rating, n FROM review_counts WHERE n > 0')).toEqual([
+      { status: 'responded', rating: 4, n: 1 },
     ]);
   });
 

@@ -11,8 +11,10 @@ import { loadReviews } from './load.ts';
 // Synced reviews: imported from external networks, reported apart from requests (docs/api.md,
 // "Analytics"). A file is JSON (an array, or {reviews: [...]}) or CSV with a header row, in the
 // review item's field names. Every row is checked first: one bad row imports nothing and names the
-// row. A row whose (platform, external_id) is already stored is skipped, so re-importing a file is
-// safe.
+// row. A row whose (platform, external_id) is already stored changes that review when its rating,
+// status or reply differs (the platform's review was edited or answered: a review.updated event,
+// written in the change's transaction) and is skipped otherwise, so re-importing a file is safe.
+// A field the row leaves out keeps its stored value.
 
 const optionalText = (max: number) =>
   z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().trim().max(max).optional());
@@ -69,10 +71,11 @@ export async function importReviews(
   businessSlug: string,
   rows: unknown[],
   now: number,
-): Promise<{ imported: number; skipped: number }> {
+): Promise<{ imported: number; updated: number; skipped: number }> {
   const business = await requireBusiness(store, businessSlug);
   const problems: string[] = [];
   const reviews: NewReview[] = [];
+  const changes: Parameters<Store['reviews']['change']>[] = [];
   const seen = new Set<string>();
   let skipped = 0;
   for (const [i, input] of rows.entries()) {
@@ -85,11 +88,26 @@ export async function importReviews(
     const r = parsed.data;
     if (r.external_id) {
       const key = `${r.platform}:${r.external_id}`;
-      if (seen.has(key) || (await store.reviews.existsExternal(business.id, r.platform, r.external_id))) {
+      if (seen.has(key)) {
         skipped++;
         continue;
       }
       seen.add(key);
+      const stored = await store.reviews.byExternal(business.id, r.platform, r.external_id);
+      if (stored) {
+        const to = {
+          rating: r.rating,
+          status: r.response_status ?? r.status ?? stored.status,
+          responseText: r.response_text ?? stored.response_text,
+        };
+        const same =
+          to.rating === stored.rating &&
+          to.status === stored.status &&
+          to.responseText === stored.response_text;
+        if (same) skipped++;
+        else changes.push([stored.id, to]);
+        continue;
+      }
     }
     reviews.push({
       businessId: business.id,
@@ -112,7 +130,13 @@ export async function importReviews(
   }
   reviews.sort((a, b) => a.reviewAt - b.reviewAt);
   const imported = await loadReviews(store.db, reviews);
+  await store.transaction(async () => {
+    for (const [id, to] of changes) {
+      const review = await store.reviews.change(id, to);
+      await store.events.review('review.updated', business.id, review, now);
+    }
+  });
   // Their site's figures on the business's widget change (servers on PostgreSQL hear it at once).
-  if (imported > 0) await notifyWebsiteChange(store.db, { businessId: business.id });
-  return { imported, skipped };
+  if (imported > 0 || changes.length > 0) await notifyWebsiteChange(store.db, { businessId: business.id });
+  return { imported, updated: changes.length, skipped };
 }

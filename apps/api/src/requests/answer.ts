@@ -6,6 +6,7 @@ import {
   SEND_STATUS_UNKNOWN,
   type SendResult,
 } from '@review-desk/shared';
+import type { DeliveryRequestRow } from '../delivery/store.ts';
 import { Refused } from '../store/refusals.ts';
 import type { LegOutcome } from './deliver.ts';
 import type { Recorded } from './record.ts';
@@ -17,7 +18,7 @@ import type { SendPlan } from './validate.ts';
 // when every message failed; or the refusal of a send its checks refused.
 
 /** A send's answer, with the request as recorded and its legs (for the route's log line). */
-export type Sent = { result: SendResult; request: RequestRow; legs: LegOutcome[] };
+export type Sent = { result: SendResult; request: RequestRow | null; legs: LegOutcome[] };
 
 export function answer(plan: SendPlan, { row, legs, outcome }: Recorded): Sent {
   const result: SendResult = {
@@ -36,6 +37,32 @@ export function answer(plan: SendPlan, { row, legs, outcome }: Recorded): Sent {
   if (outcome.delivery === 'unknown') result.status = SEND_STATUS_UNKNOWN;
   if (outcome.warning) result.warning = outcome.warning;
   return { result, request: row, legs };
+}
+
+/** Whether the send's externalId had made a request before (requests/origins.ts). */
+export function alreadyRequested(error: unknown): boolean {
+  return error instanceof Refused && error.reason === 'already_requested';
+}
+
+/**
+ * docs/api.md, "Sending later": the same externalId for a business is the same request. The answer
+ * names that request as it is now; nothing is written or sent.
+ */
+export function existingAnswer(
+  found: { token: string; record: DeliveryRequestRow },
+  reviewLink: (token: string) => string,
+): Sent {
+  const { record } = found;
+  const result: SendResult = {
+    requestId: record.request_id,
+    status: record.cancelled_at !== null ? 'cancelled' : record.status,
+    channel: record.channel,
+    reviewLink: reviewLink(found.token),
+    existing: true,
+  };
+  if (record.status === 'scheduled' && record.scheduled_for !== null)
+    result.scheduledFor = new Date(record.scheduled_for).toISOString();
+  return { result, request: null, legs: [] };
 }
 
 /** A send its checks refused (store/refusals.ts), as the API answers it; any other failure as it is. */

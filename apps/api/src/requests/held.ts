@@ -1,3 +1,4 @@
+import { capWindowStart, MESSAGES } from '@review-desk/shared';
 import type { OutgoingMessage } from '../delivery/provider.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
 import type { Store } from '../store/index.ts';
@@ -7,37 +8,47 @@ import { legRecords, outcomeOf } from './outcome.ts';
 import { finish, type Recording } from './record.ts';
 import type { RequestRow } from './store.ts';
 
-// Requests whose messages go out later than asked: held for sending hours, and those a stopped
-// process left half-sent. A held send runs the send's own steps from deliver on (send.ts).
+// Requests whose messages go out later than asked: held for their time or the sending hours, and
+// those a stopped process left half-sent. A held send runs the send's own steps from deliver on
+// (send.ts), with the checks made again as it leaves: opt-outs and the frequency cap (another
+// request may have reached the customer meanwhile). Its month's allowance was taken when it was
+// asked for, in the month it goes.
 
-export type HeldContext = Recording & { store: Store };
+export type HeldContext = Recording & { store: Store; frequencyCapDays: number };
 
-/** Sends a held request's messages when its sending hours open, and records the outcome. */
+/** Sends a held request's messages when its time comes, and records the outcome. */
 export async function deliverHeld(ctx: HeldContext, reserved: RequestRow, messages: OutgoingMessage[]) {
-  // A customer who opted out while it was held is not messaged.
+  const capped = await cappedSince(ctx, reserved, messages);
   const sendable: OutgoingMessage[] = [];
   const refused: LegOutcome[] = [];
   for (const message of messages) {
     const phone = message.channel === 'sms' ? message.to : null;
     const email = message.channel === 'email' ? message.to : null;
-    if (
-      await ctx.store.optOuts.optedOut(reserved.business_id, {
-        phone,
-        email,
-        sender: ctx.delivery.sender?.() ?? null,
-      })
-    )
-      refused.push({
-        message,
-        outcome: {
-          status: 'failed',
-          error: 'The customer opted out before the sending hours opened: not sent.',
-        },
-      });
+    // A customer who opted out while it was held is not messaged.
+    const optedOut = await ctx.store.optOuts.optedOut(reserved.business_id, {
+      phone,
+      email,
+      sender: ctx.delivery.sender?.() ?? null,
+    });
+    const why = optedOut
+      ? 'The customer opted out while the request was held: not sent.'
+      : capped
+        ? `${MESSAGES.frequencyCap(ctx.frequencyCapDays)} Another request reached the customer while this one was held: not sent.`
+        : null;
+    if (why) refused.push({ message, outcome: { status: 'failed', error: why } });
     else sendable.push(message);
   }
   const legs = [...refused, ...(await deliverAll(ctx, sendable))];
   await recordHeld(ctx, reserved, legs);
+}
+
+/** The frequency cap at a held request's time: another request messaged its contacts within it. */
+async function cappedSince(ctx: HeldContext, reserved: RequestRow, messages: OutgoingMessage[]) {
+  if (ctx.frequencyCapDays <= 0) return false;
+  const phone = messages.find((m) => m.channel === 'sms')?.to ?? null;
+  const email = messages.find((m) => m.channel === 'email')?.to ?? null;
+  const since = capWindowStart(ctx.now(), ctx.frequencyCapDays);
+  return ctx.store.requests.contactedBesides(reserved, phone, email, since);
 }
 
 /** Records a held request's outcome (also when its first attempt was interrupted: unknown). */
@@ -62,7 +73,7 @@ export async function recoverInterruptedSends(
   let recovered = 0;
   for (const row of stale) {
     const record = await delivery.request(row.business_id, row.public_id);
-    if (record?.status === 'scheduled') continue;
+    if (record?.status === 'scheduled' || record?.status === 'cancelled') continue;
     if (record?.status === 'sending' && record.updated_at > now - 60_000) continue;
     // Another replica's send of the same row may be finishing it: only the one that moves it on counts.
     const finished = await store.transaction(async (tx) => {

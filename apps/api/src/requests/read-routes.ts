@@ -1,4 +1,3 @@
-import { isoTime } from '@review-desk/server/db/rows';
 import { AppError } from '@review-desk/server/errors';
 import {
   ok,
@@ -11,35 +10,25 @@ import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import type { DeliveryRequestRow, LegRow } from '../delivery/store.ts';
 import { methodNotAllowed, queryOf, requireScope } from '../http/index.ts';
+import type { OriginRow } from './origins.ts';
+import { toRequestRecord } from './record-view.ts';
 
 // GET /api/v1/requests and GET /api/v1/requests/{id}: what happened to each request and its
 // messages (an extension of the API, docs/api.md "Reading requests back"). A key with
 // review_requests:read may read them, and so may a key that sends them (review_requests:write).
 
+/** `known`: the origin read with the page's others (a list), or looked up here (undefined). */
 export async function requestRecord(
   ctx: AppContext,
   row: DeliveryRequestRow,
   legs: LegRow[],
+  known?: OriginRow | null,
 ): Promise<RequestRecord> {
-  const journey = await ctx.store.requests.byPublicId(row.request_id);
-  return {
-    id: row.request_id,
-    channel: row.channel,
-    status: row.status,
-    createdAt: isoTime(row.created_at),
-    scheduledFor: isoTime(row.scheduled_for),
-    clicked: journey?.clicked_at != null,
-    completed: journey?.completed_at != null,
-    optedOut: journey?.opted_out_at != null,
-    legs: legs.map((leg) => ({
-      channel: leg.channel,
-      kind: leg.kind,
-      provider: leg.provider,
-      state: leg.state,
-      error: leg.error,
-      updatedAt: isoTime(leg.updated_at),
-    })),
-  };
+  const [journey, origin] = await Promise.all([
+    ctx.store.requests.byPublicId(row.request_id),
+    known === undefined ? ctx.store.origins.byRequest(row.request_id) : known,
+  ]);
+  return toRequestRecord(row, legs, journey, origin);
 }
 
 export function requestsRoutes(ctx: AppContext): Router {
@@ -52,14 +41,17 @@ export function requestsRoutes(ctx: AppContext): Router {
     const delivery = await ctx.tracker.store();
     const businessId = req.apiKey!.businessId;
     const { total, rows } = await delivery.list(businessId, parsed.data);
-    const legs = await delivery.legsFor(rows.map((r) => r.request_id));
+    const ids = rows.map((r) => r.request_id);
+    const [legs, origins] = await Promise.all([delivery.legsFor(ids), ctx.store.origins.forRequests(ids)]);
     res.json(
       ok({
         page: parsed.data.page,
         limit: parsed.data.limit,
         total,
         requests: await Promise.all(
-          rows.map((row) => requestRecord(ctx, row, legs.get(row.request_id) ?? [])),
+          rows.map((row) =>
+            requestRecord(ctx, row, legs.get(row.request_id) ?? [], origins.get(row.request_id) ?? null),
+          ),
         ),
       }),
     );
@@ -75,6 +67,6 @@ export function requestsRoutes(ctx: AppContext): Router {
   });
 
   router.all(REQUEST_ENDPOINTS.list.path, methodNotAllowed(['GET']));
-  router.all(REQUEST_ENDPOINTS.one.path, methodNotAllowed(['GET']));
+  router.all(REQUEST_ENDPOINTS.one.path, methodNotAllowed(['GET', 'DELETE']));
   return router;
 }

@@ -19,7 +19,28 @@ export type Reserving = {
 };
 
 export async function reserve(ctx: Reserving, plan: SendPlan): Promise<RequestRow> {
-  const written = writtenAs(ctx, plan);
+  const request = {
+    publicId: plan.publicId,
+    token: plan.token,
+    businessId: plan.key.businessId,
+    apiKeyId: plan.key.id,
+    channel: plan.send.channel,
+    customerName: plan.send.customerName ?? null,
+    customerPhone: plan.send.customerPhone ?? null,
+    customerEmail: plan.send.customerEmail ?? null,
+    // A held request counts from its time: the cap, the month's allowance and its day's figures.
+    createdAt: countedAt(plan),
+  };
+  return ctx.sends.reserve(checksOf(ctx, plan), request, writtenAs(ctx, plan), {
+    askedAt: plan.now,
+    origin: plan.origin,
+  });
+}
+
+/** When a request counts: when it goes (a held one's time), which is now for the rest. */
+const countedAt = (plan: SendPlan) => (plan.held ? plan.sendAt : plan.now);
+
+function checksOf(ctx: Reserving, plan: SendPlan): Checks {
   const { businessId } = plan.key;
   const capped = ctx.frequencyCapDays > 0 && (plan.phone !== null || plan.email !== null);
   // Sends to one contact queue behind these locks, taken before the statements they guard, so the
@@ -28,12 +49,12 @@ export async function reserve(ctx: Reserving, plan: SendPlan): Promise<RequestRo
     .filter((c): c is string => c !== null)
     .map((c) => `${businessId}:${c}`)
     .sort();
-  const checks: Checks = {
+  return {
     businessId,
     phone: plan.phone,
     email: plan.email,
     sender: ctx.delivery.sender?.() ?? null,
-    capSince: capped ? capWindowStart(plan.now, ctx.frequencyCapDays) : null,
+    capSince: capped ? capWindowStart(countedAt(plan), ctx.frequencyCapDays) : null,
     // docs/api.md: beyond the sending allowance → 403. Links send nothing and are not counted.
     allowance:
       plan.sendsMessage && ctx.monthlySendAllowance > 0
@@ -41,18 +62,6 @@ export async function reserve(ctx: Reserving, plan: SendPlan): Promise<RequestRo
         : null,
     locks: capped ? keys.map((key) => ({ namespace: 'contact', key })) : [],
   };
-  const request = {
-    publicId: plan.publicId,
-    token: plan.token,
-    businessId,
-    apiKeyId: plan.key.id,
-    channel: plan.send.channel,
-    customerName: plan.send.customerName ?? null,
-    customerPhone: plan.send.customerPhone ?? null,
-    customerEmail: plan.send.customerEmail ?? null,
-    createdAt: plan.now,
-  };
-  return ctx.sends.reserve(checks, request, written);
 }
 
 function writtenAs(ctx: Reserving, plan: SendPlan): Written {

@@ -3,9 +3,11 @@ import { Router } from 'express';
 import { type AppContext, sendContextOf } from '../context.ts';
 import { jsonBody, methodNotAllowed, originRule, requireScope } from '../http/index.ts';
 import { maskEmail, maskPhone } from '../http/mask.ts';
+import { CANCEL, cancelHeldRequest } from './cancel.ts';
 import { sendReviewRequest } from './send.ts';
 
-// POST /api/v1/requests/send (docs/api.md): the send (send.ts), and its line in the debug log.
+// POST /api/v1/requests/send (docs/api.md): the send (send.ts), and its line in the debug log;
+// DELETE /api/v1/requests/{id}: a held request cancelled (cancel.ts).
 
 export function sendRoutes(ctx: AppContext): Router {
   const router = Router();
@@ -48,6 +50,9 @@ export function sendRoutes(ctx: AppContext): Router {
       res.json(ok(result));
     },
   );
+
+  // A DELETE changes state: the Origin rule, like a POST.
+  router.delete(CANCEL.path, originRule(ctx), requireScope(ctx, CANCEL.scope), cancelHeldRequest(ctx));
 
   router.all(ENDPOINTS.send.path, methodNotAllowed([ENDPOINTS.send.method]));
   return router;

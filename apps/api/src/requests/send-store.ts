@@ -1,12 +1,15 @@
 import type { Clock } from '@review-desk/server/clock';
 import type { LockKey } from '@review-desk/server/db/types';
 import { jobStore, type NewJob } from '@review-desk/server/jobs/store';
-import type { RequestStatus } from '@review-desk/shared';
+import type { RequestRecord, RequestStatus } from '@review-desk/shared';
 import type { NewLeg } from '../delivery/store.ts';
 import type { DeliveryTracker } from '../delivery/tracker.ts';
 import type { Store } from '../store/index.ts';
+import { monthOf } from '../store/time.ts';
 import type { LegOutcome } from './deliver.ts';
+import type { Origin } from './origins.ts';
 import type { RequestOutcome } from './outcome.ts';
+import { toRequestRecord } from './record-view.ts';
 import type { NewRequest, RequestRow } from './store.ts';
 
 // The send's writes, one call each (send.ts). `reserve`: the checks that may refuse the send and
@@ -49,17 +52,77 @@ export type Written =
       allowanceMonth: string | null;
     };
 
-export function sendStore(deps: { store: Store; tracker: DeliveryTracker; clock: Clock }) {
+/** The event of a request's outcome: it went (sent, or unknown: it may have), or nothing did. */
+const outcomeEvent = (status: RequestStatus) => (status === 'failed' ? 'request.failed' : 'request.sent');
+
+/** A request written finished, as it reads back: its event's body, built without a read. */
+function writtenRecord(
+  request: NewRequest,
+  status: RequestStatus,
+  legs: readonly NewLeg[],
+  asked: { askedAt: number; origin: Origin | null },
+): RequestRecord {
+  const { publicId, businessId, channel } = request;
+  const at = asked.askedAt;
+  const row = { request_id: publicId, business_id: businessId, channel, status, scheduled_for: null };
+  const { origin } = asked;
+  return toRequestRecord(
+    { ...row, created_at: at, updated_at: at, cancelled_at: null },
+    legs.map((leg) => ({
+      request_id: publicId,
+      channel: leg.channel,
+      kind: 'request',
+      business_id: businessId,
+      provider: leg.provider,
+      to_addr: leg.to,
+      sender: leg.sender,
+      provider_message_id: leg.providerMessageId,
+      state: leg.state,
+      error_code: leg.errorCode,
+      error: leg.error,
+      segments: leg.segments,
+      updated_at: at,
+    })),
+    null,
+    origin && {
+      request_id: publicId,
+      business_id: businessId,
+      external_id: origin.externalId,
+      source: origin.source?.name ?? null,
+      source_id: origin.source?.id ?? null,
+      token: request.token,
+      created_at: at,
+    },
+  );
+}
+
+export function sendStore(deps: {
+  store: Store;
+  tracker: DeliveryTracker;
+  clock: Clock;
+  monthlySendAllowance: number;
+}) {
   const { store, tracker } = deps;
   const jobs = jobStore(store.db, deps.clock);
 
   return {
-    /** The request reserved, or a Refused: opted out, capped, or over the allowance, in that order. */
-    async reserve(checks: Checks, request: NewRequest, written: Written): Promise<RequestRow> {
+    /**
+     * The request reserved, or a Refused: its externalId already used, opted out, capped, or over
+     * the allowance, in that order. `askedAt`: when it was asked for (a held one counts later).
+     */
+    async reserve(
+      checks: Checks,
+      request: NewRequest,
+      written: Written,
+      asked: { askedAt: number; origin: Origin | null },
+    ): Promise<RequestRow> {
       const delivery = await tracker.store();
       const { businessId, phone, email, sender, capSince, allowance } = checks;
+      const { origin } = asked;
       return store.db.transactionTogether(() => {
         const refusals = [
+          // First: a point of sale's retry is answered with its request, not refused by the cap.
+          origin && store.origins.claim({ ...request, createdAt: asked.askedAt }, origin),
           store.optOuts.refuse(businessId, { phone, email, sender }),
           capSince === null ? undefined : store.requests.refuseContacted(businessId, phone, email, capSince),
           allowance && store.allowance.takeOrRefuse(businessId, allowance.month, allowance.limit),
@@ -75,7 +138,7 @@ export function sendStore(deps: { store: Store; tracker: DeliveryTracker; clock:
             channel: request.channel,
             status,
             scheduledFor,
-            at: request.createdAt,
+            at: asked.askedAt,
             ...(legs ? { legs } : {}),
           });
         const beside =
@@ -87,9 +150,23 @@ export function sendStore(deps: { store: Store; tracker: DeliveryTracker; clock:
                   record(written.outcome.delivery, written.records),
                   store.outbox.insertLegs(request.publicId, written.legs, request.createdAt),
                   written.allowanceMonth && store.allowance.giveBack(businessId, written.allowanceMonth),
+                  // Its event in the same commit, its body known without a read.
+                  store.events.recordNow(
+                    businessId,
+                    outcomeEvent(written.outcome.delivery),
+                    writtenRecord(request, written.outcome.delivery, written.records, asked),
+                    asked.askedAt,
+                  ),
                 ];
         return Promise.all([inserted, ...beside, ...refusals]).then(([row]) => row);
       }, checks.locks);
+    },
+
+    /** The request an externalId made before, as its delivery record says now. */
+    async existing(businessId: number, externalId: string) {
+      const origin = await store.origins.byExternalId(businessId, externalId);
+      const record = origin && (await (await tracker.store()).request(businessId, origin.request_id));
+      return origin && record ? { token: origin.token, record } : undefined;
     },
 
     /** A reserved request's outcome, its legs and its outbox copies, in one transaction. */
@@ -112,7 +189,39 @@ export function sendStore(deps: { store: Store; tracker: DeliveryTracker; clock:
           done.outcome.delivery,
           at,
         );
+        await store.events.request(
+          outcomeEvent(done.outcome.delivery),
+          reserved.business_id,
+          reserved.public_id,
+          at,
+        );
         return row;
+      });
+    },
+
+    /**
+     * Cancels a held request before its time (DELETE /api/v1/requests/{id}): nothing goes out, it
+     * counts nowhere (its allowance given back) and reads back `cancelled`. Whichever of this and
+     * its job moves the delivery record off `scheduled` first wins.
+     */
+    async cancel(
+      businessId: number,
+      requestId: string,
+      at: number,
+    ): Promise<'cancelled' | 'not_held' | 'unknown'> {
+      const delivery = await tracker.store();
+      if (!(await delivery.request(businessId, requestId))) return 'unknown';
+      return store.transaction(async () => {
+        if (!(await delivery.cancelHeld(requestId, at))) return 'not_held';
+        const row = await store.requests.byPublicId(requestId);
+        if (row) {
+          const month =
+            row.channel !== 'link' && deps.monthlySendAllowance > 0 ? monthOf(row.created_at) : null;
+          if (month) await store.allowance.giveBack(businessId, month);
+          await store.requests.discard(row.id);
+        }
+        await Promise.all([jobs.cancel(`send:${requestId}`), jobs.cancel(`reminder:${requestId}`)]);
+        return 'cancelled';
       });
     },
 

@@ -82,6 +82,9 @@ const RECENT_SQL = `SELECT 1 AS hit FROM (
         AND failed_leg IS DISTINCT FROM 'email'
     ) AS found LIMIT 1`;
 
+// The same, at a held request's time: any other request to the contact (docs/api.md, "Sending later").
+const OTHER_RECENT_SQL = RECENT_SQL.replaceAll('AND created_at >= $4', 'AND created_at >= $4 AND id <> $5');
+
 export function requestStore(db: Queryable) {
   const insert = db.prepare(`INSERT INTO requests
     (public_id, token, business_id, api_key_id, channel, customer_name, customer_phone, customer_email, email_key,
@@ -94,6 +97,7 @@ export function requestStore(db: Queryable) {
     WHERE id = $5 AND status = 'sending' RETURNING *`);
   const applyRollup = requestRollup(db);
   const recent = db.prepare(RECENT_SQL);
+  const otherRecent = db.prepare(OTHER_RECENT_SQL);
   const setClicked = db.prepare('UPDATE requests SET clicked_at = $1 WHERE id = $2 AND clicked_at IS NULL');
   const setFeedback = db.prepare(
     'UPDATE requests SET feedback_at = $1, completed_at = coalesce(completed_at, $1) WHERE id = $2 AND feedback_at IS NULL',
@@ -196,6 +200,11 @@ export function requestStore(db: Queryable) {
       if (!contact.phone && !contact.email) return false;
       const email = contact.email ? emailKey(contact.email) : null;
       return (await recent.get(businessId, contact.phone ?? null, email, since)) !== undefined;
+    },
+    /** Whether a request other than `row` messaged its contacts since `since` (a held one's cap, made again). */
+    async contactedBesides(row: RequestRow, phone: string | null, email: string | null, since: number) {
+      if (!phone && !email) return false;
+      return (await otherRecent.get(row.business_id, phone, emailKey(email), since, row.id)) !== undefined;
     },
     async optOut(row: RequestRow, now: number): Promise<void> {
       await setOptedOut.run(now, row.id);

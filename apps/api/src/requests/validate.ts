@@ -4,6 +4,7 @@ import {
   messagedContacts,
   nextAllowedSendTime,
   quietHoursToWindow,
+  requestedSendTime,
   type SendRequest,
   sendRequestSchema,
 } from '@review-desk/shared';
@@ -14,13 +15,18 @@ import { randomToken, requestPublicId } from '../ids.ts';
 import type { SettingsService } from '../settings/index.ts';
 import { monthOf } from '../store/time.ts';
 import { type Carriers, knownOutcomes, type LegOutcome } from './deliver.ts';
+import type { Origin } from './origins.ts';
 
 // Step 1 of a send (send.ts): the body against the shared schema (400 names every offending
 // field), then all that is decided before anything is written — the contacts the channel
-// messages, when it goes, the words, and the outcomes a provider knows without I/O.
+// messages, when it goes (its own time or delay, then the sending hours), the words, and the
+// outcomes a provider knows without I/O.
+
+/** Who sends: a caller's key, or a point of sale's automatic send (no key: `id` null). */
+export type Sender = Pick<AuthenticatedKey, 'businessId' | 'business'> & { id: string | null };
 
 export type SendPlan = {
-  key: AuthenticatedKey;
+  key: Sender;
   send: SendRequest;
   now: number;
   /** The contacts the channel messages: a link messages nobody, so no opt-out or cap applies. */
@@ -29,11 +35,16 @@ export type SendPlan = {
   messages: OutgoingMessage[];
   /** Whether it sends a message (a link does not: no allowance, no sending hours). */
   sendsMessage: boolean;
-  /** The calendar month whose allowance it uses ('YYYY-MM'). */
+  /** The calendar month whose allowance it uses ('YYYY-MM'): a held request's, the month it goes. */
   month: string;
-  /** Outside the business's sending hours a message is held until they open; a link never is. */
+  /**
+   * Held until `sendAt`: asked for later (sendAt, delayMinutes), or outside the business's sending
+   * hours; a link never is. A held request counts (cap, allowance, analytics) from `sendAt`.
+   */
   held: boolean;
   sendAt: number;
+  /** The externalId and an automatic send's source; null for a plain send (nothing written). */
+  origin: Origin | null;
   publicId: string;
   token: string;
   reviewLink: string;
@@ -53,7 +64,12 @@ export function reviewLinkFor(publicOrigin: string, token: string): string {
   return `${publicOrigin}/r/${token}`;
 }
 
-export async function validate(ctx: Validating, key: AuthenticatedKey, body: unknown): Promise<SendPlan> {
+export async function validate(
+  ctx: Validating,
+  key: Sender,
+  body: unknown,
+  source: Origin['source'] = null,
+): Promise<SendPlan> {
   const parsed = sendRequestSchema.safeParse(body);
   if (!parsed.success) throw AppError.validation(parsed.error);
   const send = parsed.data;
@@ -66,7 +82,10 @@ export async function validate(ctx: Validating, key: AuthenticatedKey, body: unk
   });
   const sendsMessage = channelSendsMessage(send.channel);
   const window = quietHoursToWindow(settings.quietHours);
-  const sendAt = sendsMessage ? nextAllowedSendTime(now, window, settings.timeZone) : now;
+  const asked = requestedSendTime(send, now);
+  if ('refused' in asked)
+    throw new AppError('validation_failed', asked.refused, { fields: { sendAt: asked.refused } });
+  const sendAt = sendsMessage ? nextAllowedSendTime(asked.at, window, settings.timeZone) : now;
   const token = randomToken(32);
   const reviewLink = reviewLinkFor(ctx.publicOrigin, token);
   const messages = composeMessages({
@@ -86,9 +105,10 @@ export async function validate(ctx: Validating, key: AuthenticatedKey, body: unk
     email,
     messages,
     sendsMessage,
-    month: monthOf(now),
+    month: monthOf(held ? sendAt : now),
     held,
     sendAt,
+    origin: send.externalId !== undefined || source ? { externalId: send.externalId ?? null, source } : null,
     publicId: requestPublicId(),
     token,
     reviewLink,

@@ -105,6 +105,10 @@ export function submitFeedback(
     await store.requests.markClicked(link.request, now);
     const request = (await store.requests.byId(link.request.id))!;
     await store.requests.markFeedback(request, now);
+    // Their events, in this transaction (docs/api.md, "Webhooks").
+    await store.events.review('review.created', link.business.id, review, now);
+    if (request.completed_at === null)
+      await store.events.request('request.completed', link.business.id, request.public_id, now);
     return {
       link: {
         ...link,
@@ -135,14 +139,29 @@ export function recordHandoff(store: Store, token: string, now: number): Promise
   return withLink(store, token, async (link) => {
     if (!link.business.review_url) return undefined;
     await store.requests.markClicked(link.request, now);
-    await store.requests.markHandoff((await store.requests.byId(link.request.id))!, now);
+    const request = (await store.requests.byId(link.request.id))!;
+    await store.requests.markHandoff(request, now);
+    if (request.completed_at === null)
+      await store.events.request('request.completed', link.business.id, request.public_id, now);
     return link.business.review_url;
   });
 }
 
 export function optOut(store: Store, token: string, now: number): Promise<LinkState | undefined> {
   return withLink(store, token, async (link) => {
-    await store.requests.optOut(link.request, now);
+    const { request } = link;
+    await store.requests.optOut(request, now);
+    if (request.opted_out_at === null)
+      await store.events.optedOut(
+        link.business.id,
+        {
+          phone: request.customer_phone,
+          email: request.customer_email,
+          source: 'review_page',
+          requestId: request.public_id,
+        },
+        now,
+      );
     return link;
   });
 }

@@ -1,24 +1,10 @@
-import type { Review, ReviewsQuery } from '@review-desk/shared';
-import { reviewPublicId } from '../ids.ts';
+import type { ReviewsQuery } from '@review-desk/shared';
 import type { Store } from '../store/index.ts';
-import type { ReviewListRow } from './store.ts';
+import { toReview } from './view.ts';
 
 // GET /api/v1/reviews (docs/api.md, "Paging the reviews"): newest first, ties by id; `total` counts
 // every match, so the caller's stop rule (reviews empty, or page × limit ≥ total) ends the walk
 // exactly.
-
-export function toReview(row: ReviewListRow): Review {
-  return {
-    id: reviewPublicId(row.id),
-    rating: row.rating,
-    response_status: row.status,
-    author_name: row.author_name,
-    text: row.text,
-    review_date: new Date(row.review_at).toISOString(),
-    response_text: row.response_text,
-    platform: row.platform,
-  };
-}
 
 /**
  * Up to this offset a page is read from the newest end without waiting for the total (it is

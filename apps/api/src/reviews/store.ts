@@ -120,12 +120,14 @@ export function reviewStore(db: Queryable, options: { anchorFrom?: number } = {}
   const byId = db.prepare('SELECT * FROM reviews WHERE id = $1');
   const byRequest = db.prepare('SELECT * FROM reviews WHERE request_id = $1');
   const byExternal = db.prepare(
-    'SELECT id FROM reviews WHERE business_id = $1 AND platform = $2 AND external_id = $3',
+    'SELECT * FROM reviews WHERE business_id = $1 AND platform = $2 AND external_id = $3',
   );
   const count = db.prepare(REVIEW_WRITES.count);
   const daily = db.prepare(REVIEW_WRITES.daily);
   const dailyPlatform = db.prepare(REVIEW_WRITES.dailyPlatform);
-  const setStatus = db.prepare('UPDATE reviews SET status = $1, response_text = $2 WHERE id = $3');
+  const change = db.prepare(
+    'UPDATE reviews SET rating = $1, status = $2, response_text = $3 WHERE id = $4 RETURNING *',
+  );
 
   type Prepared = ReturnType<Queryable['prepare']>;
   const totals = new Map<string, Prepared>();
@@ -171,6 +173,22 @@ export function reviewStore(db: Queryable, options: { anchorFrom?: number } = {}
     await dailyPlatform.run(r.business_id, dayOf(r.review_at), r.platform, sign);
   }
 
+  /**
+   * Changes a review's rating, status and reply, moving it between counters; call inside a
+   * transaction. Answers the review as it is now.
+   */
+  async function changeReview(
+    id: number,
+    to: { rating: number; status: ReviewStatus; responseText: string | null },
+  ): Promise<ReviewRow> {
+    const before = await byId.get<ReviewRow>(id);
+    if (!before) throw new Error(`review ${id} not found`);
+    await account(before, -1);
+    const after = (await change.get<ReviewRow>(to.rating, to.status, to.responseText, id))!;
+    await account(after, 1);
+    return after;
+  }
+
   return {
     /** Inserts one review and updates its counters and roll-ups; call inside a transaction. */
     async insert(r: NewReview): Promise<ReviewRow> {
@@ -180,16 +198,18 @@ export function reviewStore(db: Queryable, options: { anchorFrom?: number } = {}
     },
     byId: (id: number) => byId.get<ReviewRow>(id),
     byRequest: (requestId: number) => byRequest.get<ReviewRow>(requestId),
-    async existsExternal(businessId: number, platform: string, externalId: string): Promise<boolean> {
-      return (await byExternal.get(businessId, platform, externalId)) !== undefined;
-    },
-    /** Changes a review's status, moving it between counters; call inside a transaction. */
-    async setStatus(id: number, status: ReviewStatus, responseText: string | null): Promise<void> {
+    byExternal: (businessId: number, platform: string, externalId: string) =>
+      byExternal.get<ReviewRow>(businessId, platform, externalId),
+    /**
+     * Changes a review's rating, status and reply, moving it between counters; call inside a
+     * transaction. Answers the review as it is now.
+     */
+    change: changeReview,
+    /** Changes a review's status and reply (its rating kept); call inside a transaction. */
+    async setStatus(id: number, status: ReviewStatus, responseText: string | null): Promise<ReviewRow> {
       const before = await byId.get<ReviewRow>(id);
       if (!before) throw new Error(`review ${id} not found`);
-      await account(before, -1);
-      await setStatus.run(status, responseText, id);
-      await account({ ...before, status }, 1);
+      return changeReview(id, { rating: before.rating, status, responseText });
     },
     /** Matching reviews, from the counters (never a COUNT over the reviews table). */
     async total(businessId: number, filter: ReviewFilter): Promise<number> {

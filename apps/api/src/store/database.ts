@@ -3,9 +3,12 @@ import { isPostgresUrl, openMigratedDatabase, serviceMigrations } from '@review-
 import type { Database, DbLogger } from '@review-desk/server/db/types';
 import { emailContactKey } from '@review-desk/shared/contact';
 import { DELIVERY_MIGRATIONS } from '../delivery/store.ts';
+import { SQUARE_MIGRATIONS } from '../integrations/square/store.ts';
 import { RATE_MIGRATIONS } from '../rate/limiter.ts';
+import { REQUESTS_MIGRATIONS } from '../requests/origins.ts';
 import { REVIEWS_MIGRATIONS } from '../reviews/website-store.ts';
 import { SETTINGS_MIGRATIONS } from '../settings/store.ts';
+import { WEBHOOKS_MIGRATIONS } from '../webhooks/endpoints-store.ts';
 import { WIDGET_MIGRATIONS } from '../widget/store.ts';
 
 // The service's database: SQLite by default (DATABASE_PATH; WAL, so the CLI can write while the
@@ -23,6 +26,9 @@ export const ALL_API_MIGRATIONS = serviceMigrations(API_MIGRATIONS, [
   RATE_MIGRATIONS,
   REVIEWS_MIGRATIONS,
   WIDGET_MIGRATIONS,
+  REQUESTS_MIGRATIONS,
+  WEBHOOKS_MIGRATIONS,
+  SQUARE_MIGRATIONS,
 ]);
 
 export type ApiDatabaseSettings = {

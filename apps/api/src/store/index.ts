@@ -4,11 +4,15 @@ import { businessStore } from '../accounts/businesses-store.ts';
 import { keyStore } from '../accounts/keys-store.ts';
 import { analyticsStore } from '../analytics/store.ts';
 import { outboxStore } from '../delivery/outbox-store.ts';
+import { squareStore } from '../integrations/square/store.ts';
 import { allowanceStore } from '../requests/allowance.ts';
 import { optOutStore } from '../requests/opt-outs.ts';
+import { originStore } from '../requests/origins.ts';
 import { requestStore } from '../requests/store.ts';
 import { reviewStore } from '../reviews/store.ts';
 import { websiteStore } from '../reviews/website-store.ts';
+import { endpointStore } from '../webhooks/endpoints-store.ts';
+import { eventWriter } from '../webhooks/events.ts';
 import { widgetStore } from '../widget/store.ts';
 import { type ApiDatabaseSettings, openApiDatabase } from './database.ts';
 import { settingsStore } from './service-values.ts';
@@ -19,14 +23,21 @@ import { settingsStore } from './service-values.ts';
  */
 export function createStore(db: Database, options: CacheOverrides = {}) {
   const keys = keyStore(db, options);
+  const requests = requestStore(db);
+  const origins = originStore(db);
   return {
     db,
     transaction: <T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions) =>
       db.transaction(fn, options),
     businesses: businessStore(db, keys.businessChanged),
     keys,
-    requests: requestStore(db),
+    requests,
     optOuts: optOutStore(db),
+    origins,
+    /** Events out: written inside the transaction of what they report (webhooks/events.ts). */
+    events: eventWriter(db, { requests, origins }),
+    webhookEndpoints: endpointStore(db),
+    square: squareStore(db),
     allowance: allowanceStore(db),
     reviews: reviewStore(db),
     /** A review on the business's website: consent, reports, what the widget reads. */

@@ -6,7 +6,8 @@ import type { Queryable, SqlValue } from '@review-desk/server/db/types';
 // statements (Database.transactionTogether). On SQLite the same check rejects in the store; the
 // send's transaction rolls back as it ends. Either way the caller sees a Refused.
 
-export type Refusal = 'opted_out' | 'frequency_capped' | 'allowance_exceeded';
+/** `already_requested`: the send's externalId made a request before (requests/origins.ts). */
+export type Refusal = 'opted_out' | 'frequency_capped' | 'allowance_exceeded' | 'already_requested';
 
 /** A send refused by one of its checks; nothing of the send is kept. */
 export class Refused extends Error {
@@ -19,7 +20,7 @@ export class Refused extends Error {
 
 /** SQLSTATE of rd_refuse. */
 const REFUSED = 'RD001';
-const REASONS = new Set<string>(['opted_out', 'frequency_capped', 'allowance_exceeded']);
+const REASONS = new Set<string>(['opted_out', 'frequency_capped', 'allowance_exceeded', 'already_requested']);
 
 /** The refusal a statement raised, as a Refused; any other error as it is. */
 function asRefused(error: unknown): unknown {

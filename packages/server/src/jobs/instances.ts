@@ -106,7 +106,7 @@ export async function startInstanceLease(options: InstanceLeaseOptions): Promise
 }
 
 /** Whether a process with this pid runs on this machine (signal 0 checks without sending). */
-function processRunning(pid: number): boolean {
+export function processRunning(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);

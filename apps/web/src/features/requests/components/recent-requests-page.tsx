@@ -14,6 +14,7 @@ import { Link, useSearchParams } from '../../../lib/router.tsx';
 import { isNotOffered, useRequestsDelivery } from '../api/get-requests.ts';
 import { useSends } from '../api/get-sends.ts';
 import { channelLabel } from '../channel-labels.ts';
+import { AutomaticRequests } from './automatic-requests.tsx';
 import { LegStateLegend, LegStates } from './leg-state.tsx';
 import { OUTCOME_LEGEND, OutcomeBadge } from './outcome-badge.tsx';
 
@@ -223,6 +224,7 @@ function RecentRequestsPage({ title }: { title: string }) {
           </Group>
         </nav>
       )}
+      <AutomaticRequests list={delivery.data} now={now} />
     </Stack>
   );
 }

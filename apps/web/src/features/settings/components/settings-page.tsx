@@ -35,6 +35,8 @@ import { SendTest } from './send-test.tsx';
 
 /** Settings → Website widget: its own chunk, fetched once the page is drawn. */
 const WebsiteWidget = lazy(() => import('./website-widget.tsx'));
+// Its own chunk: the Settings page's first load stays within its budget (bench/budgets.json).
+const IntegrationsSection = lazy(() => import('./integrations-section.tsx'));
 
 // Owners word their review requests and see them as the customer will, set the one reminder,
 // the sending hours and time zone, and the review site. Checked with the shared schema (the
@@ -248,6 +250,11 @@ function SettingsPage({ title }: { title: string }) {
       <Suspense fallback={<Skeleton height={240} aria-label="Loading the website widget" />}>
         <WebsiteWidget />
       </Suspense>
+      {settings.data && (
+        <Suspense fallback={<Skeleton height={200} aria-label="Loading integrations" />}>
+          <IntegrationsSection />
+        </Suspense>
+      )}
     </Stack>
   );
 }
