@@ -8,6 +8,8 @@ import { browserSection, bundleSection } from './dashboard.ts';
 import { phoneSection } from './dashboard-phone.ts';
 import { deliveryBenchmark } from './delivery.ts';
 import { exportSection } from './export.ts';
+import { inboxBenchmark } from './inbox.ts';
+import { inboxBrowserSection } from './inbox-browser.ts';
 import { tempDir } from './lib/processes.ts';
 import { printTable, printTargets, type Section, writeResults } from './lib/report.ts';
 import { buildDashboard, launchBrowser, startStack } from './lib/stack.ts';
@@ -17,7 +19,7 @@ import { serviceBenchmark } from './service.ts';
 import { webhooksBenchmark } from './webhooks.ts';
 import { widgetBenchmark } from './widget.ts';
 
-// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,widget,webhooks] [--workers N[,N…]] [--cpu-prof DIR]
+// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,widget,webhooks,inbox] [--workers N[,N…]] [--cpu-prof DIR]
 //
 // Runs the benchmarks one after another (never two at once: they share the machine), prints each
 // table as it finishes and writes bench/results/latest.{json,md} (--quick: latest-quick.*; a run
@@ -34,6 +36,7 @@ const BENCHMARKS = [
   'alerts',
   'widget',
   'webhooks',
+  'inbox',
 ] as const;
 type Name = (typeof BENCHMARKS)[number];
 
@@ -48,7 +51,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,widget,webhooks] [--workers N[,N…]] [--cpu-prof DIR]',
+    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,widget,webhooks,inbox] [--workers N[,N…]] [--cpu-prof DIR]',
   );
   process.exit(0);
 }
@@ -102,7 +105,9 @@ if (only.includes('delivery'))
 if (only.includes('alerts')) report(await alertsSection(quick));
 if (only.includes('widget')) report(await widgetBenchmark({ quick }));
 if (only.includes('webhooks')) report(await webhooksBenchmark({ quick }));
-if (only.includes('dashboard') || only.includes('export') || only.includes('locations')) {
+if (only.includes('inbox')) report(await inboxBenchmark({ quick }));
+const inBrowser = ['dashboard', 'export', 'locations', 'inbox'] as const;
+if (inBrowser.some((name) => only.includes(name))) {
   const temp = tempDir('rd-bench-web-');
   const dist = path.join(temp.dir, 'dist');
   try {
@@ -116,7 +121,7 @@ if (only.includes('dashboard') || only.includes('export') || only.includes('loca
         await browser.close();
       }
     }
-    if (only.includes('dashboard') || only.includes('export')) {
+    if (only.includes('dashboard') || only.includes('export') || only.includes('inbox')) {
       const stack = await startStack({
         dataDir: path.join(temp.dir, 'data'),
         distDir: dist,
@@ -129,6 +134,7 @@ if (only.includes('dashboard') || only.includes('export') || only.includes('loca
           report(await phoneSection(stack, quick));
         }
         if (only.includes('export')) report(await exportSection(browser, stack, quick));
+        if (only.includes('inbox')) report(await inboxBrowserSection(browser, stack, quick));
       } finally {
         await browser.close();
         await stack.stop();

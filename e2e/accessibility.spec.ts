@@ -8,6 +8,7 @@ import { seriousViolations } from './support/pages.ts';
 
 const PAGES = [
   { path: '/reviews', ready: 'review-row' },
+  { path: '/inbox', ready: 'inbox-row' },
   { path: '/send', ready: null },
   { path: '/requests', ready: null },
   { path: '/analytics', ready: 'kpi-completed' },
@@ -43,6 +44,18 @@ for (const { path, ready } of PAGES) {
     await checkBothSchemes(page, path);
   });
 }
+
+test('axe: the inbox with a Google review open in its panel, the reply box and saved replies shown', async ({
+  page,
+}) => {
+  await signIn(page, 'owner');
+  await open(page, '/inbox?source=google', 'inbox-row');
+  await page.getByTestId('inbox-row').first().focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Your reply')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await checkBothSchemes(page, 'inbox review panel');
+});
 
 /** The Reviews page with the first review's details open. */
 async function openReviewDetails(page: Page) {

@@ -10,6 +10,7 @@ import { portInUse } from '@review-desk/server/serve';
 import { StartupError } from '@review-desk/server/startup-error';
 import { DEMO_BUSINESS } from '@review-desk/shared';
 import { ensureWebBuild } from '../apps/bff/scripts/ensure-web-build.ts';
+import { connectDemoBusiness, type DemoGoogleRun, demoGoogle } from './demo-google.ts';
 
 // `npm start`: the whole system on one machine — the Review Collection API (embedded, with demo
 // data and the dev outbox), the BFF in front of it with the demo key, and three demo users.
@@ -272,23 +273,31 @@ async function main(): Promise<void> {
 
   let upstreamEnv: NodeJS.ProcessEnv;
   let api: Running | null = null;
+  let google: DemoGoogleRun | null = null;
   const keyFile = path.join(dataDir, 'demo-api-key');
   if (external) {
     upstreamEnv = {};
   } else {
+    // The demo's Google is a local stand-in, unless Google itself is configured.
+    const standIn =
+      (devOutbox === '1' || devOutbox === 'true') && !env.GOOGLE_API_BASE && !env.GOOGLE_CLIENT_ID;
+    google = standIn ? await demoGoogle(dataDir) : null;
+    const apiEnv = {
+      ...withoutKeys(env, ['UPSTREAM_URL', 'UPSTREAM_API_KEY', 'UPSTREAM_API_KEY_FILE', 'PORT']),
+      ...(google?.env ?? {}),
+      HOST: '127.0.0.1',
+      SEED_DEMO: '1',
+      DEV_OUTBOX: devOutbox,
+      DATABASE_PATH: path.join(dataDir, 'api.db'),
+      DEMO_KEY_FILE: keyFile,
+      SECRETS_KEY_FILE: env.SECRETS_KEY_FILE || path.join(dataDir, 'api-secrets-key'),
+    };
     api = await spawnChild('api', [ENTRIES.api], {
-      env: {
-        ...withoutKeys(env, ['UPSTREAM_URL', 'UPSTREAM_API_KEY', 'UPSTREAM_API_KEY_FILE', 'PORT']),
-        // Unset: the service's own default, 4000 or the next free port.
-        ...(env.API_PORT ? { PORT: env.API_PORT } : {}),
-        HOST: '127.0.0.1',
-        SEED_DEMO: '1',
-        DEV_OUTBOX: devOutbox,
-        DATABASE_PATH: path.join(dataDir, 'api.db'),
-        DEMO_KEY_FILE: keyFile,
-      },
+      // Unset: the service's own default, 4000 or the next free port.
+      env: { ...apiEnv, ...(env.API_PORT ? { PORT: env.API_PORT } : {}) },
       ready: listeningLine,
     });
+    if (google) await connectDemoBusiness(repoRoot, apiEnv, google);
     upstreamEnv = {
       UPSTREAM_URL: api.url,
       UPSTREAM_API_KEY_FILE: keyFile,
@@ -354,6 +363,10 @@ async function main(): Promise<void> {
     } else {
       say('  Dev outbox off (NODE_ENV=production or a real delivery provider).');
     }
+    if (google)
+      say(
+        `  Google: the demo location is connected to a local stand-in for Google (${google.google.url}); its reviews reach the inbox, and replies are posted there.`,
+      );
   } else {
     say(`Upstream: ${env.UPSTREAM_URL} (only the BFF was started)`);
   }

@@ -71,7 +71,8 @@ export async function startStack(options: {
     let apiUrl: string | undefined;
     const timer = setTimeout(
       () => reject(new Error(`npm start did not come up:\n${output.join('\n')}`)),
-      60_000,
+      // Its CLIs (users, the demo's Google connection) each start a Node process: slow on busy cores.
+      180_000,
     );
     const onLine = (line: string) => {
       output.push(line);

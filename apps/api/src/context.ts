@@ -13,6 +13,9 @@ import type { Reminders } from './reminders/reminders.ts';
 import type { HeldContext } from './requests/held.ts';
 import type { SendContext } from './requests/send.ts';
 import type { SendStore } from './requests/send-store.ts';
+import type { GoogleService } from './reviews/google/service.ts';
+import type { GoogleSync } from './reviews/google/sync.ts';
+import type { Replies } from './reviews/reply/replies.ts';
 import type { SettingsService } from './settings/index.ts';
 import type { Store } from './store/index.ts';
 import type { Dispatcher } from './webhooks/dispatcher.ts';
@@ -36,7 +39,12 @@ export type AppContext = {
   settings: SettingsService;
   /** The one automatic reminder per request: scheduled after a send, counted in analytics. */
   reminders: Reminders;
-  /** This process's runner of scheduled work (held sends, reminders); `drain()` runs what is due. */
+  /** Answering reviews: the reply to the customer or on Google, the status changes. */
+  replies: Replies;
+  /** Each business's Google Business Profile connection, and the job that syncs its reviews. */
+  google: GoogleService;
+  googleSync: GoogleSync;
+  /** This process's runner of scheduled work (held sends, reminders, replies, Google syncs); `drain()` runs what is due. */
   jobs: JobRunner;
   /** The business's webhook endpoints and their logs (webhooks/service.ts). */
   webhooks: Webhooks;

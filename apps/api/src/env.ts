@@ -11,7 +11,9 @@ import {
 import { z } from 'zod';
 import { realProviders } from './delivery/real-providers.ts';
 import { twilioConfig } from './delivery/twilio-config.ts';
+import { refuseDevHooks } from './env-dev.ts';
 import { INTEGRATION_VARIABLES, integrationsConfig } from './integrations/config.ts';
+import { GOOGLE_VARIABLES, googleConfig } from './reviews/google/config.ts';
 
 // The only reader of process.env: the service's configuration table. Every variable has a
 // default so `npm start` works on a fresh machine; a bad value stops the start with one line
@@ -167,6 +169,7 @@ export const API_CONFIG = setting.defineConfig({
     description: 'Sender of review request emails.',
   },
   ...INTEGRATION_VARIABLES,
+  ...GOOGLE_VARIABLES,
   DEV_OUTBOX: {
     type: setting.bool(),
     default: '0',
@@ -214,32 +217,16 @@ function toConfig(env: Record<string, string | undefined>) {
       `is required when ${emailVariable}=smtp (e.g. smtp://user:pass@host:587)`,
     );
   const twilio = smsProvider === 'twilio' ? twilioConfig(e) : null;
-  if (e.DEV_CLOCK && e.NODE_ENV === 'production')
-    throw setting.configError(
-      'DEV_CLOCK',
-      'must be off when NODE_ENV=production (anyone could move the clock)',
-    );
-  // Anyone, signed in or not, may move the dev clock: beside a provider that reaches customers it
-  // would let them skip a frequency cap, the sending hours or a reminder's wait, whatever NODE_ENV says.
-  const real = realProviders({ emailVariable, emailProvider, smsProvider, twilio });
-  if (e.DEV_CLOCK && real.length > 0)
-    throw setting.configError(
-      'DEV_CLOCK',
-      `must be off with a real delivery provider (${real.join(', ')}): anyone could move the clock`,
-    );
-  // The dev outbox shows customers' contacts and its fault hooks fail real sends on purpose.
-  if (e.DEV_OUTBOX && e.NODE_ENV === 'production')
-    throw setting.configError(
-      'DEV_OUTBOX',
-      'must be off when NODE_ENV=production (it lists customers’ contacts)',
-    );
   const providers = { [emailVariable]: emailProvider, SMS_PROVIDER: smsProvider };
-  const realProvider = Object.entries(providers).find(([, value]) => value !== 'outbox');
-  if (e.DEV_OUTBOX && realProvider)
-    throw setting.configError(
-      'DEV_OUTBOX',
-      `must be off with a real delivery provider (${realProvider[0]}=${realProvider[1]})`,
-    );
+  refuseDevHooks({
+    devClock: e.DEV_CLOCK,
+    devOutbox: e.DEV_OUTBOX,
+    nodeEnv: e.NODE_ENV,
+    real: realProviders({ emailVariable, emailProvider, smsProvider, twilio }),
+    emailVariable,
+    emailProvider,
+    smsProvider,
+  });
   return {
     ...integrationsConfig(e, providers),
     port: e.PORT.port,
@@ -270,6 +257,8 @@ function toConfig(env: Record<string, string | undefined>) {
     twilio,
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
+    /** Google Business Profile: where it is reached, the OAuth client, the sync's pace. */
+    google: googleConfig(e),
     devOutbox: e.DEV_OUTBOX,
     /** A movable clock and the /dev/clock hook. */
     devClock: e.DEV_CLOCK,

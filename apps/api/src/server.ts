@@ -45,6 +45,10 @@ import { sendReviewRequest } from './requests/send.ts';
 import { sendStore } from './requests/send-store.ts';
 import { reviewLinkFor } from './requests/validate.ts';
 import { reviewPageRoutes } from './review-page/routes.ts';
+import { composeReviews, reviewJobs, scheduleReviewJobs } from './reviews/compose.ts';
+import { googleRoutes } from './reviews/google/routes.ts';
+import { recoverReplies } from './reviews/reply/recover.ts';
+import { replyRoutes } from './reviews/reply/routes.ts';
 import { reviewsRoutes } from './reviews/routes.ts';
 import { createSettingsService, openSettings } from './settings/index.ts';
 import { settingsRoutes } from './settings/routes.ts';
@@ -88,7 +92,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   const dispatcher: { current?: Dispatcher } = {};
   const tracker = openDeliveryTracker({ db, logger: sink.logger, now, hooks: deliveryEvents(store.events) });
   const box = createSecretBox(loadSecretsKey(config.secrets, { create: true, variable: 'SECRETS_KEY' })!);
-  const ctx: AppContext = {
+  const ctx: Omit<AppContext, 'google' | 'googleSync' | 'replies'> = {
     config,
     store,
     sends: sendStore({ store, tracker, clock, monthlySendAllowance: config.monthlySendAllowance }),
@@ -147,18 +151,30 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     monthlySendAllowance: config.monthlySendAllowance,
     reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
   });
+  composeReviews(ctx);
+  const full = ctx as AppContext;
   // Finished jobs (one per reminder, per held send) are deleted after a while, by a job of their own.
   const retention = jobRetention({ db, clock, logger: sink.logger });
-  ctx.jobs = createJobs(ctx, db, { [retention.kind]: retention.handler });
+  ctx.jobs = createJobs(full, db, { [retention.kind]: retention.handler, ...reviewJobs(full) });
   ctx.square = createSquare({
     store,
     box,
     config: config.square,
     publicOrigin: () => ctx.site.publicOrigin,
     now,
-    send: (sender, body, source) => sendReviewRequest(sendContextOf(ctx), sender, body, source),
+    send: (sender, body, source) => sendReviewRequest(sendContextOf(full), sender, body, source),
   });
+  const app = expressApp(full, config, clock, metrics);
+  // Widget views answered from memory go out before Express; everything else goes through it.
+  const fastPath = widgetFastPath(full);
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (!fastPath(req, res)) app(req, res);
+  };
+  return { app, handler, ctx: full, sink, retention };
+}
 
+/** The Express app over the context, its middleware in the order of a request's story. */
+function expressApp(ctx: AppContext, config: Config, clock: Clock, metrics: AppContext['metrics']) {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -173,6 +189,8 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   app.use(API_PREFIX, cors(ctx), credentials(ctx), rateLimit(ctx));
   app.use(sendRoutes(ctx));
   app.use(reviewsRoutes(ctx));
+  app.use(replyRoutes(ctx));
+  app.use(googleRoutes(ctx));
   app.use(analyticsRoutes(ctx));
   app.use(requestsRoutes(ctx));
   app.use(twilioWebhookRoutes(ctx));
@@ -200,12 +218,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     app.use(devClockRoutes(clock, { drain: () => drainAll(ctx) }));
   app.use(notFound);
   app.use(errorHandler(ctx.logger));
-  // Widget views answered from memory go out before Express; everything else goes through it.
-  const fastPath = widgetFastPath(ctx);
-  const handler = (req: IncomingMessage, res: ServerResponse) => {
-    if (!fastPath(req, res)) app(req, res);
-  };
-  return { app, handler, ctx, sink, retention };
+  return app;
 }
 
 export type RunningApi = {
@@ -232,6 +245,9 @@ export async function startApi(config: Config, options: ApiOptions = {}): Promis
   // Held requests and reminders go out when due, from whichever process claims them; every
   // process delivers the webhooks' outbox.
   await retention.schedule();
+  // Replies a stopped process left under way are unknown; every Google location has its sync job.
+  await recoverReplies(ctx, db.dialect);
+  await scheduleReviewJobs(ctx);
   ctx.jobs.start();
   await startOutbox(ctx, db, { webhookCa: options.webhookCa });
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -87,9 +88,15 @@ export async function startTestApi(
         },
       }
     : { now: Date.now() };
+  const defaults = testConfig();
   const config = testConfig({
     ...database.config,
     demoKeyFile: path.join(dir, 'demo-key'),
+    // Google's tokens are sealed with a key of the test's own, never the repository's data folder.
+    google: {
+      ...defaults.google,
+      secrets: { key: randomBytes(32).toString('hex'), file: path.join(dir, 'secrets-key') },
+    },
     devOutbox: true,
     // Limiting stays on (per-key limits apply) but the default never gets in a test's way.
     rateLimitPerMinute: 1_000_000,
@@ -187,7 +194,7 @@ export function sendHeaders(
 /** A JSON write (POST, PUT) as a well-behaved caller makes it; the answer parsed. */
 export async function writeJson(
   api: TestApi,
-  method: 'POST' | 'PUT',
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   pathname: string,
   key: string,
   body: unknown,
@@ -196,7 +203,7 @@ export async function writeJson(
   const response = await api.fetch(pathname, {
     method,
     headers: sendHeaders(api, key, extra),
-    body: JSON.stringify(body),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, headers: response.headers, body: (await response.json()) as Body };
 }

@@ -15,7 +15,7 @@ beforeAll(async () => {
 
 describe('envelopes', () => {
   it('unknown routes → 404 envelope', async () => {
-    for (const path of ['/api/v1/nope', '/api/v2/reviews', '/anything', '/api/v1/reviews/123']) {
+    for (const path of ['/api/v1/nope', '/api/v2/reviews', '/anything', '/api/v1/reviews/123/nope']) {
       expectFailure(await getJson(api, path, key), 'not_found');
     }
   });
@@ -110,10 +110,13 @@ describe('OpenAPI and docs', () => {
     expect(result.body.openapi).toBe('3.1.0');
     expect(Object.keys(result.body.paths).sort()).toEqual([
       '/api/v1/analytics',
+      '/api/v1/integrations/google',
       '/api/v1/requests',
       '/api/v1/requests/send',
       '/api/v1/requests/{id}',
       '/api/v1/reviews',
+      '/api/v1/reviews/{id}',
+      '/api/v1/reviews/{id}/reply',
       '/api/v1/settings',
       '/api/v1/settings/test',
       '/webhooks/twilio/inbound',
@@ -121,6 +124,16 @@ describe('OpenAPI and docs', () => {
     ]);
     expect(result.body.paths['/api/v1/settings'].put['x-extension']).toBe(true);
     expect(result.body.paths['/api/v1/settings/test'].post['x-extension']).toBe(true);
+    // Answering reviews: the extension's calls, the reply body as the shared schema has it.
+    const replyBody =
+      result.body.paths['/api/v1/reviews/{id}/reply'].post.requestBody.content['application/json'].schema;
+    expect(Object.keys(replyBody.properties)).toEqual(['text', 'version', 'respondedBy']);
+    expect(replyBody.properties.text.maxLength).toBe(4096);
+    expect(result.body.paths['/api/v1/reviews/{id}'].patch['x-extension']).toBe(true);
+    // The connection's answer never has a place for the refresh token.
+    const connection = result.body.components.schemas.GoogleConnection;
+    expect(JSON.stringify(connection)).not.toMatch(/refresh/i);
+    expect(Object.keys(connection.properties.connection.anyOf[0].properties)).toContain('accountId');
     const sendBody =
       result.body.paths['/api/v1/requests/send'].post.requestBody.content['application/json'].schema;
     expect(Object.keys(sendBody.properties)).toEqual([

@@ -6,6 +6,8 @@ import { AUTH_SCHEMES, FREQUENCY_CAP_DAYS_DEFAULT, PASSWORD_MIN } from '@review-
 import { DAY_MS } from '@review-desk/shared/time';
 import { z } from 'zod';
 import { BULK_CONFIG, loadBulkConfig } from './env-bulk.ts';
+import { refuseDevHooks } from './env-dev.ts';
+import { ROLE_CONFIG, rolePolicyOf } from './env-roles.ts';
 import { loadStorageConfig, STORAGE_CONFIG } from './env-storage.ts';
 
 // The only reader of process.env: the BFF's configuration table. Each variable is declared once
@@ -97,6 +99,7 @@ export const BFF_CONFIG = setting.defineConfig({
     description:
       'Each signed-in user’s share of the upstream calls (GCRA, counted in the BFF’s database, so every worker shares it): kept below the API key’s own limit (120/min by default), so one runaway tab or script cannot use up the key for everyone. Over it: 429 `user_rate_limited` with `Retry-After`; `0`: no per-user limit.',
   },
+  ...ROLE_CONFIG,
   WEB_DIST_DIR: { type: setting.text(), default: 'apps/web/dist', description: 'The dashboard’s build.' },
   SESSION_IDLE_MINUTES: {
     type: setting.decimal(0.01, 1_000_000),
@@ -233,18 +236,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       'SEND_HISTORY_DAYS',
       `must be at least ${retentionDays} to keep Idempotency-Keys as long as IDEMPOTENCY_RETENTION_HOURS=${env.IDEMPOTENCY_RETENTION_HOURS}`,
     );
-  if (env.BFF_DEV_HOOKS && env.NODE_ENV === 'production')
-    throw setting.configError(
-      'BFF_DEV_HOOKS',
-      'must be off when NODE_ENV=production (it lets anyone move the clock)',
-    );
-  // Whoever can reach the BFF may move its clock: beside a mail server, alert emails and digests
-  // would go to real people on a clock anyone sets. (A real upstream is refused at start: main.ts.)
-  if (env.BFF_DEV_HOOKS && env.BFF_SMTP_URL !== undefined)
-    throw setting.configError(
-      'BFF_DEV_HOOKS',
-      'must be off with BFF_SMTP_URL (a real mail server): anyone could move the clock; without BFF_SMTP_URL the emails stay on the dev outbox page',
-    );
+  refuseDevHooks({ devHooks: env.BFF_DEV_HOOKS, nodeEnv: env.NODE_ENV, smtpUrl: env.BFF_SMTP_URL });
   const keyFile =
     env.UPSTREAM_API_KEY_FILE === undefined ? undefined : resolveFrom(REPO_ROOT, env.UPSTREAM_API_KEY_FILE);
   const upstream: Upstream | null =
@@ -276,6 +268,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : null,
     trustProxy: env.TRUST_PROXY,
     businessName: env.BUSINESS_NAME ?? null,
+    rolePolicy: rolePolicyOf(env),
     frequencyCapDays: env.FREQUENCY_CAP_DAYS,
     /** Upstream calls per user per minute; 0: no per-user limit. */
     userRatePerMinute: env.USER_RATE_LIMIT_PER_MINUTE,

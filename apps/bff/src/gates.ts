@@ -1,4 +1,4 @@
-import { BULK_BODY_LIMIT_BYTES, type Permission } from '@review-desk/shared';
+import { BULK_BODY_LIMIT_BYTES, type Permission, type RolePolicy } from '@review-desk/shared';
 import type { CookieSettings } from './auth/cookies.ts';
 import { permission, session } from './auth/gates.ts';
 import type { SessionStore } from './auth/sessions.ts';
@@ -27,6 +27,13 @@ import type { Metrics } from './metrics.ts';
 
 export type RouteGates = Record<
   | 'reviews'
+  | 'review'
+  | 'reviewStatus'
+  | 'reviewReply'
+  | 'reviewWithdraw'
+  | 'reviewActions'
+  | 'savedReplies.read'
+  | 'savedReplies.write'
   | 'analytics'
   | 'send'
   | 'requests'
@@ -48,6 +55,7 @@ export type RouteGates = Record<
   | 'integrations.read'
   | 'integrations.write'
   | 'integrations.remove'
+  | 'settings.remove'
   | 'alerts'
   | 'alerts.write'
   | 'bulk.read'
@@ -72,11 +80,13 @@ export function createGates(deps: {
   locations: LocationDirectory;
   /** Each user's share of the upstream key's rate limit (null: none). */
   share: { take(userId: string): Promise<ShareDecision> } | null;
+  /** What the deployment changes about the roles (STAFF_MAY_REPLY). */
+  roles: RolePolicy;
 }): Gates {
   const signedIn = session(deps.sessions, deps.cookies);
   const sameSite = csrf(deps.policy);
   const json = jsonBody();
-  const may = (needed: Permission) => [signedIn, permission(needed)];
+  const may = (needed: Permission) => [signedIn, permission(needed, deps.roles)];
   /** An upstream call: the permission, then the location (403 before anything goes upstream). */
   const at = locationGate(deps.locations);
   /** The user's fair share of the key's rate limit: the last gate before a call goes upstream. */
@@ -90,6 +100,15 @@ export function createGates(deps: {
     entry: [requestId, securityHeaders(), safeTarget, publicHost(deps.policy), crossOrigin(deps.policy)],
     routes: {
       reviews: [...may('reviews:read'), at, noBody, share],
+      review: [...may('reviews:read'), at, noBody, share],
+      // Answering: who may (STAFF_MAY_REPLY decides for staff), at the location addressed.
+      reviewStatus: [sameSite, ...may('reviews:reply'), at, json, share],
+      reviewReply: [sameSite, ...may('reviews:reply'), at, json, share],
+      reviewWithdraw: [sameSite, ...may('reviews:reply'), at, noBody, share],
+      // The journal of who answered a review, and the saved replies (no upstream call: no share).
+      reviewActions: [...may('reviews:read'), at, noBody],
+      'savedReplies.read': [...may('reviews:read'), at, noBody],
+      'savedReplies.write': [sameSite, ...may('settings:manage'), at, json],
       analytics: [...may('analytics:read'), at, noBody, share],
       send: [sameSite, ...may('requests:send'), at, json, share],
       requests: [...may('sends:read'), at, noBody, share],
@@ -114,6 +133,7 @@ export function createGates(deps: {
       'integrations.read': [...may('settings:manage'), at, noBody, share],
       'integrations.write': [sameSite, ...may('settings:manage'), at, json, share],
       'integrations.remove': [sameSite, ...may('settings:manage'), at, share],
+      'settings.remove': [sameSite, ...may('settings:manage'), at, noBody, share],
       alerts: [...may('reviews:read'), noBody],
       'alerts.write': [sameSite, ...may('reviews:read'), json],
       // List sends: who may send may send to a list, at the location addressed.

@@ -34,6 +34,9 @@ import type { LogSink } from './log.ts';
 import { type Metrics, metricsText } from './metrics.ts';
 import { createReadTargets } from './proxy/read-targets.ts';
 import { createProxy } from './proxy/routes.ts';
+import { createReviewJournal, type ReviewJournal } from './replies/journal.ts';
+import { replyRoutes } from './replies/routes.ts';
+import { googleSettingsRoutes } from './settings/google.ts';
 import { integrationRoutes } from './settings/integrations-routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { staticSite } from './static.ts';
@@ -52,6 +55,8 @@ export type Stores = {
   users: UserStore;
   sessions: SessionStore;
   journal: Journal;
+  /** Who answered what: each change asked for on a review, and how it went. */
+  reviewJournal: ReviewJournal;
   /** The secret contacts are hashed with, the same for every process on the database. */
   contactSecret: string;
 };
@@ -73,6 +78,7 @@ export async function openStores(
     users: createUserStore(db),
     sessions: createSessionStore(db, config.session, publish),
     journal: createJournal(db, instanceId),
+    reviewJournal: createReviewJournal(db),
     contactSecret,
   };
 }
@@ -84,6 +90,7 @@ export async function runMaintenance(stores: Stores, config: Config): Promise<vo
   if (config.userRatePerMinute > 0) await createUserRate(stores.db, config.userRatePerMinute).sweep();
   await stores.journal.orphanStale(config.upstreamTimeoutMs + 5_000);
   await stores.journal.cleanup(config.idempotencyRetentionMs, config.sendHistoryMs);
+  await stores.reviewJournal.sweep(config.upstreamTimeoutMs + 5_000, config.sendHistoryMs);
 }
 
 export type Bff = {
@@ -115,6 +122,7 @@ export function createBff(
   });
   const handlers = createHandlerSet({
     journal: stores.journal,
+    reviewJournal: stores.reviewJournal,
     hasher,
     logger,
     log: logs.access,
@@ -167,6 +175,7 @@ export function createBff(
     sessions: stores.sessions,
     cookies,
     locations: directory,
+    roles: config.rolePolicy,
   });
   const proxy = createProxy({
     gates,
@@ -207,6 +216,7 @@ export function createBff(
       gates: gates.routes,
       businessName: config.businessName,
       frequencyCapDays: config.frequencyCapDays,
+      rolePolicy: config.rolePolicy,
       logger,
       metrics,
     }),
@@ -245,6 +255,8 @@ export function createBff(
   app.use(bulkRoutes({ bulk, gates: gates.routes, logger }));
   app.use(settingsRoutes({ gates: gates.routes }));
   app.use(integrationRoutes({ gates: gates.routes }));
+  app.use(googleSettingsRoutes({ gates: gates.routes }));
+  app.use(replyRoutes({ journal: stores.reviewJournal, db: stores.db, gates: gates.routes }));
   app.use(alertRoutes({ alerts, directory, gates: gates.routes, logger, jobs: [alerts, bulk] }));
   app.use(staticSite(config.webDistDir));
   app.use((req, res) => {

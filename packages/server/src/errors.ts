@@ -16,7 +16,12 @@ import type { z } from 'zod';
 // turns anything thrown into the envelope {success:false, error, code}. A stack trace goes to
 // the log, never to the caller; no message repeats what the caller sent.
 
-export type AppErrorOptions = { fields?: Record<string, string>; headers?: Record<string, string> };
+export type AppErrorOptions = {
+  fields?: Record<string, string>;
+  headers?: Record<string, string>;
+  /** More of the envelope, for a code whose answer says more (a 409's `current` state). */
+  extra?: Record<string, unknown>;
+};
 
 export class AppError extends Error {
   override name = 'AppError';
@@ -24,6 +29,7 @@ export class AppError extends Error {
   readonly status: number;
   readonly fields: Record<string, string> | undefined;
   readonly headers: Record<string, string> | undefined;
+  readonly extra: Record<string, unknown> | undefined;
 
   /** `message` defaults to the table's message for the code. */
   constructor(code: ErrorCode, message?: string, options: AppErrorOptions = {}) {
@@ -32,6 +38,7 @@ export class AppError extends Error {
     this.status = ERROR_CODES[code].status;
     this.fields = options.fields;
     this.headers = options.headers;
+    this.extra = options.extra;
   }
 
   /** 400 validation_failed from a zod error, in the shared validationFailure wording. */
@@ -45,7 +52,8 @@ export class AppError extends Error {
   }
 
   get envelope(): CodedErrorEnvelope {
-    return fail(this.code, this.message, this.fields);
+    const envelope = fail(this.code, this.message, this.fields);
+    return this.extra ? { ...this.extra, ...envelope } : envelope;
   }
 }
 

@@ -69,6 +69,16 @@ export const analyticsOutputSchema = /* @__PURE__ */ z.object({
    * completed after the reminder (docs/settings.md). Another deployment may leave it out.
    */,
   reminders: z.optional(z.object({ sent: count, completedAfter: count })),
+  /**
+   * Extension: the window's reviews that have a first reply, and the median time to it in seconds
+   * (null when none has). Another deployment may leave it out.
+   */
+  replies: z.optional(
+    z.object({
+      firstReplies: count,
+      medianFirstReplySeconds: z.nullable(/* @__PURE__ */ z.number().check(z.nonnegative())),
+    }),
+  ),
 });
 export type AnalyticsOutput = z.infer<typeof analyticsOutputSchema>;
 
@@ -113,6 +123,9 @@ export const analyticsResultSchema = /* @__PURE__ */ z.looseObject({
   ),
   synced: z.optional(z.looseObject({ total: optCount, avgRating: optRate, byPlatform: numberRecord })),
   reminders: z.optional(z.looseObject({ sent: optCount, completedAfter: optCount })),
+  replies: z.optional(
+    z.looseObject({ firstReplies: optCount, medianFirstReplySeconds: z.optional(z.nullable(z.number())) }),
+  ),
   daily: z.optional(
     z.array(
       z.looseObject({
@@ -157,7 +170,10 @@ export const METRIC_DEFINITIONS = {
   failed: 'Requests in the window for which every delivery failed; nothing reached the customer.',
   reviews: 'Reviews dated in the window, on every platform (collected through requests and synced).',
   avgRating: 'Mean star rating of the reviews dated in the window.',
-  responseRate: 'Share of the window’s reviews marked responded.',
+  responseRate:
+    'Response rate: the share of the reviews dated in the window that have a reply now (status responded), ignored ones counted as not answered.',
+  medianFirstReply:
+    'Median time to first reply: for the reviews dated in the window that were answered, the middle of the times from the review to its first reply (answered here, or on Google as synced). Not provided when none was answered.',
   synced:
     'Reviews imported from external networks (Google, Facebook, Yelp) dated in the window. They are counted apart from requests.',
   remindersSent:

@@ -22,6 +22,8 @@ export const outboxMessageSchema = /* @__PURE__ */ z.object({
   requestId: z.string(),
   /** A "Send me a test" message of the Settings page (docs/settings.md), not a review request. */
   test: z.optional(z.boolean()),
+  /** The business's reply to the review the customer left through this request (no review link). */
+  reply: z.optional(z.boolean()),
   channel: z.enum(['sms', 'email']),
   to: z.string(),
   subject: z.nullable(z.string()),

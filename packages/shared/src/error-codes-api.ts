@@ -105,6 +105,61 @@ export const API_ERROR_CODES = {
     retry: false,
     action: 'Choose another slug.',
   },
+  // Answering reviews (docs/api.md, "Answering reviews").
+  review_not_found: {
+    from: 'api',
+    status: 404,
+    message: 'No review with this id for this business.',
+    retry: false,
+    action: 'Check the review id: it is the `id` of a review in the list.',
+  },
+  review_changed: {
+    from: 'api',
+    status: 409,
+    message:
+      'Someone changed this review since you read it; nothing was changed. Its current state is in `current`.',
+    retry: false,
+    action: 'Read the current reply, then answer again with its version if yours should still replace it.',
+  },
+  transition_refused: {
+    from: 'api',
+    status: 409,
+    message: 'This change does not apply to the review in its present status.',
+    retry: false,
+    action:
+      'Read the review’s status: withdraw a reply to reopen it; only a review with a reply can have it withdrawn.',
+  },
+  reply_in_flight: {
+    from: 'api',
+    status: 409,
+    message: 'The previous reply to this review is still being delivered; nothing was changed.',
+    retry: true,
+    action: 'Wait a moment for its outcome, then read the review again.',
+  },
+  reply_not_offered: {
+    from: 'api',
+    status: 409,
+    message:
+      'Reviews from this platform are answered on the platform itself: this service cannot post a reply there.',
+    retry: false,
+    action: 'Answer it on the platform, then mark it ignored here so it leaves the inbox.',
+  },
+  google_not_configured: {
+    from: 'api',
+    status: 409,
+    message:
+      'This service is not set up for Google Business Profile: its operator has not given it an OAuth client (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET).',
+    retry: false,
+    action: 'Ask the service’s operator to set up the Google OAuth client, then connect again.',
+  },
+  google_not_connected: {
+    from: 'api',
+    status: 409,
+    message:
+      'This business is not connected to Google Business Profile (or the connection needs its owner): Google reviews cannot be answered from here.',
+    retry: false,
+    action: 'An owner connects the Google location in Settings, then answers again.',
+  },
   business_not_found: {
     from: 'api',
     status: 404,
@@ -118,13 +173,6 @@ export const API_ERROR_CODES = {
     message: 'No website widget with this id.',
     retry: false,
     action: 'Copy the snippet again from Settings → Website widget: the id in it is not this service’s.',
-  },
-  review_not_found: {
-    from: 'api',
-    status: 404,
-    message: 'No review with this id in this business.',
-    retry: false,
-    action: 'Check the review’s id.',
   },
   review_synced: {
     from: 'api',

@@ -145,23 +145,23 @@ export const BFF_ERROR_CODES = {
     action: 'Reload the list send to see its state.',
   },
 
-  // The BFF's send journal (one send per Idempotency-Key).
+  // One change per Idempotency-Key: the BFF's send journal, and the service's replies to reviews.
   idempotency_key_missing: {
-    from: 'bff',
+    from: 'both',
     status: 400,
-    message: 'Idempotency-Key header is required: send a new UUID with each send request.',
+    message: 'Idempotency-Key header is required: send a new UUID with each send or reply.',
     retry: false,
     action: FIX,
   },
   idempotency_key_invalid: {
-    from: 'bff',
+    from: 'both',
     status: 400,
     message: 'Idempotency-Key must be a UUID.',
     retry: false,
     action: FIX,
   },
   idempotency_in_flight: {
-    from: 'bff',
+    from: 'both',
     status: 409,
     message: 'This request is still being sent (same Idempotency-Key).',
     retry: true,
@@ -169,18 +169,18 @@ export const BFF_ERROR_CODES = {
     mayHaveSent: true,
   },
   idempotency_mismatch: {
-    from: 'bff',
+    from: 'both',
     status: 422,
     message: 'This Idempotency-Key was already used for a different request.',
     retry: false,
     action: 'Start a new request (a new Idempotency-Key).',
   },
   outcome_unknown: {
-    from: 'bff',
+    from: 'both',
     status: 409,
     message: 'Outcome unknown — a request may have been sent.',
     retry: false,
-    action: 'Check recent requests before sending again.',
+    action: 'Check recent requests (or the review) before sending again.',
     mayHaveSent: true,
   },
 

@@ -28,6 +28,9 @@ export const CUSTOMER_PHONE_INPUT_MAX = 40;
 /** Comment a customer can leave on the review page. */
 export const REVIEW_TEXT_MAX = 5000;
 
+/** A business's reply to a review: Google's own limit for a reply (ReviewReply.comment), kept for every review. */
+export const REPLY_TEXT_MAX = 4096;
+
 /** Largest JSON body the API and the BFF accept; the send body is far smaller. */
 export const JSON_BODY_LIMIT_BYTES = 16 * 1024;
 

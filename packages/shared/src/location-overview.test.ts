@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AnalyticsResult } from './analytics.ts';
-import {
-  needsAttention,
-  type OverviewRow,
-  overviewFigures,
-  overviewTotals,
-  sortOverview,
-} from './location-overview.ts';
-import type { ReviewItem } from './reviews.ts';
+import { type OverviewRow, overviewFigures, overviewTotals, sortOverview } from './location-overview.ts';
 
 const analytics = (
   sent: number,
@@ -40,6 +33,26 @@ describe('overviewFigures', () => {
       reviews: 12,
       avgRating: 4.25,
       lowWaiting: 3,
+      responded: null,
+      responseRate: null,
+      medianFirstReplySeconds: null,
+    });
+  });
+
+  it('takes the response rate from the counts and the median time to first reply as the service gives it', () => {
+    const figures = overviewFigures(
+      {
+        ...analytics(40, 10, 12, 4.25),
+        reviews: { total: 12, responded: 9 },
+        replies: { medianFirstReplySeconds: 5400 },
+      },
+      null,
+    );
+    expect(figures).toMatchObject({
+      reviews: 12,
+      responded: 9,
+      responseRate: 0.75,
+      medianFirstReplySeconds: 5400,
     });
   });
 
@@ -52,6 +65,9 @@ describe('overviewFigures', () => {
       reviews: null,
       avgRating: null,
       lowWaiting: null,
+      responded: null,
+      responseRate: null,
+      medianFirstReplySeconds: null,
     });
     expect(overviewFigures(analytics(0, 0, 0, null), null).completionRate).toBeNull();
   });
@@ -70,7 +86,20 @@ describe('overviewTotals', () => {
     expect(totals.reviews).toBe(303);
     expect(totals.avgRating).toBeCloseTo((300 * 4 + 3 * 1) / 303, 10); // the rows' mean would be 2.5
     expect(totals.lowWaiting).toBe(4);
-    expect(totals).toMatchObject({ counted: 2, failed: 0, partial: [] });
+    expect(totals).toMatchObject({ counted: 2, failed: 0 });
+  });
+
+  it('weighs the response rate by counts, and has no median of medians', () => {
+    const answered = (reviews: number, responded: number, median: number): AnalyticsResult => ({
+      reviews: { total: reviews, responded },
+      replies: { medianFirstReplySeconds: median },
+    });
+    const totals = overviewTotals([
+      row('big', answered(300, 30, 60)),
+      row('small', answered(10, 10, 86_400)),
+    ]);
+    expect(totals.responseRate).toBeCloseTo(40 / 310, 10); // the rows' mean would be 0.55
+    expect(totals.medianFirstReplySeconds).toBeNull();
   });
 
   it('leaves a failed row out of every total and counts it as failed', () => {
@@ -117,53 +146,5 @@ describe('sortOverview', () => {
     expect(sortOverview(rows, 'sent', 'asc').map((r) => r.slug)).toEqual(['b', 'c', 'a', 'x']);
     expect(sortOverview(rows, 'completionRate', 'desc').map((r) => r.slug)).toEqual(['c', 'b', 'a', 'x']);
     expect(sortOverview(rows, 'name', 'asc').map((r) => r.slug)).toEqual(['a', 'b', 'c', 'x']);
-  });
-});
-
-describe('needsAttention', () => {
-  const review = (id: string, rating: number, status: string, date: string | null): ReviewItem =>
-    ({ id, rating, response_status: status, review_date: date }) as ReviewItem;
-
-  it('merges low-rated pending reviews newest first across locations, naming each location', () => {
-    const merged = needsAttention(
-      [
-        {
-          slug: 'downtown',
-          name: 'Downtown',
-          reviews: [
-            review('d1', 1, 'pending', '2026-11-20T10:00:00Z'),
-            review('d2', 5, 'pending', '2026-11-24T10:00:00Z'),
-            review('d3', 2, 'responded', '2026-11-24T11:00:00Z'),
-            review('d4', 2, 'pending', '2026-11-18T09:00:00Z'),
-          ],
-        },
-        {
-          slug: 'airport',
-          name: 'Airport',
-          reviews: [
-            review('a1', 2, 'pending', '2026-11-22T08:00:00Z'),
-            review('a2', 1, 'pending', null),
-            { id: 'a3', rating: 1, status: 'pending' } as ReviewItem,
-          ],
-        },
-      ],
-      10,
-    );
-    expect(merged.map((m) => `${m.slug}:${m.review.id}`)).toEqual([
-      'airport:a1',
-      'downtown:d1',
-      'downtown:d4',
-      'airport:a2',
-      'airport:a3',
-    ]);
-    expect(merged[0]?.locationName).toBe('Airport');
-  });
-
-  it('stops at the limit', () => {
-    const reviews = Array.from({ length: 30 }, (_, i) =>
-      review(`r${i}`, 1, 'pending', new Date(Date.UTC(2026, 0, 1 + i)).toISOString()),
-    );
-    const merged = needsAttention([{ slug: 's', name: 'S', reviews }], 5);
-    expect(merged.map((m) => m.review.id)).toEqual(['r29', 'r28', 'r27', 'r26', 'r25']);
   });
 });

@@ -1,5 +1,4 @@
 import { type AnalyticsResult, completionFigures } from './analytics.ts';
-import { type ReviewItem, reviewStatusOf } from './reviews.ts';
 import { z } from './zod.ts';
 
 // The Locations overview: one row per location for a window, and a totals row computed from the
@@ -19,6 +18,12 @@ export type OverviewFigures = {
   avgRating: number | null;
   /** Pending reviews rated 1–2★ (now, not limited to the window). */
   lowWaiting: number | null;
+  /** The window's reviews with a reply now (METRIC_DEFINITIONS.responseRate's numerator). */
+  responded: number | null;
+  /** responded / reviews. */
+  responseRate: number | null;
+  /** The median time to first reply of the window's answered reviews (METRIC_DEFINITIONS.medianFirstReply). */
+  medianFirstReplySeconds: number | null;
 };
 
 export type OverviewRow = { slug: string; name: string } & (
@@ -41,6 +46,9 @@ export const overviewRowsSchema = /* @__PURE__ */ z.object({
         reviews: figure,
         avgRating: figure,
         lowWaiting: figure,
+        responded: figure,
+        responseRate: figure,
+        medianFirstReplySeconds: figure,
       }),
       z.object({
         slug: z.string(),
@@ -62,6 +70,7 @@ export function overviewFigures(
   const sent = analytics.requests?.sent ?? null;
   const reviews = analytics.reviews?.total ?? null;
   const avg = analytics.reviews?.avgRating ?? null;
+  const responded = analytics.reviews?.responded ?? null;
   return {
     sent,
     completed,
@@ -69,6 +78,9 @@ export function overviewFigures(
     reviews,
     avgRating: reviews === 0 ? null : avg,
     lowWaiting: pending === null ? null : Math.max(0, pending.total - pending.ratedAboveLow),
+    responded,
+    responseRate: ratio(responded, reviews),
+    medianFirstReplySeconds: analytics.replies?.medianFirstReplySeconds ?? null,
   };
 }
 
@@ -88,7 +100,7 @@ export type OverviewTotals = OverviewFigures & {
 export function overviewTotals(rows: readonly OverviewRow[]): OverviewTotals {
   const ok = rows.filter((r): r is Extract<OverviewRow, { ok: true }> => r.ok);
   const partial: (keyof OverviewFigures)[] = [];
-  const sum = (field: 'sent' | 'completed' | 'reviews' | 'lowWaiting'): number | null => {
+  const sum = (field: 'sent' | 'completed' | 'reviews' | 'lowWaiting' | 'responded'): number | null => {
     const present = ok.filter((r) => r[field] !== null);
     if (present.length < ok.length) partial.push(field);
     return present.length === 0 ? null : present.reduce((s, r) => s + (r[field] as number), 0);
@@ -97,6 +109,12 @@ export function overviewTotals(rows: readonly OverviewRow[]): OverviewTotals {
   const completed = sum('completed');
   const reviews = sum('reviews');
   const lowWaiting = sum('lowWaiting');
+  const responded = sum('responded');
+  // Response rate: only rows with both counts, like the completion rate.
+  const answered = ok.filter((r) => r.responded !== null && r.reviews !== null);
+  const answeredOf = answered.reduce((s, r) => s + (r.reviews as number), 0);
+  const answeredN = answered.reduce((s, r) => s + (r.responded as number), 0);
+  if (answered.length < ok.length) partial.push('responseRate');
   // Completion: only rows with both counts, so the rate's two sides cover the same locations.
   const both = ok.filter((r) => r.sent !== null && r.completed !== null);
   const rateSent = both.reduce((s, r) => s + (r.sent as number), 0);
@@ -114,6 +132,10 @@ export function overviewTotals(rows: readonly OverviewRow[]): OverviewTotals {
     reviews,
     avgRating: weight === 0 ? null : weighted / weight,
     lowWaiting,
+    responded,
+    responseRate: ratio(answeredN, answeredOf),
+    // A median is not made of the locations' medians: the totals row has none.
+    medianFirstReplySeconds: null,
     counted: ok.length,
     failed: rows.length - ok.length,
     partial,
@@ -127,6 +149,8 @@ export const OVERVIEW_SORT_KEYS = [
   'reviews',
   'avgRating',
   'lowWaiting',
+  'responseRate',
+  'medianFirstReplySeconds',
 ] as const;
 export type OverviewSortKey = (typeof OVERVIEW_SORT_KEYS)[number];
 
@@ -152,33 +176,4 @@ export function sortOverview(
       return order === 0 ? a.index - b.index : sign * order;
     })
     .map(({ row }) => row);
-}
-
-export type AttentionItem = { slug: string; locationName: string; review: ReviewItem };
-
-/**
- * "Needs attention": pending reviews rated 1–2★ from each location's first page, merged newest
- * first (a review without a date goes last), at most `limit`. Ties keep the locations' order.
- */
-export function needsAttention(
-  pages: readonly { slug: string; name: string; reviews: readonly ReviewItem[] }[],
-  limit: number,
-): AttentionItem[] {
-  const items: (AttentionItem & { time: number; order: number })[] = [];
-  let order = 0;
-  for (const page of pages) {
-    for (const review of page.reviews) {
-      if (review.rating > LOW_RATING_MAX || reviewStatusOf(review) !== 'pending') continue;
-      const time = review.review_date ? Date.parse(review.review_date) : Number.NaN;
-      items.push({
-        slug: page.slug,
-        locationName: page.name,
-        review,
-        time: Number.isNaN(time) ? -Infinity : time,
-        order: order++,
-      });
-    }
-  }
-  items.sort((a, b) => (b.time === a.time ? a.order - b.order : b.time - a.time));
-  return items.slice(0, limit).map(({ slug, locationName, review }) => ({ slug, locationName, review }));
 }

@@ -87,10 +87,11 @@ export type LegChannel = (typeof LEG_CHANNELS)[number];
 
 /**
  * What a leg is for: `request`, a message of the send; `reminder`, the one automatic reminder
- * sent later for the same request (docs/settings.md). Another deployment may not say: a leg
- * without a kind is the send's own.
+ * sent later for the same request (docs/settings.md); `reply`, the business's private answer to
+ * the review the customer left (docs/api.md, "Answering reviews"). Another deployment may not
+ * say: a leg without a kind is the send's own.
  */
-export const LEG_KINDS = ['request', 'reminder'] as const;
+export const LEG_KINDS = ['request', 'reminder', 'reply'] as const;
 export type LegKind = (typeof LEG_KINDS)[number];
 
 export const requestLegSchema = /* @__PURE__ */ z.object({

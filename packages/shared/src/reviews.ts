@@ -31,12 +31,37 @@ export const ratingSchema = /* @__PURE__ */ z
     z.lte(RATING_MAX, { error: RATING_WORDS }),
   );
 
-/** Query of GET /api/v1/reviews, from a query record (see `queryRecord`). Unknown parameters are refused. */
-export const reviewsQuerySchema = /* @__PURE__ */ z.strictObject({
-  ...pagingParams(),
-  status: oneOfParam('status', REVIEW_STATUSES, reviewStatusSchema),
-  minRating: z.optional(intParam('minRating', RATING_MIN, RATING_MAX)),
-});
+/** The list's order: newest first (the API's), or oldest first (the inbox: who waited longest). */
+export const REVIEW_ORDERS = ['newest', 'oldest'] as const;
+export type ReviewOrder = (typeof REVIEW_ORDERS)[number];
+
+/**
+ * Query of GET /api/v1/reviews, from a query record (see `queryRecord`). Unknown parameters are
+ * refused. `maxRating`, `platform` and `order` are this service's extensions (docs/api.md).
+ */
+export const reviewsQuerySchema = /* @__PURE__ */ z
+  .strictObject({
+    ...pagingParams(),
+    status: oneOfParam('status', REVIEW_STATUSES, reviewStatusSchema),
+    minRating: z.optional(intParam('minRating', RATING_MIN, RATING_MAX)),
+    maxRating: z.optional(intParam('maxRating', RATING_MIN, RATING_MAX)),
+    platform: oneOfParam(
+      'platform',
+      PLATFORMS,
+      z.enum(PLATFORMS, { error: `platform must be one of ${PLATFORMS.join(', ')}` }),
+    ),
+    order: oneOfParam(
+      'order',
+      REVIEW_ORDERS,
+      z.enum(REVIEW_ORDERS, { error: `order must be one of ${REVIEW_ORDERS.join(', ')}` }),
+    ),
+  })
+  .check(
+    z.refine((q) => q.minRating === undefined || q.maxRating === undefined || q.minRating <= q.maxRating, {
+      error: 'maxRating must be at least minRating',
+      path: ['maxRating'],
+    }),
+  );
 export type ReviewsQuery = z.output<typeof reviewsQuerySchema>;
 
 export const reviewsSearchParams = /* @__PURE__ */ searchParamsOf(reviewsQuerySchema);
@@ -62,7 +87,7 @@ export type Review = z.infer<typeof reviewSchema>;
  * `response_status` (the real service) or `status`. Unknown fields are kept for display.
  * A status outside the known three is kept as text rather than failing the whole page.
  */
-export const reviewItemSchema = z
+export const reviewItemSchema = /* @__PURE__ */ z
   .looseObject({
     id: z.union([z.string(), z.number()]),
     rating: ratingSchema,

@@ -9,6 +9,7 @@ export const roleSchema = /* @__PURE__ */ z.enum(ROLES, { error: `role must be o
 
 export const PERMISSIONS = [
   'reviews:read',
+  'reviews:reply',
   'analytics:read',
   'requests:send',
   'sends:read',
@@ -17,13 +18,27 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-/** owner — everything and user management; manager — reviews, analytics, send; staff — send and reviews. */
+/**
+ * owner — everything and user management; manager — reviews (reading and answering), analytics,
+ * send; staff — send and read reviews.
+ */
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,
-  manager: ['reviews:read', 'analytics:read', 'requests:send', 'sends:read'],
+  manager: ['reviews:read', 'reviews:reply', 'analytics:read', 'requests:send', 'sends:read'],
   staff: ['reviews:read', 'requests:send', 'sends:read'],
 };
 
-export function can(role: Role, permission: Permission): boolean {
-  return ROLE_PERMISSIONS[role].includes(permission);
+/** What a deployment of the dashboard may change about the roles (the BFF's STAFF_MAY_REPLY). */
+export type RolePolicy = { staffMayReply: boolean };
+export const DEFAULT_ROLE_POLICY: RolePolicy = { staffMayReply: false };
+
+/** A role's permissions under the deployment's policy: staff answer reviews only when it says so. */
+export function permissionsOf(role: Role, policy: RolePolicy = DEFAULT_ROLE_POLICY): Permission[] {
+  const granted = [...ROLE_PERMISSIONS[role]];
+  if (role === 'staff' && policy.staffMayReply) granted.splice(1, 0, 'reviews:reply');
+  return granted;
+}
+
+export function can(role: Role, permission: Permission, policy: RolePolicy = DEFAULT_ROLE_POLICY): boolean {
+  return permissionsOf(role, policy).includes(permission);
 }

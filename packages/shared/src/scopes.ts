@@ -2,6 +2,7 @@
 // extension's (GET/PUT /api/v1/settings, settings.ts), and so is `review_requests:read`
 // (GET /api/v1/requests, requests.ts; a key with review_requests:write may read them too), and
 // `widget:read` and `widget:write` (the website widget's owner calls, widget.ts).
+// `reviews:reply` (answering, ignoring and reopening reviews: review-reply.ts).
 export const SCOPES = [
   'review_requests:write',
   'reviews:read',
@@ -13,6 +14,7 @@ export const SCOPES = [
   'widget:write',
   // Webhook endpoints (webhooks.ts): create, list, rotate, remove and their deliveries.
   'webhooks:write',
+  'reviews:reply',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

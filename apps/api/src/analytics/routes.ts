@@ -6,7 +6,7 @@ import { methodNotAllowed, queryOf, requireScope } from '../http/index.ts';
 import { computeAnalytics } from './compute.ts';
 
 // GET /api/v1/analytics (docs/api.md): the query validated with the shared schema, then the
-// business's figures over the window, reminders included.
+// business's figures over the window, reminders and the median time to first reply included.
 
 export function analyticsRoutes(ctx: AppContext): Router {
   const router = Router();
@@ -17,11 +17,16 @@ export function analyticsRoutes(ctx: AppContext): Router {
     const now = ctx.now();
     // The window's first UTC midnight, as the figures count it.
     const since = (Math.floor(now / DAY_MS) - parsed.data.days + 1) * DAY_MS;
-    const [analytics, reminders] = await Promise.all([
+    const [analytics, reminders, first] = await Promise.all([
       computeAnalytics(ctx.store, businessId, parsed.data.days, now),
       ctx.reminders.analytics(businessId, since),
+      ctx.store.replies.firstReplyTimes(businessId, since),
     ]);
-    res.json(ok({ ...analytics, reminders }));
+    const replies = {
+      firstReplies: first.n,
+      medianFirstReplySeconds: first.medianMs === null ? null : Math.round(first.medianMs / 1000),
+    };
+    res.json(ok({ ...analytics, reminders, replies }));
   });
   router.all(ENDPOINTS.analytics.path, methodNotAllowed([ENDPOINTS.analytics.method]));
   return router;

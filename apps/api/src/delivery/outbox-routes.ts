@@ -44,6 +44,7 @@ function toMessage(row: OutboxRow): OutboxMessage {
   return {
     id: `msg_${row.id}`,
     requestId: row.request_public_id,
+    ...(row.kind === 'reply' ? { reply: true } : {}),
     channel: row.channel,
     to: row.to_addr,
     subject: row.subject,
@@ -78,6 +79,7 @@ async function testMessages(
       status: row.status === 'failed' ? 'failed' : 'accepted',
       error: row.error,
       created_at: row.created_at,
+      kind: 'request',
     }),
     id: `test_${row.id}`,
     test: true,

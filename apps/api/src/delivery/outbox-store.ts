@@ -12,7 +12,11 @@ export type OutboxRow = {
   status: 'accepted' | 'failed';
   error: string | null;
   created_at: number;
+  /** A request's own message, its reminder, or the business's reply to the customer's review. */
+  kind: OutboxKind;
 };
+
+export type OutboxKind = 'request' | 'reminder' | 'reply';
 
 export type NewOutboxMessage = {
   /** The request's public id (its row is found by it, so the message can be written with it). */
@@ -25,12 +29,13 @@ export type NewOutboxMessage = {
   status: 'accepted' | 'failed';
   error: string | null;
   createdAt: number;
+  kind?: OutboxKind;
 };
 
 export function outboxStore(db: Queryable) {
   const insert = db.prepare(`INSERT INTO outbox_messages
-    (request_id, channel, to_addr, subject, body, review_link, status, error, created_at)
-    VALUES ((SELECT id FROM requests WHERE public_id = $1), $2, $3, $4, $5, $6, $7, $8, $9)`);
+    (request_id, channel, to_addr, subject, body, review_link, status, error, created_at, kind)
+    VALUES ((SELECT id FROM requests WHERE public_id = $1), $2, $3, $4, $5, $6, $7, $8, $9, $10)`);
   const select = `SELECT m.*, r.public_id AS request_public_id FROM outbox_messages m
     JOIN requests r ON r.id = m.request_id`;
   const latest = db.prepare(`${select} ORDER BY m.id DESC LIMIT $1`);
@@ -51,6 +56,7 @@ export function outboxStore(db: Queryable) {
         m.status,
         m.error,
         m.createdAt,
+        m.kind ?? 'request',
       );
     },
     /** The outbox's copy of each message handed over for a request, with its outcome. */
@@ -61,6 +67,7 @@ export function outboxStore(db: Queryable) {
         outcome: { status: 'accepted' | 'failed' | 'unknown'; error?: string };
       }[],
       at: number,
+      kind: OutboxKind = 'request',
     ): Promise<void> {
       await Promise.all(
         legs.map(({ message, outcome }) =>
@@ -74,6 +81,7 @@ export function outboxStore(db: Queryable) {
             status: outcome.status === 'failed' ? 'failed' : 'accepted',
             error: outcome.status === 'accepted' ? null : (outcome.error ?? null),
             createdAt: at,
+            kind,
           }),
         ),
       );

@@ -163,6 +163,11 @@ export function deliveryStore(db: Database, hooks: DeliveryHooks = {}) {
       await db.transaction((tx) => writeLegs(tx, requestId, businessId, legs, 'reminder', at));
     },
 
+    /** The legs of the business's reply to the customer's review, beside the send's (kind `reply`). */
+    async recordReplyLegs(requestId: string, businessId: number, legs: NewLeg[], at: number) {
+      await db.transaction((tx) => writeLegs(tx, requestId, businessId, legs, 'reply', at));
+    },
+
     async setStatus(requestId: string, status: RequestStatus, at: number): Promise<void> {
       await setStatus.run(requestId, status, at);
     },

@@ -4,6 +4,8 @@ import { holdsKey, type PathRedaction, redactUrl } from '@review-desk/server/log
 import type { Refusal } from '@review-desk/server/serve';
 import {
   API_KEY_HEADER,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_REPLAYED_HEADER,
   JSON_BODY_LIMIT_BYTES,
   KEY_QUERY_PARAMS,
   MESSAGES,
@@ -103,7 +105,13 @@ export function securityHeaders(ctx: AppContext): RequestHandler {
   };
 }
 
-const CORS_ALLOW_HEADERS = ['content-type', API_KEY_HEADER, 'authorization', 'x-request-id'].join(', ');
+const CORS_ALLOW_HEADERS = [
+  'content-type',
+  API_KEY_HEADER,
+  'authorization',
+  'x-request-id',
+  IDEMPOTENCY_KEY_HEADER,
+].join(', ');
 const CORS_EXPOSE_HEADERS = [
   'x-request-id',
   'retry-after',
@@ -111,6 +119,7 @@ const CORS_EXPOSE_HEADERS = [
   'ratelimit-remaining',
   'ratelimit-reset',
   'ratelimit-policy',
+  IDEMPOTENCY_REPLAYED_HEADER,
 ].join(', ');
 
 /**
@@ -131,7 +140,7 @@ export function cors(ctx: AppContext): RequestHandler {
     if (req.method === 'OPTIONS' && req.get('access-control-request-method')) {
       if (ok) {
         res.set({
-          'access-control-allow-methods': 'GET, POST',
+          'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE',
           'access-control-allow-headers': CORS_ALLOW_HEADERS,
           'access-control-max-age': '600',
         });

@@ -12,8 +12,10 @@ import {
   LIMIT_MIN,
   METRIC_DEFINITIONS,
   PAGE_MIN,
+  PLATFORMS,
   RATING_MAX,
   RATING_MIN,
+  REVIEW_ORDERS,
   REVIEW_STATUSES,
   reviewListOutputSchema,
   SEND_STATUS_MEANINGS,
@@ -23,6 +25,7 @@ import {
 } from '@review-desk/shared';
 import { z } from 'zod';
 import { deliveryOpenApi } from '../delivery/openapi.ts';
+import { replyOpenApi } from '../reviews/reply/openapi.ts';
 import { settingsOpenApi } from '../settings/openapi.ts';
 import { failure, type JsonSchema, schemaOf } from './schema.ts';
 
@@ -60,6 +63,7 @@ export function buildOpenApi(serverUrl: string) {
   const authFailures = { '401': failure(401), '403': failure(403), '429': failure(429) };
   const settings = settingsOpenApi();
   const delivery = deliveryOpenApi();
+  const replies = replyOpenApi();
   return {
     openapi: '3.1.0',
     info: {
@@ -107,6 +111,22 @@ export function buildOpenApi(serverUrl: string) {
               schema: { type: 'string', enum: [...REVIEW_STATUSES] },
             },
             integer('minRating', RATING_MIN, RATING_MAX, 'Only reviews rated at least this.'),
+            integer('maxRating', RATING_MIN, RATING_MAX, 'Extension: only reviews rated at most this.'),
+            {
+              name: 'platform',
+              in: 'query',
+              required: false,
+              description:
+                'Extension: only reviews of this platform (`direct`: left through the customer page).',
+              schema: { type: 'string', enum: [...PLATFORMS] },
+            },
+            {
+              name: 'order',
+              in: 'query',
+              required: false,
+              description: 'Extension: `newest` first (the default) or `oldest` first.',
+              schema: { type: 'string', enum: [...REVIEW_ORDERS] },
+            },
           ],
           responses: {
             '200': {
@@ -140,6 +160,7 @@ export function buildOpenApi(serverUrl: string) {
       },
       ...settings.paths,
       ...delivery.paths,
+      ...replies.paths,
     },
     components: {
       securitySchemes: {
@@ -152,6 +173,7 @@ export function buildOpenApi(serverUrl: string) {
         Analytics: schemaOf(analyticsOutputSchema, 'output'),
         ...settings.schemas,
         ...delivery.schemas,
+        ...replies.schemas,
         ErrorEnvelope: schemaOf(codedErrorEnvelopeSchema, 'output'),
         SuccessEnvelope: schemaOf(successEnvelopeSchema(z.object({})), 'output'),
       },

@@ -14,10 +14,22 @@ import { toReview } from './view.ts';
 const READ_FROM_FRONT = 10_000;
 
 export async function listReviews(store: Store, businessId: number, query: ReviewsQuery) {
-  const filter = { status: query.status, minRating: query.minRating };
+  const filter = {
+    status: query.status,
+    minRating: query.minRating,
+    maxRating: query.maxRating,
+    platform: query.platform,
+  };
   const offset = (query.page - 1) * query.limit;
-  const [total, rows] =
-    offset <= READ_FROM_FRONT
+  const oldest = query.order === 'oldest';
+  const [total, rows] = oldest
+    ? await store.reviews
+        .total(businessId, filter)
+        .then(
+          async (n) =>
+            [n, await store.reviews.page(businessId, filter, offset, query.limit, n, 'oldest')] as const,
+        )
+    : offset <= READ_FROM_FRONT
       ? await Promise.all([
           store.reviews.total(businessId, filter),
           store.reviews.page(businessId, filter, offset, query.limit),

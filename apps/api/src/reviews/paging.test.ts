@@ -20,7 +20,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const START = Date.UTC(2026, 0, 1);
 const REVIEWS = 3_000;
 
-type Row = { id: number; review_at: number; status: ReviewStatus; rating: number };
+type Row = { id: number; review_at: number; status: ReviewStatus; rating: number; platform: string };
 
 describeEngines('reviews list pages', (dialect) => {
   let db: Database;
@@ -42,14 +42,22 @@ describeEngines('reviews list pages', (dialect) => {
     }
     for (let i = 0; i < 400; i++) reviews.push(review(2, START + (i % 12) * DAY_MS, i));
     await loadReviews(db, reviews);
-    rows = await db.all<Row>('SELECT id, review_at, status, rating FROM reviews WHERE business_id = 1');
+    rows = (
+      await db.all<Row>('SELECT id, review_at, status, rating, platform FROM reviews WHERE business_id = 1')
+    ).map((r) => ({ ...r, id: Number(r.id), review_at: Number(r.review_at) }));
   });
   afterAll(() => db?.close());
 
-  const expected = (filter: ReviewFilter, offset: number, limit: number) =>
+  const expected = (filter: ReviewFilter, offset: number, limit: number, order = 'newest') =>
     rows
-      .filter((r) => (!filter.status || r.status === filter.status) && r.rating >= (filter.minRating ?? 1))
-      .sort((a, b) => b.review_at - a.review_at || b.id - a.id)
+      .filter(
+        (r) =>
+          (!filter.status || r.status === filter.status) &&
+          (!filter.platform || r.platform === filter.platform) &&
+          r.rating >= (filter.minRating ?? 1) &&
+          r.rating <= (filter.maxRating ?? 5),
+      )
+      .sort((a, b) => (order === 'oldest' ? -1 : 1) * (b.review_at - a.review_at || b.id - a.id))
       .slice(offset, offset + limit)
       .map((r) => r.id);
 
@@ -60,6 +68,12 @@ describeEngines('reviews list pages', (dialect) => {
     { minRating: 5 },
     { minRating: 3 },
     { status: 'ignored', minRating: 4 },
+    // The inbox's shapes: a platform, an upper bound.
+    { status: 'pending', platform: 'google' },
+    { platform: 'direct' },
+    { maxRating: 2 },
+    { status: 'pending', minRating: 2, maxRating: 4 },
+    { status: 'pending', platform: 'google', maxRating: 2 },
   ];
 
   /** Low enough for this data to reach (the default is higher on SQLite, where days cost more). */
@@ -86,6 +100,10 @@ describeEngines('reviews list pages', (dialect) => {
           // From the newest end (no total), and from whichever end is nearer (with it).
           expect((await store.page(1, filter, offset, limit)).map((r) => r.id)).toEqual(want);
           expect((await store.page(1, filter, offset, limit, total)).map((r) => r.id)).toEqual(want);
+          // Oldest first: the same order turned round.
+          expect((await store.page(1, filter, offset, limit, total, 'oldest')).map((r) => r.id)).toEqual(
+            expected(filter, offset, limit, 'oldest'),
+          );
         }
     }
   }
@@ -114,7 +132,7 @@ function review(businessId: number, reviewAt: number, i: number): NewReview {
     text: null,
     reviewAt,
     responseText: null,
-    platform: 'google',
+    platform: i % 3 === 0 ? 'direct' : 'google',
     externalId: null,
     requestId: null,
     createdAt: reviewAt,

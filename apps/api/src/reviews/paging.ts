@@ -16,7 +16,13 @@ import { DAY_MS } from '@review-desk/shared';
 // roll-up and the page, so both see the same moment; the roll-up is written in the transaction
 // of each review it counts, so the two agree exactly (docs/decisions/0022-postgres-round-trips.md).
 
-export type ReviewFilter = { status?: ReviewStatus | undefined; minRating?: number | undefined };
+export type ReviewFilter = {
+  status?: ReviewStatus | undefined;
+  minRating?: number | undefined;
+  maxRating?: number | undefined;
+  /** One platform (`direct`, `google`…): the inbox's source filter. */
+  platform?: string | undefined;
+};
 
 export const LIST_COLUMNS = 'id, rating, status, author_name, text, review_at, response_text, platform';
 
@@ -35,8 +41,47 @@ type Shape = {
   perDay: string | null;
 };
 
+/** A rating bound's condition (the filter's values follow the business, from `$next`). */
+function ratingBounds(filter: ReviewFilter, next: number): { where: string; args: number[] } {
+  const where: string[] = [];
+  const args: number[] = [];
+  if (filter.minRating !== undefined && filter.minRating > 1) {
+    args.push(filter.minRating);
+    where.push(`AND rating >= $${next + args.length - 1}`);
+  }
+  if (filter.maxRating !== undefined && filter.maxRating < 5) {
+    args.push(filter.maxRating);
+    where.push(`AND rating <= $${next + args.length - 1}`);
+  }
+  return { where: where.join(' '), args };
+}
+
+/**
+ * A shape with a platform or an upper rating bound: the inbox's. A status and a platform read
+ * reviews_by_platform in order; without a status, the list's own index (the platform read from
+ * each row); the bounds filter the covering index's rating. No roll-up counts these by day.
+ */
+function inboxShape(filter: ReviewFilter): Shape {
+  const { status, platform } = filter;
+  const args: (string | number)[] = [];
+  const where: string[] = [];
+  if (status) {
+    args.push(status);
+    where.push(`AND status = $${args.length + 1}`);
+  }
+  if (platform) {
+    args.push(platform);
+    where.push(`AND platform = $${args.length + 1}`);
+  }
+  const bounds = ratingBounds(filter, args.length + 2);
+  const index = status && platform ? 'reviews_by_platform' : status ? 'reviews_by_status' : 'reviews_list';
+  return { index, where: [...where, bounds.where].join(' '), args: [...args, ...bounds.args], perDay: null };
+}
+
 /** The business is $1; the filter's values follow. */
 function listShape(filter: ReviewFilter): Shape {
+  if (filter.platform !== undefined || (filter.maxRating !== undefined && filter.maxRating < 5))
+    return inboxShape(filter);
   const { status, minRating } = filter;
   const exact5 = minRating === 5;
   const rating = minRating !== undefined && minRating > 1 ? minRating : undefined;

@@ -1,5 +1,5 @@
 import type { Queryable } from '@review-desk/server/db/types';
-import { isSyncedPlatform, type ReviewStatus } from '@review-desk/shared';
+import { isSyncedPlatform, type ReviewOrder, type ReviewStatus } from '@review-desk/shared';
 import type { ReviewTotals } from '../analytics/store.ts';
 import { dayOf } from '../store/time.ts';
 import { type ReviewFilter, reviewPages } from './paging.ts';
@@ -131,18 +131,42 @@ export function reviewStore(db: Queryable, options: { anchorFrom?: number } = {}
 
   type Prepared = ReturnType<Queryable['prepare']>;
   const totals = new Map<string, Prepared>();
-  function totalStatement(filter: ReviewFilter) {
-    const key = `${filter.status ? 's' : ''}${filter.minRating !== undefined ? 'r' : ''}`;
-    let statement = totals.get(key);
-    if (!statement) {
-      const rating = filter.status ? '$3' : '$2';
-      statement = db.prepare(
-        `SELECT coalesce(sum(n), 0) AS total FROM review_counts WHERE business_id = $1
-          ${filter.status ? 'AND status = $2' : ''} ${filter.minRating !== undefined ? `AND rating >= ${rating}` : ''}`,
-      );
-      totals.set(key, statement);
+  /**
+   * The total's statement and arguments. Counters (at most 15 rows) answer every filter but a
+   * platform's, which no counter keeps: those count the index range of their reviews
+   * (reviews_by_platform with a status: the inbox's, as many as are waiting there).
+   */
+  function totalOf(
+    businessId: number,
+    filter: ReviewFilter,
+  ): { statement: Prepared; args: (string | number)[] } {
+    const args: (string | number)[] = [businessId];
+    const where: string[] = [];
+    if (filter.status) {
+      args.push(filter.status);
+      where.push(`AND status = $${args.length}`);
     }
-    return statement;
+    if (filter.platform) {
+      args.push(filter.platform);
+      where.push(`AND platform = $${args.length}`);
+    }
+    if (filter.minRating !== undefined) {
+      args.push(filter.minRating);
+      where.push(`AND rating >= $${args.length}`);
+    }
+    if (filter.maxRating !== undefined) {
+      args.push(filter.maxRating);
+      where.push(`AND rating <= $${args.length}`);
+    }
+    const sql = filter.platform
+      ? `SELECT count(*) AS total FROM reviews WHERE business_id = $1 ${where.join(' ')}`
+      : `SELECT coalesce(sum(n), 0) AS total FROM review_counts WHERE business_id = $1 ${where.join(' ')}`;
+    let statement = totals.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      totals.set(sql, statement);
+    }
+    return { statement, args };
   }
 
   const pageFrom = reviewPages(db, options.anchorFrom);
@@ -211,12 +235,10 @@ export function reviewStore(db: Queryable, options: { anchorFrom?: number } = {}
       if (!before) throw new Error(`review ${id} not found`);
       return changeReview(id, { rating: before.rating, status, responseText });
     },
-    /** Matching reviews, from the counters (never a COUNT over the reviews table). */
+    /** Matching reviews, from the counters (a platform's: its index range, see totalOf). */
     async total(businessId: number, filter: ReviewFilter): Promise<number> {
-      const args: (string | number)[] = [businessId];
-      if (filter.status) args.push(filter.status);
-      if (filter.minRating !== undefined) args.push(filter.minRating);
-      return Number((await totalStatement(filter).get<{ total: number }>(...args))!.total);
+      const { statement, args } = totalOf(businessId, filter);
+      return Number((await statement.get<{ total: number }>(...args))!.total);
     },
     /**
      * One page (0-based offset) of the list order. Given the filter's total, a page past the
@@ -229,8 +251,16 @@ export function reviewStore(db: Queryable, options: { anchorFrom?: number } = {}
       offset: number,
       limit: number,
       total?: number,
+      order: ReviewOrder = 'newest',
     ): Promise<ReviewListRow[]> {
       if ((total !== undefined && offset >= total) || limit <= 0) return [];
+      if (order === 'oldest') {
+        // Oldest first is the newest-first order read from its other end, and turned round.
+        const all = total ?? (await this.total(businessId, filter));
+        const end = all - offset;
+        const start = Math.max(0, end - limit);
+        return (await this.page(businessId, filter, start, end - start, all)).reverse();
+      }
       if (total === undefined || offset <= total / 2)
         return pageFrom<ReviewListRow>(businessId, filter, 'DESC', offset, limit);
       const end = Math.min(total, offset + limit); // exclusive, in newest-first positions

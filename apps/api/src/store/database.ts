@@ -6,6 +6,7 @@ import { DELIVERY_MIGRATIONS } from '../delivery/store.ts';
 import { SQUARE_MIGRATIONS } from '../integrations/square/store.ts';
 import { RATE_MIGRATIONS } from '../rate/limiter.ts';
 import { REQUESTS_MIGRATIONS } from '../requests/origins.ts';
+import { GOOGLE_MIGRATIONS } from '../reviews/google/connections.ts';
 import { REVIEWS_MIGRATIONS } from '../reviews/website-store.ts';
 import { SETTINGS_MIGRATIONS } from '../settings/store.ts';
 import { WEBHOOKS_MIGRATIONS } from '../webhooks/endpoints-store.ts';
@@ -29,6 +30,7 @@ export const ALL_API_MIGRATIONS = serviceMigrations(API_MIGRATIONS, [
   REQUESTS_MIGRATIONS,
   WEBHOOKS_MIGRATIONS,
   SQUARE_MIGRATIONS,
+  GOOGLE_MIGRATIONS,
 ]);
 
 export type ApiDatabaseSettings = {

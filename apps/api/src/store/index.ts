@@ -9,6 +9,7 @@ import { allowanceStore } from '../requests/allowance.ts';
 import { optOutStore } from '../requests/opt-outs.ts';
 import { originStore } from '../requests/origins.ts';
 import { requestStore } from '../requests/store.ts';
+import { replyStore } from '../reviews/reply/store.ts';
 import { reviewStore } from '../reviews/store.ts';
 import { websiteStore } from '../reviews/website-store.ts';
 import { endpointStore } from '../webhooks/endpoints-store.ts';
@@ -43,6 +44,7 @@ export function createStore(db: Database, options: CacheOverrides = {}) {
     /** A review on the business's website: consent, reports, what the widget reads. */
     website: websiteStore(db),
     widgets: widgetStore(db),
+    replies: replyStore(db),
     analytics: analyticsStore(db),
     outbox: outboxStore(db),
     settings: settingsStore(db),

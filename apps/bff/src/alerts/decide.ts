@@ -1,10 +1,10 @@
 import type { SeenReview, Subscriber } from './store.ts';
 
-// The alerts' decisions, apart from any I/O: who hears of a new review, and when a location is
-// polled next. Tested with tables in decide.test.ts.
+export { MAX_BACKOFF_MS, nextPollDelay, retryAfterMs } from '@review-desk/server/backoff';
 
-/** The longest a location waits between polls, however long its failures go on. */
-export const MAX_BACKOFF_MS = 60 * 60_000;
+// The alerts' decisions, apart from any I/O: who hears of a new review, and when a location is
+// polled next (the back-off is the server kit's, backoff.ts, shared with the Google sync). Tested
+// with tables in decide.test.ts.
 
 /**
  * Who is alerted of a review no poll had seen: subscribers whose threshold it is at or below,
@@ -20,28 +20,4 @@ export function recipients(
   return subscribers.filter(
     (s) => review.rating <= s.threshold && s.enabledAt <= previousPollAt && mayRead(s.userId),
   );
-}
-
-/**
- * The wait before a location's next poll: the interval after a success; after `failures` failures
- * in a row, the interval doubled for each (at most MAX_BACKOFF_MS), and never sooner than the
- * upstream's Retry-After.
- */
-export function nextPollDelay(
-  intervalMs: number,
-  failures: number,
-  retryAfterMs: number | null = null,
-): number {
-  if (failures <= 0) return intervalMs;
-  const backoff = Math.min(MAX_BACKOFF_MS, intervalMs * 2 ** Math.min(failures, 20));
-  return Math.max(backoff, Math.min(retryAfterMs ?? 0, MAX_BACKOFF_MS));
-}
-
-/** Retry-After as milliseconds: delta-seconds or an HTTP date; null when absent or unreadable. */
-export function retryAfterMs(header: string | null | undefined, now: number): number | null {
-  if (!header) return null;
-  const value = header.trim();
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isFinite(at) ? Math.max(0, at - now) : null;
 }

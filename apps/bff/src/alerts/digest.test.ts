@@ -60,6 +60,27 @@ describe('the digest figures', () => {
     expect(formatChange(null)).toBe('');
   });
 
+  it('gives the response rate and the median time to first reply, with their definitions', () => {
+    const answered = digestLocation(
+      'Deli',
+      {
+        reviews: { total: 8, responded: 6, avgRating: 4 },
+        replies: { medianFirstReplySeconds: 2 * 3_600 + 300 },
+      },
+      {},
+      { total: 0, ratedAboveLow: 0 },
+    );
+    const email = renderDigestEmail({
+      week: '2026-11-30',
+      link: 'https://desk.example/analytics',
+      locations: [answered],
+    });
+    expect(email.text).toContain('Response rate: 75.0%\nMedian time to first reply: 2 h 5 min');
+    expect(email.text).toContain(
+      'Median time to first reply: for the reviews dated in the window that were answered',
+    );
+  });
+
   it('says what the Analytics page says, per location and in total', () => {
     const email = renderDigestEmail({
       week: '2026-11-30',
@@ -85,6 +106,8 @@ describe('the digest figures', () => {
         'New reviews: 8',
         'Average rating: 3.5 (−0.8 from the week before)',
         'Low ratings (1–2★) without a response: 3',
+        'Response rate: —',
+        'Median time to first reply: —',
       ].join('\n'),
     );
     expect(email.text).toContain(
@@ -97,6 +120,7 @@ describe('the digest figures', () => {
         'Low ratings (1–2★) without a response: 3',
       ].join('\n'),
     );
+    expect(email.text).toContain('Response rate: the share of the reviews dated in the window');
     expect(email.html).toContain('Harbour &lt;St&gt;');
     expect(email.html).not.toContain('<St>');
   });

@@ -1,8 +1,10 @@
 import {
   type AnalyticsResult,
   addDays,
+  formatDuration,
   type LocalDate,
   localDate,
+  METRIC_DEFINITIONS,
   type OverviewFigures,
   overviewFigures,
   overviewTotals,
@@ -94,8 +96,13 @@ function lines(title: string, f: OverviewFigures, change: number | null): string
     `New reviews: ${formatCount(f.reviews)}`,
     `Average rating: ${formatAverage(f.avgRating)}${formatChange(change)}`,
     `Low ratings (1–2★) without a response: ${formatCount(f.lowWaiting)}`,
+    `Response rate: ${formatRate(f.responseRate)}`,
+    ...(title === ALL ? [] : [`Median time to first reply: ${formatMedian(f.medianFirstReplySeconds)}`]),
   ];
 }
+
+const ALL = 'All locations';
+const formatMedian = (seconds: number | null) => (seconds === null ? '—' : formatDuration(seconds));
 
 export function renderDigestEmail(input: {
   week: string;
@@ -110,13 +117,16 @@ export function renderDigestEmail(input: {
     const totals = overviewTotals(
       input.locations.map((l) => ({ slug: l.name, name: l.name, ok: true, ...l.figures })),
     );
-    sections.push(lines('All locations', totals, null));
+    sections.push(lines(ALL, totals, null));
   }
   const intro = `Your week in reviews: the last ${DIGEST_DAYS} days, as the Analytics page shows them.`;
   const outro = [
     `Open Analytics: ${input.link}`,
     '',
     'You get this email because the weekly digest is on for you. Change it on the Notifications page.',
+    '',
+    METRIC_DEFINITIONS.responseRate,
+    METRIC_DEFINITIONS.medianFirstReply,
   ];
   const text = [intro, '', ...sections.flatMap((s) => [...s, '']), ...outro].join('\n');
   const html = `<!doctype html><html><body style="font-family:sans-serif">
@@ -129,6 +139,7 @@ ${sections
   .join('\n')}
 <p><a href="${escapeHtml(input.link)}">Open Analytics</a></p>
 <p style="color:#666;font-size:12px">${escapeHtml(outro[2] ?? '')}</p>
+<p style="color:#666;font-size:12px">${escapeHtml(outro[4] ?? '')} ${escapeHtml(outro[5] ?? '')}</p>
 </body></html>`;
   return { subject: `Your week in reviews (week of ${input.week})`, text, html };
 }

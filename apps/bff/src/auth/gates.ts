@@ -1,5 +1,12 @@
 import { AppError } from '@review-desk/server/errors';
-import { AUTH_REQUIRED_HEADER, AUTH_REQUIRED_SESSION, can, type Permission } from '@review-desk/shared';
+import {
+  AUTH_REQUIRED_HEADER,
+  AUTH_REQUIRED_SESSION,
+  can,
+  DEFAULT_ROLE_POLICY,
+  type Permission,
+  type RolePolicy,
+} from '@review-desk/shared';
 import type { Gate } from '../http/gate.ts';
 import { type CookieSettings, clearSessionCookies, readSessionToken } from './cookies.ts';
 import type { Lookup, SessionStore } from './sessions.ts';
@@ -39,11 +46,11 @@ export function session(sessions: SessionStore, cookies: CookieSettings): Gate {
   };
 }
 
-/** Gate: the signed-in user's role has `permission` (after `session`). */
-export function permission(permission: Permission): Gate {
+/** Gate: the signed-in user's role has `permission` under the deployment's policy (after `session`). */
+export function permission(permission: Permission, policy: RolePolicy = DEFAULT_ROLE_POLICY): Gate {
   return (req) => {
     const role = req.ctx.session?.user.role;
-    if (role !== undefined && can(role, permission)) return null;
+    if (role !== undefined && can(role, permission, policy)) return null;
     return new AppError(
       'role_forbidden',
       `Your role (${role ?? 'none'}) does not allow this: it needs the ${permission} permission.`,

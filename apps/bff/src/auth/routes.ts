@@ -4,7 +4,8 @@ import {
   loginBodySchema,
   type Me,
   ok,
-  ROLE_PERMISSIONS,
+  permissionsOf,
+  type RolePolicy,
   type SessionUser,
 } from '@review-desk/shared';
 import { type Request, Router } from 'express';
@@ -39,14 +40,18 @@ export type AuthDeps = {
   gates: RouteGates;
   businessName: string | null;
   frequencyCapDays: number;
+  rolePolicy: RolePolicy;
   logger: Logger;
   metrics: Metrics;
 };
 
-export function meFor(user: SessionUser, deps: Pick<AuthDeps, 'businessName' | 'frequencyCapDays'>): Me {
+export function meFor(
+  user: SessionUser,
+  deps: Pick<AuthDeps, 'businessName' | 'frequencyCapDays' | 'rolePolicy'>,
+): Me {
   return {
     user: { id: user.id, email: user.email, role: user.role },
-    permissions: [...ROLE_PERMISSIONS[user.role]],
+    permissions: permissionsOf(user.role, deps.rolePolicy),
     business: deps.businessName === null ? null : { name: deps.businessName },
     settings: { frequencyCapDays: deps.frequencyCapDays },
   };

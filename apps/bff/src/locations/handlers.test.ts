@@ -5,6 +5,7 @@ import { behaviours, type FakeUpstream, startFakeUpstream } from '../../../../te
 import { createContactHasher } from '../journal/contact.ts';
 import { createJournal } from '../journal/journal.ts';
 import { createMetrics } from '../metrics.ts';
+import { createReviewJournal } from '../replies/journal.ts';
 import { ALL_BFF_MIGRATIONS } from '../store/database.ts';
 import type { RoutedLocation } from './directory.ts';
 import { createHandlerSet } from './handlers.ts';
@@ -43,6 +44,7 @@ const location = (version: number): RoutedLocation => ({
 it('drops replaced send handlers, keeping one only while a send it forwarded is in flight', async () => {
   const handlers = createHandlerSet({
     journal: createJournal(database.db, 'instance-1'),
+    reviewJournal: createReviewJournal(database.db),
     hasher: createContactHasher('secret'),
     logger: pino({ level: 'silent' }),
     log: { enabled: false, write() {}, send() {} },

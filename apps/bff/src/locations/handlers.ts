@@ -6,6 +6,8 @@ import type { Metrics } from '../metrics.ts';
 import { createUpstreamHeaders } from '../proxy/headers.ts';
 import { createReadForwarder, type ReadForwarder } from '../proxy/reads.ts';
 import { createSendHandler, type SendHandler } from '../proxy/send.ts';
+import type { ReviewJournal } from '../replies/journal.ts';
+import { createReviewWrites, type ReviewWrites } from '../replies/writes.ts';
 import type { RoutedLocation } from './directory.ts';
 
 // Each location's own forwarders: its key, auth scheme and Origin are built into its upstream
@@ -13,10 +15,11 @@ import type { RoutedLocation } from './directory.ts';
 // rebuilt when the location's upstream or key changes; one entry per location (never per request),
 // keyed by the location's id.
 
-export type LocationHandlers = { reads: ReadForwarder; send: SendHandler };
+export type LocationHandlers = { reads: ReadForwarder; send: SendHandler; reviewWrites: ReviewWrites };
 
 export function createHandlerSet(deps: {
   journal: Journal;
+  reviewJournal: ReviewJournal;
   hasher: ContactHasher;
   logger: Logger;
   log: AccessLog;
@@ -55,6 +58,12 @@ export function createHandlerSet(deps: {
           upstreamHeaders,
           log: deps.log,
           metrics: deps.metrics,
+        }),
+        reviewWrites: createReviewWrites({
+          upstream: location.upstream,
+          location: location.id,
+          journal: deps.reviewJournal,
+          upstreamHeaders,
         }),
       };
       built.set(location.id, handlers);

@@ -6,9 +6,11 @@ import {
   queryRecord,
   REQUEST_ENDPOINTS,
   REQUEST_ID_PATTERN,
+  REVIEW_ID_PATTERN,
   requestPath,
   requestsQuerySchema,
   requestsSearchParams,
+  reviewPath,
   reviewsQuerySchema,
   reviewsSearchParams,
 } from '@review-desk/shared';
@@ -35,7 +37,7 @@ const readSchemas = {
     path: REQUEST_ENDPOINTS.list.path,
   },
 } as const;
-export type ReadEndpoint = keyof typeof readSchemas | 'request';
+export type ReadEndpoint = keyof typeof readSchemas | 'request' | 'review';
 
 /** One request takes no query parameters. */
 const noQuerySchema = z.strictObject({});
@@ -48,14 +50,18 @@ export function createReadTargets() {
   };
   return {
     /**
-     * The upstream target for this query string (and, for one request, its path's id): validated
-     * (400 on a bad query) and, for lists, remembered. One request's target is rebuilt each time:
-     * ids are endless, so remembering them would be a map a client could grow.
+     * The upstream target for this query string (and, for one request or review, its path's id):
+     * validated (400 on a bad query) and, for lists, remembered. One item's target is rebuilt each
+     * time: ids are endless, so remembering them would be a map a client could grow.
      */
     resolve(endpoint: ReadEndpoint, search: string, id?: string): string {
-      if (endpoint === 'request') {
+      if (endpoint === 'request' || endpoint === 'review') {
         const parsed = noQuerySchema.safeParse(queryRecord(search));
         if (!parsed.success) throw AppError.validation(parsed.error);
+        if (endpoint === 'review') {
+          if (id === undefined || !REVIEW_ID_PATTERN.test(id)) throw new AppError('review_not_found');
+          return reviewPath(id);
+        }
         if (id === undefined || !REQUEST_ID_PATTERN.test(id)) throw new AppError('not_found');
         return requestPath(id);
       }

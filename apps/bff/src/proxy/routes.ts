@@ -1,15 +1,16 @@
 import type { ServerResponse } from 'node:http';
 import { AppError, sendError } from '@review-desk/server/errors';
-import { MESSAGES, PROXIED_ENDPOINTS, PROXY_ROUTES } from '@review-desk/shared';
+import { MESSAGES, PROXIED_ENDPOINTS, PROXY_ROUTES, pathMatches } from '@review-desk/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Gates } from '../gates.ts';
 import { type Gate, type GateRequest, throughGates } from '../http/gate.ts';
 import type { LocationHandlers } from '../locations/handlers.ts';
-import type { ReadTargets } from './read-targets.ts';
+import type { ReadEndpoint, ReadTargets } from './read-targets.ts';
 
 // The allow-listed proxy, under /api after the entry gates: exactly the shared PROXY_ROUTES, at
-// the upstream's own paths and methods (case-sensitive, no trailing slash). Every other method →
-// 405, every other path under /api → 404; neither is forwarded. An allowed route then passes its
+// the upstream's own paths and methods (case-sensitive, no trailing slash; a path may take several
+// methods: one review is read and changed at one address). Every other method → 405, every other
+// path under /api → 404; neither is forwarded. An allowed route then passes its
 // own gates (gates.ts) and is forwarded. One Express layer for all of /api: the hottest calls
 // are not walked through a router (docs/decisions/0010-bff-fast-path.md).
 
@@ -18,18 +19,24 @@ type Route = {
   endpoint: ProxyEndpoint;
   method: string;
   gates: readonly Gate[];
-  handle: (req: GateRequest, res: ServerResponse) => unknown;
-  /** The 405 for any other method (Express lets GET routes answer HEAD; the allow-list is exact). */
-  wrongMethod: AppError;
+  handle: (req: GateRequest, res: ServerResponse, id: string | undefined) => unknown;
 };
+/** The routes of one path, by method; any other method gets the 405 naming them (Allow). */
+type PathRoutes = { pattern: string; routes: Route[]; wrongMethod: AppError };
+
+/** The review writes (answering reviews): their own handler, not the reads' forwarder. */
+const WRITES = new Set<ProxyEndpoint>(['reviewStatus', 'reviewReply', 'reviewWithdraw']);
+type WriteEndpoint = 'reviewStatus' | 'reviewReply' | 'reviewWithdraw';
 
 const API = '/api';
 const NOT_FOUND = new AppError('not_found');
 
-/** The last path segment, percent-decoded (undefined when it does not decode). */
-function lastSegment(path: string): string | undefined {
+/** The `:id` segment of a path of `pattern`, percent-decoded (undefined when it does not decode). */
+function idOf(pattern: string, path: string): string | undefined {
+  const at = pattern.split('/').indexOf(':id');
+  if (at === -1) return undefined;
   try {
-    return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
+    return decodeURIComponent(path.split('/')[at] ?? '');
   } catch {
     return undefined;
   }
@@ -46,58 +53,61 @@ export function createProxy(deps: {
   handlers: (req: GateRequest) => LocationHandlers;
   targets: ReadTargets;
 }): RequestHandler {
-  const routes = new Map<string, Route>();
-  /** Routes with one `:id` segment last (one request of the list): matched on their prefix. */
-  const byPrefix: { prefix: string; route: Route }[] = [];
+  /** Paths without an `:id`, looked up at once (the hottest calls); the others matched in turn. */
+  const exact = new Map<string, PathRoutes>();
+  const patterns: PathRoutes[] = [];
   for (const { endpoint } of PROXY_ROUTES) {
     const { path, method } = PROXIED_ENDPOINTS[endpoint];
     const handle: Route['handle'] =
       endpoint === 'send'
         ? (req, res) => deps.handlers(req).send.handle(req, res)
-        : (req, res) => {
-            const url = req.url ?? '';
-            const q = url.indexOf('?');
-            const search = q === -1 ? '' : url.slice(q + 1);
-            const id = endpoint === 'request' ? lastSegment(pathOf(url)) : undefined;
-            deps.handlers(req).reads(req, res, endpoint, deps.targets.resolve(endpoint, search, id));
-          };
-    const wrongMethod = new AppError('method_not_allowed', MESSAGES.methodNotAllowed(method), {
-      headers: { allow: method },
-    });
-    const route = { endpoint, method, gates: deps.gates.routes[endpoint], handle, wrongMethod };
-    if (path.endsWith('/:id')) byPrefix.push({ prefix: path.slice(0, -':id'.length), route });
-    else routes.set(path, route);
-  }
-  const find = (path: string): Route | undefined => {
-    const exact = routes.get(path);
-    if (exact) return exact;
-    for (const { prefix, route } of byPrefix) {
-      if (path.startsWith(prefix) && path.length > prefix.length && !path.includes('/', prefix.length))
-        return route;
+        : WRITES.has(endpoint)
+          ? (req, res, id) => deps.handlers(req).reviewWrites.handle(req, res, endpoint as WriteEndpoint, id)
+          : (req, res, id) => {
+              const url = req.url ?? '';
+              const q = url.indexOf('?');
+              const search = q === -1 ? '' : url.slice(q + 1);
+              const read = endpoint as ReadEndpoint;
+              deps.handlers(req).reads(req, res, read, deps.targets.resolve(read, search, id));
+            };
+    const route: Route = { endpoint, method, gates: deps.gates.routes[endpoint], handle };
+    let entry = path.includes(':') ? patterns.find((p) => p.pattern === path) : exact.get(path);
+    if (!entry) {
+      entry = { pattern: path, routes: [], wrongMethod: NOT_FOUND };
+      if (path.includes(':')) patterns.push(entry);
+      else exact.set(path, entry);
     }
-    return undefined;
-  };
+    entry.routes.push(route);
+    const allowed = entry.routes.map((r) => r.method).join(', ');
+    entry.wrongMethod = new AppError('method_not_allowed', MESSAGES.methodNotAllowed(allowed), {
+      headers: { allow: allowed },
+    });
+  }
+  const find = (path: string): PathRoutes | undefined =>
+    exact.get(path) ?? patterns.find((p) => pathMatches(p.pattern, path));
 
-  /** Gate: the allow-list. Names the route (or `api-unknown`) and refuses what it does not list. */
-  const allowList: Gate = (req) => {
-    const route = find(pathOf(req.url ?? ''));
-    if (route === undefined) {
+  /** The allow-list: the route of this path and method, or the refusal (404, 405 with Allow). */
+  function allowList(req: GateRequest): { route: Route; entry: PathRoutes } | AppError {
+    const entry = find(pathOf(req.url ?? ''));
+    if (entry === undefined) {
       req.ctx.route = 'api-unknown';
       return NOT_FOUND;
     }
-    req.ctx.route = route.endpoint;
-    return req.method === route.method ? null : route.wrongMethod;
-  };
+    const route = entry.routes.find((r) => r.method === req.method);
+    req.ctx.route = (route ?? (entry.routes[0] as Route)).endpoint;
+    return route ? { route, entry } : entry.wrongMethod;
+  }
 
   /** After the entry gates: the allow-list, the route's gates, the handler. */
   function serveRoute(req: GateRequest, res: ServerResponse, fail: (error: unknown) => void): void {
-    const refusal = allowList(req, res) as AppError | null;
-    if (refusal !== null) {
-      sendError(res, refusal);
+    const allowed = allowList(req);
+    if (allowed instanceof AppError) {
+      sendError(res, allowed);
       return;
     }
-    const route = find(pathOf(req.url ?? '')) as Route;
-    throughGates(route.gates, req, res, () => route.handle(req, res), fail);
+    const { route, entry } = allowed;
+    const id = idOf(entry.pattern, pathOf(req.url ?? ''));
+    throughGates(route.gates, req, res, () => route.handle(req, res, id), fail);
   }
 
   return (req: Request, res: Response, next: NextFunction) => {

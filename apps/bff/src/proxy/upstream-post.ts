@@ -26,11 +26,13 @@ const agents = {
   'https:': new https.Agent(agentOptions),
 };
 
+/** `method`: POST (a send), or a review's PATCH and DELETE, which go out the same way. */
 export function postUpstream(
   url: URL,
   headers: OutgoingHttpHeaders,
   body: Buffer,
   timeoutMs: number,
+  method: 'POST' | 'PATCH' | 'DELETE' = 'POST',
 ): Promise<PostResult> {
   return new Promise((resolve) => {
     const transport = url.protocol === 'https:' ? https : http;
@@ -44,7 +46,7 @@ export function postUpstream(
       resolve(result);
     };
     const request = transport.request(url, {
-      method: 'POST',
+      method,
       headers,
       agent: agents[url.protocol as 'http:' | 'https:'],
     });

@@ -27,7 +27,7 @@ import { widgetRoutes } from './widget-routes.ts';
 // POST /api/v1/settings/test: an email test goes to the signed-in owner's own address, filled
 // in here; an SMS test to the phone the owner typed.
 
-type Method = 'GET' | 'PUT' | 'POST';
+type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
 
 export function settingsRoutes(deps: { gates: RouteGates }): Router {
   const router = Router();

@@ -7,6 +7,7 @@ import { BULK_MIGRATIONS } from '../bulk/store.ts';
 import { USER_RATE_MIGRATIONS } from '../fair-share/user-rate.ts';
 import { LOCATION_RECORD_MIGRATIONS } from '../locations/records/records.ts';
 import { LOCATION_MIGRATIONS } from '../locations/store.ts';
+import { REPLY_MIGRATIONS } from '../replies/journal.ts';
 
 // The BFF's own database: users, sessions, login throttling, the send journal, the running
 // instances' leases and the locations. SQLite by default (BFF_DATABASE_PATH: several processes may
@@ -23,6 +24,7 @@ export const ALL_BFF_MIGRATIONS = serviceMigrations(BFF_MIGRATIONS, [
   USER_RATE_MIGRATIONS,
   BULK_MIGRATIONS,
   ALERT_MIGRATIONS,
+  REPLY_MIGRATIONS,
   // Last: it moves records of the tables above to their location's id.
   LOCATION_RECORD_MIGRATIONS,
 ]);

@@ -58,6 +58,10 @@ export class DashboardClient {
     return this.request('POST', path, { body, ...(headers ? { headers } : {}) });
   }
 
+  put(path: string, body: unknown, headers?: Record<string, string>) {
+    return this.request('PUT', path, { body, ...(headers ? { headers } : {}) });
+  }
+
   async login(email: string, password: string): Promise<Reply> {
     return this.post('/auth/login', { email, password });
   }

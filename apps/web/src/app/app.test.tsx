@@ -113,6 +113,6 @@ describe('the shell', () => {
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['Reviews', 'Send request', 'Recent requests', 'Analytics', 'Users', 'Settings']);
+    ).toEqual(['Reviews', 'Inbox', 'Send request', 'Recent requests', 'Analytics', 'Users', 'Settings']);
   });
 });

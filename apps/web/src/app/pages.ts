@@ -2,6 +2,7 @@ import type { Permission } from '@review-desk/shared/bff';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType, SVGProps } from 'react';
 import { paths } from '../config/paths.ts';
+import { inboxQueryOptionsForUrl } from '../features/reviews/api/get-inbox.ts';
 import { reviewsQueryOptionsForUrl } from '../features/reviews/api/get-reviews.ts';
 import { type LazyPage, lazyPage, type PageModule } from './lazy-page.tsx';
 
@@ -45,6 +46,16 @@ export const PAGES = {
     nav: { label: 'Reviews' },
     firstRead: (client, search) => client.prefetchQuery(reviewsQueryOptionsForUrl(search)),
   },
+  // Every review still waiting for an answer, across the user's locations (it replaced "Needs
+  // attention"; /attention leads here: router.tsx).
+  inbox: {
+    path: paths.inbox,
+    title: 'Inbox',
+    access: 'reviews:read',
+    load: () => import('../features/reviews/components/inbox-page.tsx'),
+    nav: { label: 'Inbox' },
+    firstRead: (client, search) => client.prefetchQuery(inboxQueryOptionsForUrl(client, search)),
+  },
   send: {
     path: paths.send,
     title: 'Send a review request',
@@ -86,14 +97,6 @@ export const PAGES = {
       );
       await client.prefetchQuery(overviewQueryOptions(overviewDays(search)));
     },
-    multiLocation: true,
-  },
-  attention: {
-    path: paths.attention,
-    title: 'Needs attention',
-    access: 'reviews:read',
-    load: () => import('../features/locations/components/needs-attention-page.tsx'),
-    nav: { label: 'Needs attention' },
     multiLocation: true,
   },
   users: {

@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { Loader } from '../components/loader.tsx';
+import { OLD_INBOX_PATH } from '../config/paths.ts';
 import { ROUTER_BASENAME } from '../lib/location.ts';
 import { BrowserRouter, Navigate, Route, Routes } from '../lib/router.tsx';
 import { AuthRedirect } from './auth-redirect.tsx';
@@ -30,6 +31,7 @@ export function AppRouter() {
           )}
           <Route element={<RequireSession />}>
             <Route index element={<Navigate to={PAGES[LANDING].path} replace />} />
+            <Route path={OLD_INBOX_PATH} element={<Navigate to={PAGES.inbox.path} replace />} />
             {pages.map((page) =>
               page.access === 'public' ? null : (
                 <Route

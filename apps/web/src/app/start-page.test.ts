@@ -1,5 +1,6 @@
 import { ROLE_PERMISSIONS } from '@review-desk/shared/bff';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { inboxQueryOptionsForUrl } from '../features/reviews/api/get-inbox.ts';
 import { reviewsQueryOptionsForUrl } from '../features/reviews/api/get-reviews.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 import { ok, stubFetch } from '../test/fetch-stub.ts';
@@ -33,6 +34,24 @@ describe('startPage', () => {
     ]);
     const options = reviewsQueryOptionsForUrl(new URLSearchParams('status=pending&page=2&limit=50'));
     await vi.waitFor(() => expect(client.getQueryData(options.queryKey)).toEqual(list));
+  });
+
+  it('asks for the inbox’s reviews as soon as the locations answer, before the page’s code has drawn', async () => {
+    const { calls } = stubFetch((request) => {
+      const path = new URL(request.url).pathname;
+      if (path === '/auth/me') return ok(me);
+      if (path === '/bff/locations') return ok({ locations: [{ slug: 'main', name: 'Main Street' }] });
+      return ok(list);
+    });
+    const client = createQueryClient();
+    await startPage({ pathname: '/inbox', search: '?source=google&rating=low' }, client);
+    expect(paths(calls).sort()).toEqual([
+      '/auth/me',
+      '/bff/locations',
+      '/l/main/api/v1/reviews?page=1&limit=50&status=pending&maxRating=2&platform=google&order=oldest',
+    ]);
+    const options = inboxQueryOptionsForUrl(client, new URLSearchParams('source=google&rating=low'));
+    expect(client.getQueryData(options.queryKey)).toMatchObject({ failed: [] });
   });
 
   it('at / asks for the landing page’s read too (the address it redirects to)', async () => {

@@ -10,10 +10,13 @@ export const paths = {
   analytics: '/analytics',
   users: '/users',
   locations: '/locations',
-  attention: '/attention',
+  inbox: '/inbox',
   settings: '/settings',
   notifications: '/notifications',
 } as const;
+
+/** The inbox's old address ("Needs attention"): kept as a way in. */
+export const OLD_INBOX_PATH = '/attention';
 
 /** Where to come back to after signing in: only a path of this dashboard, never another site. */
 export function safeNext(next: string | null | undefined): string {

@@ -18,10 +18,13 @@ export const CURRENT_LOCATION: string | null =
 export const ROUTER_BASENAME: string | undefined =
   CURRENT_LOCATION === null ? undefined : locationPrefix(CURRENT_LOCATION);
 
-/** Calls that belong to a location: the upstream API and the send history. */
-const PER_LOCATION = /^\/(api\/|bff\/sends(?:[/?]|$))/;
+/**
+ * Calls that belong to a location: the upstream API, the send history, the journal of who
+ * answered a review, the saved replies and the location's settings (its Google connection too).
+ */
+const PER_LOCATION = /^\/(api\/|bff\/(sends|review-actions|saved-replies|settings)(?:[/?]|$))/;
 
-/** A call's path in this page load's location. */
+/** A call's path in `slug`'s location: this page load's by default (the inbox names each review's). */
 export function inLocation(path: string, slug: string | null = CURRENT_LOCATION): string {
   return slug !== null && PER_LOCATION.test(path) ? `${locationPrefix(slug)}${path}` : path;
 }

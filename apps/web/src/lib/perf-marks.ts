@@ -5,6 +5,8 @@
 export const MARKS = {
   /** A set of review rows is on screen; detail: { rows }. */
   reviewsRows: 'rd:reviews-rows',
+  /** The inbox's rows are on screen; detail: { rows }. */
+  inboxRows: 'rd:inbox-rows',
   /** A chart of the analytics page has been drawn; detail: { chart }. */
   analyticsChart: 'rd:analytics-chart',
   /** Every page of a CSV export has been read; detail: { rows }. */

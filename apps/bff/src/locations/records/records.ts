@@ -4,9 +4,10 @@ import { pollKey } from '../../alerts/poll-key.ts';
 
 // The records a location keeps in the BFF's database, each bound to the location's id (never its
 // slug, which a later location may take): the send journal's entries, the list sends and their
-// rows, the alerts, what its polls have seen and its poll job. Written here once, for the two
-// moments they change hands: a location's removal drops them, and the first location stored
-// takes over those of the implicit location ('') that UPSTREAM_URL gave before.
+// rows, the alerts, what its polls have seen and its poll job, who answered its reviews and its
+// saved replies. Written here once, for the two moments they change hands: a location's removal
+// drops them, and the first location stored takes over those of the implicit location ('') that
+// UPSTREAM_URL gave before.
 
 /** The migration that moved these records from slugs to ids; after every component it touches. */
 export const LOCATION_RECORD_MIGRATIONS = migrationsBeside(import.meta.url, 'location-records');
@@ -14,7 +15,15 @@ export const LOCATION_RECORD_MIGRATIONS = migrationsBeside(import.meta.url, 'loc
 /** The implicit location's id: UPSTREAM_URL and its key while no location is stored. */
 export const IMPLICIT_LOCATION_ID = '';
 
-const TABLES = ['sends', 'bulk_jobs', 'alerts', 'alert_seen', 'alert_watches'] as const;
+const TABLES = [
+  'sends',
+  'bulk_jobs',
+  'alerts',
+  'alert_seen',
+  'alert_watches',
+  'review_actions',
+  'saved_replies',
+] as const;
 
 /** Deletes every record of the location `id` (in the caller's transaction). */
 export async function dropLocationRecords(tx: Queryable, id: string): Promise<void> {

@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fail, ok, stubFetch } from '../../../test/fetch-stub.ts';
 import { renderPage, session } from '../../../test/render.tsx';
 import LocationsOverviewPage from './locations-overview-page.tsx';
-import NeedsAttentionPage from './needs-attention-page.tsx';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -25,6 +24,9 @@ const OVERVIEW = [
     reviews: 300,
     avgRating: 4,
     lowWaiting: 2,
+    responded: 150,
+    responseRate: 0.5,
+    medianFirstReplySeconds: 3 * 3_600,
   },
   {
     slug: 'airport',
@@ -43,6 +45,9 @@ const OVERVIEW = [
     reviews: 3,
     avgRating: 1,
     lowWaiting: 2,
+    responded: 3,
+    responseRate: 1,
+    medianFirstReplySeconds: null,
   },
 ];
 
@@ -99,6 +104,10 @@ describe('Locations overview', () => {
     // (300 × 4 + 3 × 1) / 303, not the mean of 4 and 1.
     expect(figure(totals, 'avgRating')).toBe('3.97 ★');
     expect(figure(totals, 'lowWaiting')).toBe('4');
+    // 153 / 303 responded, weighed by the counts; a median of medians is never shown.
+    expect(figure(rows[1] as HTMLElement, 'medianFirstReplySeconds')).toBe('3 h');
+    expect(figure(totals, 'responseRate')).toBe('50.5%');
+    expect(figure(totals, 'medianFirstReplySeconds')).toMatch(/^—/);
     expect(calls.map((c) => `${new URL(c.url).pathname}${new URL(c.url).search}`)).toEqual([
       '/bff/overview?days=30',
     ]);
@@ -118,17 +127,5 @@ describe('Locations overview', () => {
     expect(order()).toEqual(['harbour', 'downtown', 'airport']);
     await user.click(screen.getByRole('button', { name: /Completion rate/ }));
     expect(order()).toEqual(['downtown', 'harbour', 'airport']);
-  });
-});
-
-describe('Needs attention', () => {
-  it('merges low-rated pending reviews newest first, naming each location, and names a location that failed', async () => {
-    bff();
-    renderPage(<NeedsAttentionPage title="Needs attention" />, { url: '/attention', me: session('staff') });
-    const rows = await screen.findAllByTestId('attention-row');
-    expect(rows.map((r) => r.dataset.slug)).toEqual(['harbour', 'downtown']);
-    expect(rows[0]).toHaveTextContent('Harbour');
-    expect(rows[0]).toHaveTextContent('harbour guest');
-    expect(screen.getByTestId('attention-failed')).toHaveTextContent('Airport');
   });
 });

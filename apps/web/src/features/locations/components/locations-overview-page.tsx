@@ -83,6 +83,10 @@ function LocationsOverviewPage({ title }: { title: string }) {
         {METRIC_DEFINITIONS.completed} Low ratings waiting: pending reviews rated 1–2★ now, whatever their
         date.
       </Text>
+      <Text size="xs" c="dimmed">
+        {METRIC_DEFINITIONS.responseRate} {METRIC_DEFINITIONS.medianFirstReply} The totals row has no median:
+        a median is not made of the locations’ medians.
+      </Text>
     </Stack>
   );
 }

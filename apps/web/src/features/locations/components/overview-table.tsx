@@ -1,4 +1,5 @@
 import './locations.css';
+import { formatDuration } from '@review-desk/shared/durations';
 import {
   OVERVIEW_SORT_KEYS,
   type OverviewFigures,
@@ -16,6 +17,8 @@ const HEADINGS: Record<OverviewSortKey, string> = {
   reviews: 'Reviews',
   avgRating: 'Average rating',
   lowWaiting: 'Low ratings waiting',
+  responseRate: 'Response rate',
+  medianFirstReplySeconds: 'Median time to first reply',
 };
 
 type Figure = Exclude<OverviewSortKey, 'name'>;
@@ -24,7 +27,8 @@ const FIGURES = OVERVIEW_SORT_KEYS.filter((k): k is Figure => k !== 'name');
 function show(key: Figure, figures: OverviewFigures): string {
   const value = figures[key];
   if (value === null) return '—';
-  if (key === 'completionRate') return formatPercent(value);
+  if (key === 'completionRate' || key === 'responseRate') return formatPercent(value);
+  if (key === 'medianFirstReplySeconds') return formatDuration(value);
   if (key === 'avgRating') return `${formatNumber(value, 2)} ★`;
   return formatNumber(value);
 }

@@ -11,7 +11,8 @@ export function StatusBadge({ status }: { status: string }) {
   return <span className={`rd-badge rd-badge--light-${STATUS_COLORS[status] ?? 'gray'}`}>{status}</span>;
 }
 
-function platformLabel(platform: string): string {
+/** A platform as people write it (Google, Facebook, Yelp). */
+export function platformLabel(platform: string): string {
   return platform.charAt(0).toUpperCase() + platform.slice(1);
 }
 

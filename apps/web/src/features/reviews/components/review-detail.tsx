@@ -1,8 +1,9 @@
 import '../../../components/field-list.css';
 import '../../../components/overlays.css';
-import { Drawer, Stack, Text } from '@mantine/core';
+import { Drawer, Skeleton, Stack, Text } from '@mantine/core';
+import { type ReviewDetail as Detail, REVIEW_ID_PATTERN } from '@review-desk/shared/review-reply';
 import { type ReviewItem, reviewStatusOf } from '@review-desk/shared/reviews';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { withMantine } from '../../../app/mantine.tsx';
 import { Stars } from '../../../components/stars.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
@@ -10,6 +11,9 @@ import { PlatformBadge, StatusBadge } from './badges.tsx';
 
 // The API promises no review fields beyond id, status and rating (docs/api.md, "Review items"). The
 // fields our service writes get labels; every other field a deployment sends is shown as it came.
+// Below them, a review of our service can be answered (the reply panel, its own chunk).
+
+const ReplyPanel = lazy(() => import('./reply-panel.tsx'));
 
 const KNOWN: Record<string, { label: string; render: (value: unknown, review: ReviewItem) => ReactNode }> = {
   rating: { label: 'Rating', render: (_, review) => <Stars rating={review.rating} /> },
@@ -80,7 +84,21 @@ export function reviewFieldRows(
   ];
 }
 
-function ReviewDetail({ review, onClose }: { review: ReviewItem | null; onClose: () => void }) {
+function ReviewDetail({
+  review,
+  onClose,
+  slug = null,
+  businessName,
+  onAnswered,
+}: {
+  review: ReviewItem | null;
+  onClose: () => void;
+  /** The review's location (null: this page's). */
+  slug?: string | null;
+  /** What `{business_name}` reads in a saved reply. */
+  businessName: string;
+  onAnswered?: (review: Detail) => void;
+}) {
   const rows = review ? reviewFieldRows(review) : [];
   const knownRows = rows.filter((row) => row.known);
   const otherRows = rows.filter((row) => !row.known);
@@ -96,6 +114,17 @@ function ReviewDetail({ review, onClose }: { review: ReviewItem | null; onClose:
               </div>
             ))}
           </dl>
+          {REVIEW_ID_PATTERN.test(String(review.id)) && (
+            <Suspense fallback={<Skeleton height={140} aria-label="Loading the reply" />}>
+              <ReplyPanel
+                key={String(review.id)}
+                id={String(review.id)}
+                slug={slug}
+                businessName={businessName}
+                {...(onAnswered ? { onAnswered } : {})}
+              />
+            </Suspense>
+          )}
           {otherRows.length > 0 && (
             <div>
               <Text fw={600} size="sm" mb={4}>

@@ -7,6 +7,7 @@ import { ErrorState } from '../../../components/error-state.tsx';
 import { Loader, Skeleton } from '../../../components/loader.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useSearchParams } from '../../../lib/router.tsx';
+import { useSession } from '../../../lib/session.ts';
 import { useReviews } from '../api/get-reviews.ts';
 import {
   DEFAULT_FILTERS,
@@ -43,6 +44,7 @@ function TableSkeleton({ rows }: { rows: number }) {
 }
 
 export default function ReviewsPage({ title }: { title: string }) {
+  const me = useSession();
   const [params, setParams] = useSearchParams();
   const { filters, corrections } = useMemo(() => parseReviewFilters(params), [params]);
   const [notice, setNotice] = useState<string[]>([]);
@@ -160,7 +162,11 @@ export default function ReviewsPage({ title }: { title: string }) {
       )}
       {detailLoaded && (
         <Suspense fallback={null}>
-          <ReviewDetail review={open} onClose={() => setOpen(null)} />
+          <ReviewDetail
+            review={open}
+            onClose={() => setOpen(null)}
+            businessName={me.business?.name ?? 'our business'}
+          />
         </Suspense>
       )}
     </div>

@@ -37,6 +37,8 @@ import { SendTest } from './send-test.tsx';
 const WebsiteWidget = lazy(() => import('./website-widget.tsx'));
 // Its own chunk: the Settings page's first load stays within its budget (bench/budgets.json).
 const IntegrationsSection = lazy(() => import('./integrations-section.tsx'));
+const GoogleConnection = lazy(() => import('./google-connection.tsx'));
+const SavedRepliesEditor = lazy(() => import('./saved-replies-editor.tsx'));
 
 // Owners word their review requests and see them as the customer will, set the one reminder,
 // the sending hours and time zone, and the review site. Checked with the shared schema (the
@@ -255,6 +257,11 @@ function SettingsPage({ title }: { title: string }) {
           <IntegrationsSection />
         </Suspense>
       )}
+      {/* Below the fold, each its own chunk. */}
+      <Suspense fallback={null}>
+        <GoogleConnection />
+        <SavedRepliesEditor />
+      </Suspense>
     </Stack>
   );
 }

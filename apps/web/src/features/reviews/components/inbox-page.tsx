@@ -1,0 +1,160 @@
+import { Alert, Button, Group, NativeSelect, Skeleton, Stack, Text } from '@mantine/core';
+import { replyOutcomeWords } from '@review-desk/shared/reply-words';
+import type { ReviewDetail } from '@review-desk/shared/review-reply';
+import type { ReviewItem } from '@review-desk/shared/reviews';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { withMantine } from '../../../app/mantine.tsx';
+import { ErrorState } from '../../../components/error-state.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useLocations } from '../../../lib/location-list.ts';
+import { useSearchParams } from '../../../lib/router.tsx';
+import { toast } from '../../../lib/toast.ts';
+import { useInbox } from '../api/get-inbox.ts';
+import {
+  INBOX_RATINGS,
+  INBOX_SOURCES,
+  type InboxFilters,
+  type InboxItem,
+  inboxFiltersToParams,
+  itemKey,
+  nextAfter,
+  parseInboxFilters,
+  RATING_RANGES,
+  SOURCE_LABELS,
+} from '../inbox.ts';
+import { InboxList } from './inbox-list.tsx';
+
+// The inbox (it replaces "Needs attention"): every review still waiting for an answer across the
+// user's locations, oldest first, filtered by source, rating and location. Answering one takes it
+// off the list and opens the next; the keyboard moves through the list (↑/↓ or j/k, Enter opens).
+
+const ReviewPanel = lazy(() => import('./review-detail.tsx'));
+
+function InboxPage({ title }: { title: string }) {
+  const [params, setParams] = useSearchParams();
+  const filters = useMemo(() => parseInboxFilters(params), [params]);
+  const [depth, setDepth] = useState(1);
+  const [open, setOpen] = useState<InboxItem | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const locations = useLocations().data?.locations ?? [];
+  const inbox = useInbox(filters, depth);
+  const data = inbox.data;
+
+  const change = (next: Partial<InboxFilters>) => {
+    setDepth(1);
+    setParams(inboxFiltersToParams({ ...filters, ...next }));
+  };
+
+  /** Answered (or ignored): the next review (from the list as it was) opens; the list is read again. */
+  const answered = (review: ReviewDetail) => {
+    if (!open || !data || review.response_status === 'pending') return;
+    // What came of it stays in view while the next review opens.
+    const author = review.author_name?.trim() || 'Anonymous';
+    toast({
+      title: `The review by ${author}`,
+      message: review.reply ? replyOutcomeWords(review.reply, formatDateTime).text : 'Ignored: off the list',
+      color: review.reply && replyOutcomeWords(review.reply).tone === 'error' ? 'red' : 'green',
+    });
+    const next = nextAfter(data.items, itemKey(open));
+    setOpen(next);
+    setSelected(next ? itemKey(next) : null);
+  };
+
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title={title}
+        lead="Every review still waiting for an answer, oldest first. Answer it, or ignore it: either takes it off the list."
+      />
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <NativeSelect
+          label="Source"
+          size="xs"
+          value={filters.source}
+          data={INBOX_SOURCES.map((s) => ({ value: s, label: SOURCE_LABELS[s] }))}
+          onChange={(event) => change({ source: event.currentTarget.value as InboxFilters['source'] })}
+        />
+        <NativeSelect
+          label="Rating"
+          size="xs"
+          value={filters.rating}
+          data={INBOX_RATINGS.map((r) => ({ value: r, label: RATING_RANGES[r].label }))}
+          onChange={(event) => change({ rating: event.currentTarget.value as InboxFilters['rating'] })}
+        />
+        {locations.length > 1 && (
+          <NativeSelect
+            label="Location"
+            size="xs"
+            value={filters.location ?? ''}
+            data={[
+              { value: '', label: 'All locations' },
+              ...locations.map((l) => ({ value: l.slug, label: l.name })),
+            ]}
+            onChange={(event) => change({ location: event.currentTarget.value || null })}
+          />
+        )}
+        {data && (
+          <Text size="sm" c="dimmed" data-testid="inbox-waiting">
+            {data.waiting} waiting
+          </Text>
+        )}
+      </Group>
+      {inbox.error && <ErrorState error={inbox.error} onRetry={() => inbox.refetch()} />}
+      {data && data.failed.length > 0 && (
+        <Alert color="yellow" title="Some locations could not be read" data-testid="inbox-failed">
+          {data.failed.map((f) => (
+            <div key={f.slug}>
+              {f.name}: {f.error}
+            </div>
+          ))}
+        </Alert>
+      )}
+      {!data && !inbox.error && <Skeleton height={180} aria-label="Loading the inbox" />}
+      {data && data.items.length === 0 && data.failed.length === 0 && (
+        <Text c="dimmed" data-testid="inbox-empty">
+          Nothing is waiting for an answer
+          {filters.source !== 'all' || filters.rating !== 'any' ? ' with these filters' : ''}.
+        </Text>
+      )}
+      {data && data.items.length > 0 && (
+        <InboxList
+          items={data.items}
+          several={locations.length > 1}
+          busy={inbox.isFetching}
+          selected={selected}
+          onSelect={setSelected}
+          onOpen={(item) => {
+            setSelected(itemKey(item));
+            setOpen(item);
+          }}
+        />
+      )}
+      {data?.more && (
+        <div>
+          <Button
+            variant="default"
+            size="xs"
+            loading={inbox.isFetching}
+            onClick={() => setDepth((d) => d + 1)}
+          >
+            Show more
+          </Button>
+        </div>
+      )}
+      {open && (
+        <Suspense fallback={null}>
+          <ReviewPanel
+            review={open.review as ReviewItem}
+            slug={open.slug}
+            businessName={open.locationName}
+            onClose={() => setOpen(null)}
+            onAnswered={answered}
+          />
+        </Suspense>
+      )}
+    </Stack>
+  );
+}
+
+export default withMantine(InboxPage);
