@@ -74,7 +74,7 @@ test('axe: open states (review details, send form errors and result, dialogs, me
 
   await open(page, '/send', null);
   await page.getByRole('button', { name: 'Send request' }).click();
-  await expect(page.getByText(/^customerPhone is required/)).toBeVisible();
+  await expect(page.getByText(/^Phone number is required/)).toBeVisible();
   await checkBothSchemes(page, 'send form with errors');
 
   await chooseChannel(page, 'Link');

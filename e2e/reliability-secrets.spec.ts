@@ -236,7 +236,7 @@ test('in the browser: every page and its error paths', async ({ browser }) => {
 
   await test.step('reviews: filters, details, next page, export', async () => {
     await page.getByLabel('Status').selectOption('pending');
-    await page.getByLabel('Minimum rating').selectOption('4');
+    await page.getByLabel('Rating', { exact: true }).selectOption('4-5');
     await expect(page.getByTestId('review-row').first()).toBeVisible();
     await page
       .getByRole('button', { name: /^Details of the review/ })
@@ -255,7 +255,7 @@ test('in the browser: every page and its error paths', async ({ browser }) => {
   await test.step('send: SMS, both with a failed leg, link, a field error, the frequency cap, every leg failed', async () => {
     await open(page, '/send');
     await page.getByRole('button', { name: 'Send request' }).click();
-    await expect(page.getByText(/^customerPhone is required/)).toBeVisible();
+    await expect(page.getByText(/^Phone number is required/)).toBeVisible();
     await fillPhone(page, '415 555 0142');
     await page.getByRole('button', { name: 'Send request' }).click();
     await expect(page.getByTestId('send-result')).toBeVisible();
@@ -272,12 +272,16 @@ test('in the browser: every page and its error paths', async ({ browser }) => {
     await page.getByRole('button', { name: 'Create link' }).click();
     await expect(page.getByTestId('qr-code')).toBeVisible();
 
-    // The same number again: the dashboard asks, the service refuses (frequency cap).
+    // The same number again: the service would refuse it (frequency cap), so the dashboard says
+    // when to ask again and offers a review link instead.
     await open(page, '/send');
     await fillPhone(page, '415 555 0142');
     await page.getByRole('button', { name: 'Send request' }).click();
-    await page.getByRole('button', { name: 'Send anyway' }).click();
-    await expect(page.getByTestId('send-refused')).toContainText(/Already sent to this contact recently/);
+    await expect(page.getByRole('dialog', { name: 'This customer was asked recently' })).toContainText(
+      'you can ask again from',
+    );
+    await page.getByRole('button', { name: 'Create a review link instead' }).click();
+    await expect(page.getByTestId('qr-code')).toBeVisible();
 
     await open(page, '/send');
     await chooseChannel(page, 'Both');

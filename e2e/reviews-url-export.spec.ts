@@ -10,7 +10,7 @@ test('filters in the URL survive reload, Back and Forward', async ({ signedIn })
   await page.goto('/reviews');
   await page.getByLabel('Status').selectOption('responded');
   await expect(page).toHaveURL(/\/reviews\?status=responded$/);
-  await page.getByLabel('Minimum rating').selectOption('4');
+  await page.getByLabel('Rating', { exact: true }).selectOption('4-5');
   await expect(page).toHaveURL(/\/reviews\?status=responded&minRating=4$/);
   await expect(page.getByTestId('page-range')).toContainText('1–20 of');
   const total = await totalShown(page);
@@ -21,7 +21,7 @@ test('filters in the URL survive reload, Back and Forward', async ({ signedIn })
 
   await page.reload();
   await expect(page.getByLabel('Status')).toHaveValue('responded');
-  await expect(page.getByLabel('Minimum rating')).toHaveValue('4');
+  await expect(page.getByLabel('Rating', { exact: true })).toHaveValue('4-5');
   await expect(page.getByTestId('page-range')).toHaveText(`21–40 of ${total}`);
 
   await page.goBack();
@@ -29,9 +29,9 @@ test('filters in the URL survive reload, Back and Forward', async ({ signedIn })
   await expect(page.getByTestId('page-range')).toHaveText(`1–20 of ${total}`);
   await page.goBack();
   await expect(page).toHaveURL(/\?status=responded$/);
-  await expect(page.getByLabel('Minimum rating')).toHaveValue('any');
+  await expect(page.getByLabel('Rating', { exact: true })).toHaveValue('any');
   await page.goForward();
-  await expect(page.getByLabel('Minimum rating')).toHaveValue('4');
+  await expect(page.getByLabel('Rating', { exact: true })).toHaveValue('4-5');
   await expect(page.getByTestId('page-range')).toHaveText(`1–20 of ${total}`);
 });
 

@@ -20,7 +20,9 @@ import { functionsOf } from './support/functions.ts';
 //   other source keeps a theoretical arrival time;
 // - tests wait on events, not on time: every timer a test waits on says what it is — a look again
 //   at a condition (`poll:`), a stand-in server's or worker's own pace (`stand-in:`), or one of at
-//   most MAX_FIXED_SLEEPS sleeps that must be real time (`Real time:` and why).
+//   most MAX_FIXED_SLEEPS sleeps that must be real time (`Real time:` and why);
+// - the dashboard decides on an answer's code (and its fields), never on the words of its message:
+//   those are for people, and follow the words of the pages.
 
 const root = path.join(import.meta.dirname, '..');
 const MAX_LINES = 300;
@@ -110,6 +112,24 @@ describe('the source tree', () => {
     const resolved = [...modules.values()].flat().filter((target) => modules.has(target));
     expect(resolved.length).toBeGreaterThan(500);
     expect(loops(modules).map((loop) => loop.join(' → '))).toEqual([]);
+  });
+
+  it('lets the dashboard decide on codes, never on the words of a message', () => {
+    // A message compared, searched or matched: `error.message === '…'`, `.error.includes(…)`,
+    // `/…/.test(err.message)`.
+    const onWords =
+      /\.(message|error)\s*(===|!==|==|!=)\s*['"`]|\.(message|error)\??\.(includes|startsWith|endsWith|match|search|indexOf)\(|\.test\(\s*[\w.?]*\.(message|error)\s*\)/;
+    /** Words that are not an answer's: the browser's own, for a script that failed to load (no code). */
+    const browsersOwn = new Set(['apps/web/src/app/route-error-boundary.tsx']);
+    const found = sources()
+      .filter((file) => file.startsWith(`apps${path.sep}web${path.sep}`) && !/\.test\.tsx?$/.test(file))
+      .filter((file) => !browsersOwn.has(file.split(path.sep).join('/')))
+      .flatMap((file) =>
+        readFileSync(path.join(root, file), 'utf8')
+          .split('\n')
+          .flatMap((line, i) => (onWords.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+      );
+    expect(found).toEqual([]);
   });
 
   it("keeps the dashboard's features apart: none imports another", () => {

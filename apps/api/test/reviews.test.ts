@@ -61,7 +61,7 @@ describeEachEngine({}, (api) => {
     });
   });
 
-  type Filter = { status?: string; minRating?: number };
+  type Filter = { status?: string; minRating?: number; maxRating?: number };
 
   async function expectedIds(filter: Filter): Promise<string[]> {
     const { where, args } = reviewsWhere(businessId, filter);
@@ -101,6 +101,26 @@ describeEachEngine({}, (api) => {
     });
 
     it.each([
+      [1, 2],
+      [1, 1],
+      [3, 3],
+      [2, 4],
+    ])(
+      'minRating %i with maxRating %i: only those ratings, every one counted',
+      async (minRating, maxRating) => {
+        const data = await list(`?minRating=${minRating}&maxRating=${maxRating}&limit=100`);
+        const expected = await expectedIds({ minRating, maxRating });
+        expect(expected.length).toBeGreaterThan(0);
+        expect(data.total).toBe(expected.length);
+        expect(data.reviews.map((r) => r.id)).toEqual(expected.slice(0, 100));
+        for (const review of data.reviews) {
+          expect(review.rating).toBeGreaterThanOrEqual(minRating);
+          expect(review.rating).toBeLessThanOrEqual(maxRating);
+        }
+      },
+    );
+
+    it.each([
       ['page=0', 'page'],
       ['page=-1', 'page'],
       ['page=abc', 'page'],
@@ -114,6 +134,9 @@ describeEachEngine({}, (api) => {
       ['minRating=0', 'minRating'],
       ['minRating=6', 'minRating'],
       ['minRating=four', 'minRating'],
+      ['maxRating=0', 'maxRating'],
+      ['maxRating=6', 'maxRating'],
+      ['minRating=4&maxRating=2', 'maxRating'],
       ['status=open', 'status'],
       ['status=PENDING', 'status'],
       ['page=1&page=2', 'page'],
@@ -142,6 +165,8 @@ describeEachEngine({}, (api) => {
       [{ minRating: 4 }, 50],
       [{ status: 'responded', minRating: 5 }, 9],
       [{ status: 'ignored', minRating: 2 }, 3],
+      [{ maxRating: 2 }, 9],
+      [{ status: 'pending', minRating: 2, maxRating: 4 }, 7],
     ] as [Filter, number][])(
       '%o with limit %i: every review once, in order, total consistent',
       async (filter, limit) => {
@@ -153,12 +178,14 @@ describeEachEngine({}, (api) => {
           const query = new URLSearchParams({ page: String(page), limit: String(limit) });
           if (filter.status) query.set('status', filter.status);
           if (filter.minRating) query.set('minRating', String(filter.minRating));
+          if (filter.maxRating) query.set('maxRating', String(filter.maxRating));
           const data = await list(`?${query}`);
           pages++;
           totals = totals.add(data.total);
           for (const review of data.reviews) {
             if (filter.status) expect(review.response_status).toBe(filter.status);
             if (filter.minRating) expect(review.rating).toBeGreaterThanOrEqual(filter.minRating);
+            if (filter.maxRating) expect(review.rating).toBeLessThanOrEqual(filter.maxRating);
           }
           seen.push(...data.reviews.map((r) => r.id));
           if (isLastPage(data)) break;
@@ -172,13 +199,21 @@ describeEachEngine({}, (api) => {
 
     it('every page of every filter equals the brute-force slice (pages read from either end)', async () => {
       for (const status of [undefined, ...REVIEW_STATUSES]) {
-        for (const minRating of [undefined, 1, 3, 5]) {
-          const expected = await expectedIds({ status, minRating });
+        for (const [minRating, maxRating] of [
+          [undefined, undefined],
+          [1, undefined],
+          [3, undefined],
+          [5, undefined],
+          [undefined, 2],
+          [2, 2],
+          [2, 4],
+        ]) {
+          const expected = await expectedIds({ status, minRating, maxRating });
           const limit = 11;
           for (let page = 1; page <= Math.ceil(expected.length / limit) + 1; page++) {
             const rows = await api.ctx.store.reviews.page(
               businessId,
-              { status, minRating },
+              { status, minRating, maxRating },
               (page - 1) * limit,
               limit,
               expected.length,

@@ -41,6 +41,7 @@ export type RouteGates = Record<
   | 'login'
   | 'logout'
   | 'me'
+  | 'password'
   | 'sends'
   | 'users.read'
   | 'users.write'
@@ -116,6 +117,7 @@ export function createGates(deps: {
       login: [sameSite, json],
       logout: [sameSite],
       me: [signedIn],
+      password: [sameSite, signedIn, json],
       // The history of the location addressed (no upstream call: no share taken).
       sends: [...may('sends:read'), at],
       'users.read': may('users:manage'),

@@ -119,6 +119,11 @@ export function createBff(
     config,
     store: opened.store,
     ...(config.devHooks ? { developmentUpstream: developmentUpstreams(2_000) } : {}),
+    onReloadFailed: (error) =>
+      logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'locations: the table could not be read again; the locations read before stay in use',
+      ),
   });
   const handlers = createHandlerSet({
     journal: stores.journal,

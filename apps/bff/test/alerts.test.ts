@@ -7,6 +7,12 @@ import { type SystemApi, type SystemBff, startSystemBff, waitFor } from '../../.
 import { leaveReview as leaveReviewOn, nextPolls, startReviewedApi } from './support/alerts.ts';
 import { MANAGER, STAFF } from './support/fixtures.ts';
 
+const LATER_MANAGER = {
+  email: 'later.manager@example.com',
+  password: 'later-manager-password-1',
+  role: 'manager',
+};
+
 // Low-rating alerts end to end: the real API as the upstream (through a relay that can turn
 // into a 429 storm), the real BFF process polling it every second of its dev clock, which the
 // test moves (running what falls due each step). The dev hooks are refused beside a mail server, so
@@ -87,15 +93,20 @@ afterAll(async () => {
 });
 
 describe('low-rating alerts', () => {
-  it('starts with alerts off, says whether email is configured, and validates a change', async () => {
+  it('owners and managers start with alerts on by email, staff with them off; says whether email is configured, and validates a change', async () => {
     const reply = await owner.get(ALERT_PATHS.preferences);
     expect(reply.status).toBe(200);
     expect(reply.json.data).toEqual({
-      preferences: { enabled: false, threshold: 2, channel: 'email', timeZone: 'UTC', digest: false },
+      preferences: { enabled: true, threshold: 2, channel: 'email', timeZone: 'UTC', digest: false },
       emailConfigured: true,
       devOutbox: true,
       digestAllowed: true,
+      saved: false,
     });
+    expect((await manager.get(ALERT_PATHS.preferences)).json.data.preferences.enabled).toBe(true);
+    expect((await staff.get(ALERT_PATHS.preferences)).json.data.preferences.enabled).toBe(false);
+    expect((await owner.get(ALERT_PATHS.alerts)).json.data.enabled).toBe(true);
+    expect((await staff.get(ALERT_PATHS.alerts)).json.data.enabled).toBe(false);
     const bad = await owner.request('PUT', ALERT_PATHS.preferences, {
       json: { enabled: true, threshold: 9, channel: 'sms', timeZone: 'Mars/Olympus', digest: false },
     });
@@ -112,7 +123,7 @@ describe('low-rating alerts', () => {
     });
     expect(digest.status).toBe(403);
     expect(digest.json.code).toBe('role_forbidden');
-    expect((await owner.get(ALERT_PATHS.alerts)).json.data.activeSince).toBeNull();
+    expect((await staff.get(ALERT_PATHS.alerts)).json.data.activeSince).toBeNull();
     // Not signed in: the envelope, never a page.
     const anonymous = await bff.session().get(ALERT_PATHS.alerts);
     expect(anonymous.status).toBe(401);
@@ -120,6 +131,13 @@ describe('low-rating alerts', () => {
   });
 
   it('never alerts on reviews that existed when alerts were turned on', async () => {
+    // The owner and the manager turn the default off first: then nobody's alerts are on.
+    for (const session of [owner, manager]) {
+      const off = await session.request('PUT', ALERT_PATHS.preferences, {
+        json: { enabled: false, threshold: 2, channel: 'email', timeZone: 'UTC', digest: false },
+      });
+      expect(off.json.data).toMatchObject({ preferences: { enabled: false }, saved: true });
+    }
     await leaveReview(1, 'Already here before alerts', 'Early Customer');
     for (const [session, channel] of [
       [owner, 'email'],
@@ -239,5 +257,28 @@ describe('low-rating alerts', () => {
     expect((await alertsOf(owner)).unread).toBe(0);
     const bad = await owner.post(ALERT_PATHS.read, { ids: [] });
     expect(bad.status).toBe(400);
+  });
+
+  it('a manager added later, who never chose, is alerted of a new low rating by default, by email and in the bell', async () => {
+    expect((await owner.post('/bff/users', LATER_MANAGER)).status).toBe(201);
+    const later = await signIn(LATER_MANAGER);
+    expect((await later.get(ALERT_PATHS.preferences)).json.data).toMatchObject({
+      preferences: { enabled: true, channel: 'email' },
+      saved: false,
+    });
+    // Their account existed before the next poll started: from then on, a new review counts.
+    await polls(2);
+    const emailsBefore = (await mails()).length;
+    await leaveReview(1, 'Nobody greeted us', 'Late Customer');
+    await waitFor(async () => (await mails()).length >= emailsBefore + 2, 30_000, 'the two alert emails');
+    expect(
+      (await mails())
+        .slice(emailsBefore)
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual([LATER_MANAGER.email, 'owner@example.com']);
+    const alerts = await alertsOf(later);
+    expect(alerts.unread).toBe(1);
+    expect(alerts.alerts.map((a) => a.rating)).toEqual([1]);
   });
 });

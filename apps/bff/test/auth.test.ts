@@ -61,7 +61,7 @@ describe('login, me, logout', () => {
   it('validates the login body with the shared schema', async () => {
     const reply = await bff.client().post('/auth/login', { email: OWNER.email });
     expect(reply.status).toBe(400);
-    expect(reply.json.fields).toEqual({ password: 'password is required' });
+    expect(reply.json.fields).toEqual({ password: 'Password is required' });
   });
 
   it('answers 401 with X-Auth-Required: session when there is no session', async () => {
@@ -222,6 +222,58 @@ describe('user management', () => {
     expect((await owner.request('DELETE', `/bff/users/${id}`)).status).toBe(404);
   });
 
+  it('every user changes their own password: the current one required and throttled, their other sessions ended', async () => {
+    const user = { email: 'self-service@example.com', password: 'first-password-123' };
+    expect((await owner.post('/bff/users', { ...user, role: 'staff' })).status).toBe(201);
+    const here = new DashboardClient(bff.url);
+    const elsewhere = new DashboardClient(bff.url);
+    await here.login(user.email, user.password);
+    await elsewhere.login(user.email, user.password);
+
+    const wrong = await here.post('/auth/password', {
+      currentPassword: 'not-my-password',
+      newPassword: 'second-password-456',
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json).toMatchObject({
+      code: 'password_incorrect',
+      fields: { currentPassword: 'The current password is not right.' },
+    });
+    const short = await here.post('/auth/password', { currentPassword: user.password, newPassword: 'short' });
+    expect(short.json.fields).toEqual({ newPassword: 'New password must be at least 12 characters' });
+
+    const changed = await here.post('/auth/password', {
+      currentPassword: user.password,
+      newPassword: 'second-password-456',
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.json.data.user.email).toBe(user.email);
+    // This browser carries on with a fresh session; the one elsewhere is over.
+    expect(changed.headers.getSetCookie()[0]).toMatch(/^rd_session=/);
+    expect((await here.get('/auth/me')).status).toBe(200);
+    expect((await elsewhere.get('/auth/me')).status).toBe(401);
+    expect((await bff.client().login(user.email, user.password)).status).toBe(401);
+    expect((await bff.client().login(user.email, 'second-password-456')).status).toBe(200);
+
+    // Guessing the current password with a session is held to the sign-in limit.
+    const guesses = [];
+    for (let i = 0; i < 6; i++)
+      guesses.push(
+        (
+          await here.post('/auth/password', {
+            currentPassword: `guess-${i}`,
+            newPassword: 'third-password-789',
+          })
+        ).status,
+      );
+    expect(guesses.slice(0, 4)).toEqual([400, 400, 400, 400]);
+    expect(guesses.at(-1)).toBe(429);
+    // Not signed in, or from another site: refused before anything is checked.
+    expect(
+      (await bff.client().post('/auth/password', { currentPassword: 'x', newPassword: 'y' })).status,
+    ).toBe(401);
+  });
+
   it('the CLI adds, lists, resets and removes users in the same database', async () => {
     const env = { BFF_DATABASE_PATH: bff.databasePath };
     const added = await runCli('bff', ['user', 'add', '--email', 'cli@example.com', '--role', 'manager'], {
@@ -241,7 +293,7 @@ describe('user management', () => {
           env,
           stdin: 'whatever-password\n',
         }),
-      ).rejects.toThrow(/exited 2.*role must be one of owner, manager, staff/s),
+      ).rejects.toThrow(/exited 2.*Role must be one of owner, manager, staff/s),
       expect(
         runCli('bff', ['user', 'add', '--email', 'y@example.com', '--role', 'staff'], {
           env,

@@ -129,6 +129,30 @@ describe('list sends against the real API', () => {
     expect(csv.text.split('\r\n')[3]).toContain(',sent,');
   });
 
+  it('“text if there is a phone, else email”: each row by the contact it has, and only to that one', async () => {
+    const rows = [
+      { customerName: 'Phone Only', customerPhone: '+1 415 555 0171' },
+      { customerName: 'Email Only', customerEmail: 'either-email@example.com' },
+      { customerName: 'Both', customerPhone: '+1 415 555 0172', customerEmail: 'either-both@example.com' },
+    ];
+    const reply = await owner.post('/bff/bulk-sends', { channel: 'sms_or_email', rows });
+    expect(reply.status, reply.text).toBe(202);
+    const done = await finished(owner, reply.json.data.id);
+    expect(done).toMatchObject({ channel: 'sms_or_email', counts: { total: 3, sent: 3, refused: 0 } });
+    const outbox = await outboxByRecipient();
+    expect(outbox.get('+14155550171')).toBe(1);
+    expect(outbox.get('either-email@example.com')).toBe(1);
+    // A row with both is a text: its email is not messaged.
+    expect(outbox.get('+14155550172')).toBe(1);
+    expect(outbox.get('either-both@example.com')).toBeUndefined();
+    const none = await owner.post('/bff/bulk-sends', {
+      channel: 'sms_or_email',
+      rows: [{ customerName: 'Nobody' }],
+    });
+    expect(none.status).toBe(400);
+    expect(none.json.error).toContain('Row 1: Customer email is required to send by email');
+  });
+
   it('staff control only their own list sends; a job is not found at another location or by id guess', async () => {
     const id = await startJob(owner, emails('ctl', 1));
     await finished(owner, id);

@@ -229,6 +229,9 @@ describe('send history', () => {
     const byPhone = await owner.get(`/bff/sends?contact=${encodeURIComponent('+442079460958')}`);
     expect(byPhone.json.data.total).toBe(1);
     expect(byPhone.json.data.sends[0].customerName).toBe('Uma');
+    // As the searcher writes it at home: a national number, read in their country.
+    const local = await owner.get(`/bff/sends?contact=${encodeURIComponent('020 7946 0958')}&country=GB`);
+    expect(local.json.data.sends.map((s: { customerName: string }) => s.customerName)).toEqual(['Uma']);
     const byEmail = await owner.get(`/bff/sends?contact=${encodeURIComponent(' ZED@example.COM ')}`);
     expect(byEmail.json.data.sends.map((s: { customerName: string }) => s.customerName)).toEqual(['Zed']);
     const none = await owner.get(`/bff/sends?contact=${encodeURIComponent('nobody@example.com')}`);
@@ -240,7 +243,8 @@ describe('send history', () => {
 
     const bad = await owner.get('/bff/sends?contact=12345');
     expect(bad.status).toBe(400);
-    expect(bad.json.error).toMatch(/international format/);
+    expect(bad.json.error).toMatch(/^Contact must be an email address or a phone number/);
+    expect(bad.json.fields).toEqual({ contact: bad.json.error });
     expect((await owner.get('/bff/sends?limit=101')).status).toBe(400);
   });
 

@@ -440,6 +440,56 @@ describe('locations through the BFF', () => {
 });
 
 describe('no location stored', () => {
+  it('the first location added with the CLI while the BFF runs, with the key file the CLI makes, is in use within seconds', async () => {
+    const upstream = await startFakeUpstream();
+    const dir = tempDir('bff-first-location-');
+    // The zero-setup way: no secrets key anywhere; the CLI's first `location add` makes the file.
+    const env = {
+      BFF_DATABASE_PATH: path.join(dir.dir, 'bff.db'),
+      BFF_SECRETS_KEY_FILE: path.join(dir.dir, 'secrets', 'bff-secrets.key'),
+    };
+    const running = await startBff(
+      upstream.url,
+      { BFF_SECRETS_KEY_FILE: env.BFF_SECRETS_KEY_FILE },
+      { dir: dir.dir },
+    );
+    try {
+      const client = await running.owner();
+      expect((await client.get('/bff/locations')).json.data.locations).toEqual([
+        { slug: 'main', name: 'Main location' },
+      ]);
+      const keyFile = path.join(dir.dir, 'harbour.key');
+      writeFileSync(keyFile, keys.downtown);
+      const said = await runCli(
+        'bff',
+        ['location', 'add', '--slug', 'harbour', '--name', 'Harbour', '--key-file', keyFile],
+        {
+          env,
+        },
+      );
+      expect(said).toMatch(/A running dashboard server uses it within 2 seconds/);
+      let slugs: string[] = [];
+      await waitFor(
+        async () => {
+          slugs = (await client.get('/bff/locations')).json.data.locations.map(
+            (l: { slug: string }) => l.slug,
+          );
+          return slugs.includes('harbour');
+        },
+        10_000,
+        'the location added with the CLI',
+      );
+      expect(slugs).toEqual(['harbour']);
+      // In use: its calls carry its key.
+      expect((await client.get('/l/harbour/api/v1/reviews')).status).toBe(200);
+      expect(keysIn(upstream.calls).at(-1)).toBe(keys.downtown);
+    } finally {
+      await running.stop();
+      await upstream.close();
+      dir.cleanup();
+    }
+  });
+
   it('serves UPSTREAM_URL and its key as the one implicit location', async () => {
     const upstream = await startFakeUpstream();
     const plain = await startBff(upstream.url);

@@ -119,7 +119,7 @@ describe('against the real API', () => {
     expect(first.json.data.warning).toEqual(expect.any(String));
     const again = await owner.send(both);
     expect(again.status).toBe(400);
-    expect(again.json.error).toMatch(/Already sent to this contact recently/);
+    expect(again.json.error).toMatch(/This customer was sent a review request in the last \d+ days/);
     const history = await owner.get(`/bff/sends?contact=${encodeURIComponent(phone)}`);
     expect(history.json.data.sends.map((s: { outcome: string }) => s.outcome)).toEqual(['failed', 'warning']);
     expect(history.json.data.sends[1].requestId).toBe(first.json.data.requestId);

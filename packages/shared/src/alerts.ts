@@ -1,6 +1,7 @@
 import { RATING_MAX, RATING_MIN } from './limits.ts';
 import { locationPrefix } from './location-paths.ts';
 import { isValidTimeZone } from './quiet-hours.ts';
+import type { Role } from './roles.ts';
 import { z } from './zod.ts';
 
 // Alerts on low ratings and the weekly digest (docs/alerts.md): the BFF's routes, each user's
@@ -23,21 +24,24 @@ export const ALERT_EXCERPT_MAX = 300;
 export const ALERT_LIST_MAX = 50;
 export const ALERT_TIME_ZONE_DEFAULT = 'UTC';
 
-const THRESHOLD_WORDS = `threshold must be a whole number from ${RATING_MIN} to ${RATING_MAX}`;
 export const alertPreferencesSchema = /* @__PURE__ */ z.strictObject({
-  enabled: z.boolean({ error: 'enabled must be true or false' }),
-  threshold: /* @__PURE__ */ z
-    .number({ error: THRESHOLD_WORDS })
+  enabled: z.boolean({ error: 'Alerts must be on or off' }),
+  threshold: z
+    .number({ error: `Threshold must be a whole number of stars from ${RATING_MIN} to ${RATING_MAX}` })
     .check(
-      z.int({ error: THRESHOLD_WORDS }),
-      z.gte(RATING_MIN, { error: THRESHOLD_WORDS }),
-      z.lte(RATING_MAX, { error: THRESHOLD_WORDS }),
+      z.int({ error: `Threshold must be a whole number of stars from ${RATING_MIN} to ${RATING_MAX}` }),
+      z.gte(RATING_MIN, {
+        error: `Threshold must be a whole number of stars from ${RATING_MIN} to ${RATING_MAX}`,
+      }),
+      z.lte(RATING_MAX, {
+        error: `Threshold must be a whole number of stars from ${RATING_MIN} to ${RATING_MAX}`,
+      }),
     ),
-  channel: z.enum(ALERT_CHANNELS, { error: 'channel must be email or in_app' }),
-  timeZone: /* @__PURE__ */ z
-    .string({ error: 'timeZone must be a time zone such as Europe/London' })
-    .check(z.refine(isValidTimeZone, { error: 'timeZone must be a time zone such as Europe/London' })),
-  digest: z.boolean({ error: 'digest must be true or false' }),
+  channel: z.enum(ALERT_CHANNELS, { error: 'Where must be email and the bell, or the bell only' }),
+  timeZone: z
+    .string({ error: 'Time zone must be a time zone such as Europe/London' })
+    .check(z.refine(isValidTimeZone, { error: 'Time zone must be a time zone such as Europe/London' })),
+  digest: z.boolean({ error: 'Weekly digest must be on or off' }),
 });
 export type AlertPreferences = z.infer<typeof alertPreferencesSchema>;
 
@@ -49,6 +53,17 @@ export const DEFAULT_ALERT_PREFERENCES: AlertPreferences = {
   digest: false,
 };
 
+/**
+ * Roles alerted of low ratings until they choose otherwise (docs/alerts.md): those who answer for
+ * the business hear of a bad review without having to find a setting first; staff opt in.
+ */
+export const ALERTS_ON_BY_DEFAULT: readonly Role[] = ['owner', 'manager'];
+
+/** A user's preferences until they save their own: alerts on for ALERTS_ON_BY_DEFAULT, by email (and the bell). */
+export function defaultAlertPreferences(role: Role): AlertPreferences {
+  return { ...DEFAULT_ALERT_PREFERENCES, enabled: ALERTS_ON_BY_DEFAULT.includes(role) };
+}
+
 /** GET/PUT /bff/notifications/preferences answer. */
 export const preferencesReplySchema = /* @__PURE__ */ z.object({
   preferences: alertPreferencesSchema,
@@ -58,6 +73,8 @@ export const preferencesReplySchema = /* @__PURE__ */ z.object({
   devOutbox: z.optional(z.boolean()),
   /** The weekly digest needs analytics: roles without it cannot opt in. */
   digestAllowed: z.boolean(),
+  /** Whether the user saved their own choice; false: these are their role's defaults. */
+  saved: z.optional(z.boolean()),
 });
 export type PreferencesReply = z.infer<typeof preferencesReplySchema>;
 
@@ -83,6 +100,9 @@ export const alertListSchema = /* @__PURE__ */ z.object({
    * alerts were turned on. Null while alerts are off or that poll has not run yet.
    */
   activeSince: z.optional(z.nullable(z.string())),
+  /** Whether the user's alerts are on (their choice, or their role's default), and at what threshold. */
+  enabled: z.optional(z.boolean()),
+  threshold: z.optional(z.number().check(z.int())),
   alerts: z.array(alertSchema),
 });
 export type AlertList = z.infer<typeof alertListSchema>;

@@ -162,7 +162,7 @@ export const METRIC_DEFINITIONS = {
   completed:
     'Requests sent in the window whose customer has since left private feedback or followed the hand-off to an external review site. Completed includes private feedback and hand-offs to an external review site; it is not proof a review was published.',
   reviewLeft:
-    'reviewLeft: legacy field, same caveat — it counts the same completions and is not proof a review was published.',
+    'Reviews left, as some review services name the completed requests: the same completions, and not proof a review was published.',
   completionRate: 'Completed divided by sent, for requests sent in the window.',
   clicked: 'Requests sent in the window whose review link has been opened at least once.',
   feedback: 'Requests sent in the window whose customer left a rating on the review page.',
@@ -177,8 +177,8 @@ export const METRIC_DEFINITIONS = {
   synced:
     'Reviews imported from external networks (Google, Facebook, Yelp) dated in the window. They are counted apart from requests.',
   remindersSent:
-    'Automatic reminders sent in the window (extension): one per request at most, to customers who had not opened the link. Not counted as requests.',
+    'Automatic reminders sent in the window: one per request at most, to customers who had not opened the link. Not counted as requests.',
   completedAfterReminder:
-    'Of the requests reminded in the window, those completed after their reminder (extension). Completed is not proof a review was published.',
+    'Of the requests reminded in the window, those completed after their reminder. Completed is not proof a review was published.',
 } as const;
 export type MetricName = keyof typeof METRIC_DEFINITIONS;

@@ -14,6 +14,8 @@ export const BFF_PATHS = {
   login: '/auth/login',
   logout: '/auth/logout',
   me: '/auth/me',
+  /** The signed-in user's own password (POST, the current one required). */
+  password: '/auth/password',
   sends: '/bff/sends',
   users: '/bff/users',
   locations: '/bff/locations',

@@ -1,5 +1,5 @@
 import { BULK_DAILY_CAP_MAX } from './bulk-days.ts';
-import { channelSchema, DEFAULT_CHANNEL } from './channels.ts';
+import { CHANNELS, type Channel, DEFAULT_CHANNEL } from './channels.ts';
 import { fieldErrors } from './field-errors.ts';
 import { pageOf, pagingParams } from './paging.ts';
 import { type SendRequest, sendRequestSchema } from './send.ts';
@@ -37,6 +37,17 @@ export const BULK_ROW_OUTCOMES = [
 ] as const;
 export type BulkRowOutcome = (typeof BULK_ROW_OUTCOMES)[number];
 
+/**
+ * A list's channel: one of a single send's, or `sms_or_email`: a text to each row with a phone
+ * number, an email to the others — so a list with both columns, where some rows have only one,
+ * sends every row it can.
+ */
+export const LIST_CHANNELS = [...CHANNELS, 'sms_or_email'] as const;
+export type ListChannel = (typeof LIST_CHANNELS)[number];
+export const listChannelSchema = /* @__PURE__ */ z.enum(LIST_CHANNELS, {
+  error: `Send by must be one of ${LIST_CHANNELS.join(', ')}`,
+});
+
 /** A row as a file gives it: the fields a single send takes, without the channel. */
 const bulkRowInputShape = {
   customerName: z.optional(/* @__PURE__ */ z.string().check(z.maxLength(1000))),
@@ -47,9 +58,27 @@ export const bulkRowInputSchema = /* @__PURE__ */ z.object(bulkRowInputShape);
 const bulkRowStrictSchema = /* @__PURE__ */ z.strictObject(bulkRowInputShape);
 export type BulkRowInput = z.input<typeof bulkRowInputSchema>;
 
-/** One row with the list's channel, through the single send's own schema. */
-export function checkBulkRow(row: BulkRowInput, channel: z.input<typeof channelSchema>) {
-  return sendRequestSchema.safeParse({ ...row, channel });
+/** How a row is sent: the list's channel, or for `sms_or_email` a text when it has a phone, else an email. */
+export function rowChannel(row: BulkRowInput, channel: ListChannel): Channel {
+  if (channel !== 'sms_or_email') return channel;
+  return (row.customerPhone ?? '').trim() !== '' ? 'sms' : 'email';
+}
+
+/**
+ * One row with the list's channel, through the single send's own schema. With `sms_or_email` the
+ * row carries only the contact it is sent to, so the frequency cap and the recent-contact check
+ * look at that one.
+ */
+export function checkBulkRow(row: BulkRowInput, channel: ListChannel) {
+  const by = rowChannel(row, channel);
+  const { customerPhone, customerEmail, ...rest } = row;
+  const contacts =
+    channel !== 'sms_or_email'
+      ? { customerPhone, customerEmail }
+      : by === 'sms'
+        ? { customerPhone }
+        : { customerEmail };
+  return sendRequestSchema.safeParse({ ...rest, ...contacts, channel: by });
 }
 
 /** What a list's rows become once checked: the sends, or the issues naming each bad row. */
@@ -63,11 +92,7 @@ export type CheckedRow =
  * "Row N: …"). The BFF checks a long list row by row with this, a slice at a time
  * (apps/bff/src/bulk/check.ts); the schema below checks it whole.
  */
-export function checkListRow(
-  row: unknown,
-  index: number,
-  channel: z.input<typeof channelSchema>,
-): CheckedRow {
+export function checkListRow(row: unknown, index: number, channel: ListChannel): CheckedRow {
   const shape = bulkRowStrictSchema.safeParse(row);
   const checked = shape.success ? checkBulkRow(shape.data, channel) : shape;
   if (checked.success) return { ok: true, send: checked.data };
@@ -86,21 +111,21 @@ export function checkListRow(
  * anything (each checked by `checkListRow`).
  */
 export const bulkSendHeadSchema = /* @__PURE__ */ z.strictObject({
-  channel: z._default(channelSchema, DEFAULT_CHANNEL),
-  rows: z.array(z.unknown(), { error: 'rows must be a list of rows' }).check(
-    z.minLength(1, { error: 'rows must hold at least one row' }),
+  channel: z._default(listChannelSchema, DEFAULT_CHANNEL),
+  rows: z.array(z.unknown(), { error: 'The list must be a list of customers' }).check(
+    z.minLength(1, { error: 'The list must hold at least one customer' }),
     z.maxLength(BULK_ROWS_MAX, {
-      error: `rows must hold at most ${BULK_ROWS_MAX.toLocaleString('en')} rows`,
+      error: `A list holds at most ${BULK_ROWS_MAX.toLocaleString('en')} customers`,
     }),
   ),
   skipRecent: z._default(z.boolean(), false),
   dailyCap: z._default(
     z.nullable(
-      /* @__PURE__ */ z.number({ error: 'dailyCap must be a whole number' }).check(
-        z.int({ error: 'dailyCap must be a whole number' }),
-        z.gte(1, { error: 'dailyCap must be at least 1' }),
+      z.number({ error: 'At most this many a day must be a whole number' }).check(
+        z.int({ error: 'At most this many a day must be a whole number' }),
+        z.gte(1, { error: 'At most this many a day must be at least 1' }),
         z.lte(BULK_DAILY_CAP_MAX, {
-          error: `dailyCap must be at most ${BULK_DAILY_CAP_MAX.toLocaleString('en')}`,
+          error: `At most this many a day must be at most ${BULK_DAILY_CAP_MAX.toLocaleString('en')}`,
         }),
       ),
     ),
@@ -152,7 +177,7 @@ export const bulkJobSchema = /* @__PURE__ */ z.object({
   status: z.enum(BULK_JOB_STATUSES),
   /** Why the job is paused or stopped, in words (null while running normally). */
   reason: z.nullable(z.string()),
-  channel: channelSchema,
+  channel: listChannelSchema,
   skipRecent: z.boolean(),
   location: z.string(),
   counts: bulkCountsSchema,

@@ -22,6 +22,14 @@ export function channelSendsMessage(channel: Channel): boolean {
   return channel !== 'link';
 }
 
+/** How sentences name each channel's way of sending ("required to send by …"). */
+export const CHANNEL_SENDS_BY: Record<Channel, string> = {
+  sms: 'SMS',
+  email: 'email',
+  both: 'SMS and email',
+  link: 'link',
+};
+
 /**
  * The contacts a channel messages, of those given: sms the phone, email the address, both each,
  * link neither. A send's opt-out and frequency-cap checks, its messages and its reminder look at
@@ -39,5 +47,5 @@ export function messagedContacts(
 }
 
 export const channelSchema = /* @__PURE__ */ z.enum(CHANNELS, {
-  error: `channel must be one of ${CHANNELS.join(', ')}`,
+  error: `Channel must be one of ${CHANNELS.join(', ')}`,
 });

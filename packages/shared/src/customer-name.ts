@@ -51,4 +51,4 @@ export function holdsWebAddress(name: string): boolean {
 }
 
 export const CUSTOMER_NAME_WEB_ADDRESS_MESSAGE =
-  'customerName must not contain a web address or anything that looks like one (such as example.com): write the name only, with a space after any dot';
+  'Customer name must not contain a web address or anything that looks like one (such as example.com): write the name only, with a space after any dot';

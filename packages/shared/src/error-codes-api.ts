@@ -65,9 +65,10 @@ export const API_ERROR_CODES = {
   frequency_capped: {
     from: 'api',
     status: 400,
-    message: 'Already sent to this contact recently.',
+    message: 'This customer was sent a review request recently.',
     retry: false,
-    action: 'Nothing was sent. Wait until the frequency cap has passed for this contact.',
+    action:
+      'Nothing was sent. Ask again once the time between requests has passed, or share a review link instead.',
   },
   opted_out: {
     from: 'api',

@@ -63,6 +63,13 @@ export const BFF_ERROR_CODES = {
     retry: true,
     action: 'Wait as long as Retry-After says before signing in again.',
   },
+  password_incorrect: {
+    from: 'bff',
+    status: 400,
+    message: 'The current password is not right.',
+    retry: false,
+    action: 'Type your current password again; if you no longer know it, an owner can set a new one.',
+  },
   user_not_found: {
     from: 'bff',
     status: 404,

@@ -35,7 +35,8 @@ export const MESSAGES = {
     `Sending allowance exceeded: this business may send ${limit} review requests per calendar month.`,
   rateLimited: (retryAfterSeconds: number) =>
     `Request limit of this key reached; retry after ${retryAfterSeconds} seconds.`,
-  frequencyCap: (days: number) => `Already sent to this contact recently. Cap is ${days} days.`,
+  frequencyCap: (days: number) =>
+    `This customer was sent a review request in the last ${days} days; one request per customer every ${days} days. Nothing was sent.`,
   bodyTooLarge: (bytes: number) => `Request body too large (at most ${bytes} bytes).`,
   methodNotAllowed: (allowed: string) => `Method not allowed; this path accepts ${allowed}.`,
 } as const;

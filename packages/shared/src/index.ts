@@ -28,6 +28,7 @@ export * from './scopes.ts';
 export * from './send.ts';
 export * from './send-later.ts';
 export * from './settings.ts';
+export * from './settings-api.ts';
 export * from './settings-test.ts';
 export * from './sms-segments.ts';
 export * from './time.ts';

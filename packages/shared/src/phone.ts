@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { CUSTOMER_PHONE_INPUT_MAX } from './limits.ts';
 
 // The API's phone: international, with a leading + and the country code (docs/api.md, "Sending").
@@ -19,15 +19,18 @@ export function checkPhone(input: string): PhoneCheck {
   if (!value.startsWith('+')) {
     return {
       ok: false,
-      reason: `must be in international format with a leading + and country code, e.g. ${PHONE_EXAMPLE}`,
+      reason: `must start with + and the country code, e.g. ${PHONE_EXAMPLE}`,
     };
   }
   if (!/^\+[0-9 ().-]+$/.test(value)) {
-    return { ok: false, reason: 'may contain only digits, spaces, dashes, dots and parentheses after the +' };
+    return { ok: false, reason: 'may hold only digits, spaces, dashes, dots and parentheses after the +' };
   }
   const parsed = parsePhoneNumberFromString(value);
   if (!parsed?.isValid()) {
-    return { ok: false, reason: `is not a valid phone number for its country code, e.g. ${PHONE_EXAMPLE}` };
+    return {
+      ok: false,
+      reason: `is not valid: check the number and its country code, e.g. ${PHONE_EXAMPLE}`,
+    };
   }
   return { ok: true, e164: parsed.number, country: parsed.country };
 }
@@ -36,4 +39,23 @@ export function checkPhone(input: string): PhoneCheck {
 export function toE164(input: string): string | null {
   const result = checkPhone(input);
   return result.ok ? result.e164 : null;
+}
+
+/**
+ * A phone as a person writes it where the country is known: international with +, or national
+ * (`415 555 2671`) in `country` (ISO 3166, e.g. US). For look-ups (the send history's search), not
+ * for sends: the API takes international numbers only.
+ */
+export function checkPhoneIn(input: string, country: string | undefined): PhoneCheck {
+  const value = input.trim();
+  if (value.startsWith('+') || country === undefined) return checkPhone(value);
+  if (value.length > CUSTOMER_PHONE_INPUT_MAX || !/^[0-9 ().-]+$/.test(value))
+    return { ok: false, reason: 'may hold only digits, spaces, dashes, dots and parentheses' };
+  try {
+    const parsed = parsePhoneNumberFromString(value, country.toUpperCase() as CountryCode);
+    if (parsed?.isValid()) return { ok: true, e164: parsed.number, country: parsed.country };
+  } catch {
+    // an unknown country: as if none were given
+  }
+  return { ok: false, reason: `is not valid: check the number, or write it with + and its country code` };
 }

@@ -41,7 +41,7 @@ describe('requestsQuerySchema', () => {
 
   it.each([
     ['status=delivered', /status must be one of scheduled, sending, sent, failed, unknown/],
-    ['channel=fax', /channel must be one of sms, email, both, link/],
+    ['channel=fax', /channel must be one of sms, email, both, link/i],
     ['limit=101', /limit must be at most 100/],
     ['page=0', /page must be a whole number/],
     ['status=sent&status=failed', /status must be given once/],

@@ -59,6 +59,9 @@ describe('reviews query: refused with a message naming the parameter', () => {
     ['status=', 'status'],
     ['status=pending&status=ignored', 'status'],
     ['min_rating=5', 'min_rating'],
+    ['maxRating=0', 'maxRating'],
+    ['maxRating=6', 'maxRating'],
+    ['minRating=3&maxRating=2', 'maxRating'],
   ])('?%s', (qs, param) => {
     const result = reviewsQuerySchema.safeParse(queryRecord(qs));
     expect(result.success).toBe(false);
@@ -73,6 +76,17 @@ describe('canonical query string', () => {
     const params = reviewsSearchParams({ page: 3, limit: 100, minRating: 4 });
     expect(params.toString()).toBe('page=3&limit=100&minRating=4');
     expect(reviewsQuerySchema.parse(queryRecord(params))).toEqual({ page: 3, limit: 100, minRating: 4 });
+  });
+
+  it('carries a range of ratings: maxRating after minRating', () => {
+    const params = reviewsSearchParams({ page: 1, limit: 20, maxRating: 2, minRating: 1 });
+    expect(params.toString()).toBe('page=1&limit=20&minRating=1&maxRating=2');
+    expect(reviewsQuerySchema.parse(queryRecord(params))).toEqual({
+      page: 1,
+      limit: 20,
+      minRating: 1,
+      maxRating: 2,
+    });
   });
 });
 

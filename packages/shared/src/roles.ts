@@ -5,7 +5,7 @@ import { z } from './zod.ts';
 
 export const ROLES = ['owner', 'manager', 'staff'] as const;
 export type Role = (typeof ROLES)[number];
-export const roleSchema = /* @__PURE__ */ z.enum(ROLES, { error: `role must be one of ${ROLES.join(', ')}` });
+export const roleSchema = /* @__PURE__ */ z.enum(ROLES, { error: `Role must be one of ${ROLES.join(', ')}` });
 
 export const PERMISSIONS = [
   'reviews:read',

@@ -1,4 +1,5 @@
 import { pageOf, pagingParams } from './paging.ts';
+import { DAY_MS } from './time.ts';
 import { z } from './zod.ts';
 
 // The BFF's send journal as the dashboard reads it (GET /bff/sends): each send's outcome, who it
@@ -20,8 +21,18 @@ export const sendHistoryQuerySchema = /* @__PURE__ */ z.strictObject({
   /** A phone number (any format the send form accepts) or an email address; matched after normalising. */
   contact: z.optional(
     /* @__PURE__ */ z
-      .string({ error: 'contact must be given once' })
-      .check(z.trim(), z.minLength(1), z.maxLength(320)),
+      .string({ error: 'Contact must be given once' })
+      .check(
+        z.trim(),
+        z.minLength(1, { error: 'Contact must not be empty' }),
+        z.maxLength(320, { error: 'Contact must be at most 320 characters' }),
+      ),
+  ),
+  /** Where a phone number written without + is from (ISO 3166 code, e.g. US): the searcher's country. */
+  country: z.optional(
+    /* @__PURE__ */ z
+      .string({ error: 'Country must be given once' })
+      .check(z.regex(/^[A-Z]{2}$/, { error: 'Country must be a two-letter country code, e.g. US' })),
   ),
 });
 export type SendHistoryQuery = z.output<typeof sendHistoryQuerySchema>;
@@ -62,3 +73,17 @@ export const SEND_OUTCOME_MEANINGS: Record<SendOutcome, string> = {
   unknown:
     'Outcome unknown: the connection was lost after the request left, so a request may have been sent. Check before sending again.',
 };
+
+/**
+ * Outcomes the service counts against its frequency cap: it accepted the request. A refused or
+ * failed send reached nobody; an unknown one may or may not have.
+ */
+export const CAPPED_OUTCOMES: readonly SendOutcome[] = ['sent', 'warning'];
+
+/**
+ * When a contact sent a request at `sentAt` may be asked again: the service refuses another
+ * request to them for `capDays` days (docs/api.md, "Frequency cap").
+ */
+export function askAgainFrom(sentAt: string, capDays: number): Date {
+  return new Date(Date.parse(sentAt) + capDays * DAY_MS);
+}

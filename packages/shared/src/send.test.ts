@@ -97,30 +97,35 @@ describe('send body: accepted', () => {
 
 describe('send body: rejected, with the message on the offending field', () => {
   it.each([
-    ['rule 1: sms without a phone', { channel: 'sms' }, 'customerPhone', /required for this channel/],
+    ['rule 1: sms without a phone', { channel: 'sms' }, 'customerPhone', /is required to send by/],
     [
       'rule 1: default channel without a phone',
       { customerName: 'Ann' },
       'customerPhone',
-      /required for this channel/,
+      /is required to send by/,
     ],
-    ['rule 1: phone without +', { customerPhone: '4155552671' }, 'customerPhone', /leading \+/],
+    [
+      'rule 1: phone without +',
+      { customerPhone: '4155552671' },
+      'customerPhone',
+      /must start with \+ and the country code/,
+    ],
     ['rule 1: phone with letters', { customerPhone: '+1415CALLNOW' }, 'customerPhone', /only digits/],
     [
       'rule 1: phone not valid for its country',
       { customerPhone: '+1 123 456' },
       'customerPhone',
-      /not a valid phone number/,
+      /Phone number is not valid/,
     ],
     [
       'rule 1: unknown country code',
       { customerPhone: '+999 1234567' },
       'customerPhone',
-      /not a valid phone number/,
+      /Phone number is not valid/,
     ],
     ['rule 1: phone too long', { customerPhone: `+1${'2'.repeat(60)}` }, 'customerPhone', /too long/],
     ['rule 1: phone not text', { customerPhone: 14155552671 }, 'customerPhone', /must be text/],
-    ['rule 2: email without an address', { channel: 'email' }, 'customerEmail', /required for this channel/],
+    ['rule 2: email without an address', { channel: 'email' }, 'customerEmail', /is required to send by/],
     [
       'rule 2: email with an invalid address',
       { channel: 'email', customerEmail: 'ann@' },
@@ -143,13 +148,13 @@ describe('send body: rejected, with the message on the offending field', () => {
       'rule 3: both without email',
       { channel: 'both', customerPhone: phone },
       'customerEmail',
-      /required for this channel/,
+      /is required to send by/,
     ],
     [
       'rule 3: both without phone',
       { channel: 'both', customerEmail: email },
       'customerPhone',
-      /required for this channel/,
+      /is required to send by/,
     ],
     ['unknown channel', { channel: 'fax', customerPhone: phone }, 'channel', /one of sms, email, both, link/],
     ['channel in the wrong case', { channel: 'SMS', customerPhone: phone }, 'channel', /one of/],

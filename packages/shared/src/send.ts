@@ -1,4 +1,4 @@
-import { CHANNEL_REQUIRES, channelSchema, DEFAULT_CHANNEL } from './channels.ts';
+import { CHANNEL_REQUIRES, CHANNEL_SENDS_BY, channelSchema, DEFAULT_CHANNEL } from './channels.ts';
 import { CUSTOMER_NAME_WEB_ADDRESS_MESSAGE, cleanCustomerName, holdsWebAddress } from './customer-name.ts';
 import { CUSTOMER_EMAIL_MAX, CUSTOMER_NAME_MAX } from './limits.ts';
 import { checkPhone } from './phone.ts';
@@ -9,6 +9,7 @@ import { z } from './zod.ts';
 
 export {
   CHANNEL_REQUIRES,
+  CHANNEL_SENDS_BY,
   CHANNELS,
   type Channel,
   channelSchema,
@@ -16,6 +17,18 @@ export {
   DEFAULT_CHANNEL,
   messagedContacts,
 } from './channels.ts';
+
+/**
+ * What the send form calls each field. Every message about a field names it so (a person reads
+ * it); the field's code name stays in the 400's `fields` for programs.
+ */
+export const SEND_FIELD_LABELS = {
+  customerName: 'Customer name',
+  customerPhone: 'Phone number',
+  customerEmail: 'Customer email',
+  channel: 'Channel',
+} as const;
+const LABEL = SEND_FIELD_LABELS;
 
 /** Optional text field: blank or whitespace-only counts as absent, so forms can send "". */
 const blankToUndefined = (value: unknown) =>
@@ -27,19 +40,21 @@ const blankToUndefined = (value: unknown) =>
  * address in it.
  */
 export const customerNameSchema = /* @__PURE__ */ z.pipe(
-  z.pipe(z.string({ error: 'customerName must be text' }), z.transform(cleanCustomerName)),
+  z.pipe(z.string({ error: `${LABEL.customerName} must be text` }), z.transform(cleanCustomerName)),
   /* @__PURE__ */ z.string().check(
-    z.maxLength(CUSTOMER_NAME_MAX, { error: `customerName must be at most ${CUSTOMER_NAME_MAX} characters` }),
+    z.maxLength(CUSTOMER_NAME_MAX, {
+      error: `${LABEL.customerName} must be at most ${CUSTOMER_NAME_MAX} characters`,
+    }),
     z.refine((name) => !holdsWebAddress(name), { error: CUSTOMER_NAME_WEB_ADDRESS_MESSAGE }),
   ),
 );
 
 export const customerPhoneSchema = /* @__PURE__ */ z.pipe(
-  z.string({ error: 'customerPhone must be text' }),
+  z.string({ error: `${LABEL.customerPhone} must be text` }),
   z.transform((value: string, ctx) => {
     const result = checkPhone(value);
     if (!result.ok) {
-      ctx.issues.push({ code: 'custom', message: `customerPhone ${result.reason}`, input: value });
+      ctx.issues.push({ code: 'custom', message: `${LABEL.customerPhone} ${result.reason}`, input: value });
       return z.NEVER;
     }
     return result.e164;
@@ -48,13 +63,13 @@ export const customerPhoneSchema = /* @__PURE__ */ z.pipe(
 
 export const customerEmailSchema = /* @__PURE__ */ z.pipe(
   z.pipe(
-    /* @__PURE__ */ z.string({ error: 'customerEmail must be text' }).check(
+    /* @__PURE__ */ z.string({ error: `${LABEL.customerEmail} must be text` }).check(
       z.trim(),
       z.maxLength(CUSTOMER_EMAIL_MAX, {
-        error: `customerEmail must be at most ${CUSTOMER_EMAIL_MAX} characters`,
+        error: `${LABEL.customerEmail} must be at most ${CUSTOMER_EMAIL_MAX} characters`,
       }),
     ),
-    z.email({ error: 'customerEmail must be a valid email address, e.g. name@example.com' }),
+    z.email({ error: `${LABEL.customerEmail} must be a valid email address, e.g. name@example.com` }),
   ),
   // One contact, one spelling: the frequency cap and opt-outs compare lower-cased addresses.
   z.transform((value: string) => value.toLowerCase()),
@@ -80,9 +95,11 @@ const sendRequestObject = /* @__PURE__ */ z.strictObject({
   externalId: z.optional(externalIdSchema),
 });
 
-export const PHONE_REQUIRED_MESSAGE =
-  'customerPhone is required for this channel: a phone number in international format with a leading + and country code';
-export const EMAIL_REQUIRED_MESSAGE = 'customerEmail is required for this channel: a valid email address';
+/** The message on a missing phone or email: what the channel needs, in the form's words. */
+export const requiredFor = (
+  field: 'customerPhone' | 'customerEmail',
+  channel: keyof typeof CHANNEL_SENDS_BY,
+) => `${LABEL[field]} is required to send by ${CHANNEL_SENDS_BY[channel]}`;
 
 /**
  * The send body, validated and normalised: phone → E.164, email → trimmed lower case, name →
@@ -96,14 +113,14 @@ export const sendRequestSchema = sendRequestObject.check(
       ctx.addIssue({
         code: 'custom',
         path: ['customerPhone'],
-        message: `${PHONE_REQUIRED_MESSAGE} (channel ${body.channel})`,
+        message: requiredFor('customerPhone', body.channel),
       });
     }
     if (needs.email && body.customerEmail === undefined) {
       ctx.addIssue({
         code: 'custom',
         path: ['customerEmail'],
-        message: `${EMAIL_REQUIRED_MESSAGE} (channel ${body.channel})`,
+        message: requiredFor('customerEmail', body.channel),
       });
     }
     const later =
@@ -158,6 +175,16 @@ export const SEND_STATUS_MEANINGS: Record<string, string> = {
   unknown:
     'Outcome unknown: the carrier did not answer in time, so the message may have gone out. Check recent requests before sending again.',
 };
+
+/**
+ * A review link's state: nothing was sent, so none of the send statuses fits it (the service
+ * answers `sent` for a link too).
+ */
+export const LINK_CREATED = {
+  label: 'Link created',
+  meaning:
+    'A review link for this customer. No message was sent: share the link or show its QR code. It is not a review until the customer leaves one.',
+} as const;
 
 /**
  * What a send means, as text in a fixed order: two spellings of one intent (a phone with spaces,

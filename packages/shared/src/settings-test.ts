@@ -27,8 +27,8 @@ export const testTemplatesSchema = /* @__PURE__ */ z.partial(
   z.pick(settingsObjectSchema, { smsTemplate: true, emailSubject: true, emailTemplate: true }),
 );
 
-/** A phone in any spelling the send form takes, as E.164; the refusal names `field`. */
-const phoneField = (field: string) =>
+/** A phone in any spelling the send form takes, as E.164; the refusal names it as the page does. */
+const phoneField = (field = 'Phone number') =>
   z.pipe(
     z.string({ error: `${field} must be a phone number` }),
     z.transform((value: string, ctx) => {
@@ -46,24 +46,24 @@ export const settingsTestBodySchema = /* @__PURE__ */ z.discriminatedUnion(
   [
     z.strictObject({
       channel: z.literal('sms'),
-      to: phoneField('to'),
+      to: phoneField(),
       templates: z.optional(testTemplatesSchema),
     }),
     z.strictObject({
       channel: z.literal('email'),
       to: z.pipe(
         z.pipe(
-          /* @__PURE__ */ z
-            .string({ error: 'to must be an email address' })
-            .check(z.trim(), z.maxLength(320, { error: 'to must be at most 320 characters' })),
-          z.email({ error: 'to must be a valid email address, e.g. name@example.com' }),
+          z
+            .string({ error: 'Email address must be text' })
+            .check(z.trim(), z.maxLength(320, { error: 'Email address must be at most 320 characters' })),
+          z.email({ error: 'Email address must be a valid email address, e.g. name@example.com' }),
         ),
-        z.transform((value: string) => value.toLowerCase()),
+        z.transform((value) => value.toLowerCase()),
       ),
       templates: z.optional(testTemplatesSchema),
     }),
   ],
-  { error: 'channel must be sms or email' },
+  { error: 'Send it as SMS or email' },
 );
 export type SettingsTestBody = z.input<typeof settingsTestBodySchema>;
 
@@ -73,12 +73,12 @@ export const bffSettingsTestBodySchema = /* @__PURE__ */ z.discriminatedUnion(
   [
     z.strictObject({
       channel: z.literal('sms'),
-      phone: phoneField('phone'),
+      phone: phoneField(),
       templates: z.optional(testTemplatesSchema),
     }),
     z.strictObject({ channel: z.literal('email'), templates: z.optional(testTemplatesSchema) }),
   ],
-  { error: 'channel must be sms or email' },
+  { error: 'Send it as SMS or email' },
 );
 export type BffSettingsTestBody = z.input<typeof bffSettingsTestBodySchema>;
 

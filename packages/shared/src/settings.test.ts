@@ -12,11 +12,11 @@ import {
   type Settings,
   SMS_OPT_OUT,
   settingsSchemaFor,
-  settingsUpdateSchema,
   smsPreview,
   templateProblems,
   windowToQuietHours,
 } from './settings.ts';
+import { settingsUpdateSchema } from './settings-api.ts';
 
 const values = {
   customerName: 'Ana',
@@ -109,30 +109,34 @@ describe('settings validation', () => {
   });
 
   it.each([
-    ['smsTemplate', 'Thanks for visiting {business_name}!', /smsTemplate must contain \{review_link\}/],
-    ['emailTemplate', 'Thanks {customer_name}', /emailTemplate must contain \{review_link\}/],
+    ['smsTemplate', 'Thanks for visiting {business_name}!', /SMS message must contain \{review_link\}/],
+    ['emailTemplate', 'Thanks {customer_name}', /Email message must contain \{review_link\}/],
     [
       'smsTemplate',
       'Hi {first_name}: {review_link}',
-      /smsTemplate has an unknown placeholder \{first_name\}/,
+      /SMS message has an unknown placeholder \{first_name\}/,
     ],
     ['smsTemplate', 'Hi {Customer_Name}: {review_link}', /unknown placeholder \{Customer_Name\}/],
-    ['emailTemplate', '{} {review_link}', /emailTemplate has an unknown placeholder \{\}/],
-    ['emailSubject', 'Hi {name}', /emailSubject has an unknown placeholder \{name\}/],
-    ['emailSubject', 'Review us {review_link}', /emailSubject must not contain \{review_link\}/],
-    ['emailSubject', 'Two\nlines', /emailSubject must be one line/],
-    ['smsTemplate', '   ', /smsTemplate must not be empty/],
-    ['smsTemplate', 'Hi\u0007 {review_link}', /smsTemplate must not contain control characters/],
+    ['emailTemplate', '{} {review_link}', /Email message has an unknown placeholder \{\}/],
+    ['emailSubject', 'Hi {name}', /Email subject has an unknown placeholder \{name\}/],
+    ['emailSubject', 'Review us {review_link}', /Email subject must not contain \{review_link\}/],
+    ['emailSubject', 'Two\nlines', /Email subject must be one line/],
+    ['smsTemplate', '   ', /SMS message must not be empty/],
+    ['smsTemplate', 'Hi\u0007 {review_link}', /SMS message must not contain control characters/],
     ['smsTemplate', '{business_name|x} {review_link}', /only \{customer_name\} takes a fallback/],
     ['smsTemplate', '{customer_name|} {review_link}', /fallback .* must be 1–40 characters/],
     ['smsTemplate', '{customer_name|evil.com} {review_link}', /must not be a web address/],
-    ['reminderAfterDays', 15, /reminderAfterDays must be 0 \(no reminder\) or 1 to 14/],
-    ['reminderAfterDays', -1, /reminderAfterDays/],
+    ['reminderAfterDays', 15, /Reminder must be none or after 1 to 14 days/],
+    ['reminderAfterDays', -1, /Reminder/],
     ['reminderAfterDays', 1.5, /whole number/],
-    ['reminderAfterDays', '3', /reminderAfterDays/],
-    ['timeZone', 'Mars/Olympus', /IANA time zone/],
-    ['reviewSiteUrl', 'javascript:alert(1)', /reviewSiteUrl must be an http\(s\) URL/],
-    ['reviewSiteUrl', 'ftp://example.com', /reviewSiteUrl must be an http\(s\) URL/],
+    ['reminderAfterDays', '3', /Reminder/],
+    ['timeZone', 'Mars/Olympus', /Time zone must be a time zone such as Europe\/London/],
+    [
+      'reviewSiteUrl',
+      'javascript:alert(1)',
+      /Review site address must be a web address starting with https:/,
+    ],
+    ['reviewSiteUrl', 'ftp://example.com', /Review site address must be a web address starting with https:/],
   ])('refuses %s = %j, naming the field', (field, value, message) => {
     const fields = errorsOf({ [field]: value });
     expect(Object.keys(fields)).toEqual([field]);
@@ -162,7 +166,7 @@ describe('settings validation', () => {
     });
     expect(errorsOf({ smsTemplate: `${filler}${base}` })).toEqual({});
     const fields = errorsOf({ smsTemplate: `${filler}a${base}` });
-    expect(fields.smsTemplate).toMatch(/smsTemplate makes an SMS of 4 segments \(GSM-7, 460 of 459/);
+    expect(fields.smsTemplate).toMatch(/SMS message makes an SMS of 4 segments \(GSM-7, 460 of 459/);
   });
 
   it('counts a template with one non-GSM character as UCS-2, so a shorter text is refused', () => {

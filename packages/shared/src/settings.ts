@@ -1,8 +1,10 @@
 import { holdsWebAddress } from './customer-name.ts';
-import { formatClockTime, parseClockTime, type SendWindow, timeZoneSchema } from './quiet-hours.ts';
-import type { Scope } from './scopes.ts';
+import { formatClockTime, isValidTimeZone, parseClockTime, type SendWindow } from './quiet-hours.ts';
+import { SETTINGS_FIELD_LABELS } from './settings-labels.ts';
 import { type SmsSegmentInfo, smsSegments } from './sms-segments.ts';
 import { z } from './zod.ts';
+
+export { SETTINGS_FIELD_LABELS };
 
 // A business's settings (GET/PUT /api/v1/settings, an extension of the API: docs/settings.md):
 // the words of its review requests, the one automatic reminder, its sending hours and time zone,
@@ -84,7 +86,9 @@ const isPlaceholder = (name: string): name is Placeholder =>
   (PLACEHOLDERS as readonly string[]).includes(name);
 const LIST = PLACEHOLDERS.map((name) => `{${name}}`).join(', ');
 
-/** The first thing wrong with a template's placeholders, as a sentence naming the field; or null. */
+const LABEL = SETTINGS_FIELD_LABELS;
+
+/** The first thing wrong with a template's placeholders, as a sentence naming the field (`field`: its label); or null. */
 export function placeholderProblem(
   field: string,
   template: string,
@@ -194,13 +198,14 @@ const clockTime = (field: string) =>
 
 /** The sending window: messages asked for outside [start, end) wait until it opens; null sends at any hour. */
 export const quietHoursSchema = /* @__PURE__ */ z.nullable(
-  z.strictObject({ start: clockTime('quietHours.start'), end: clockTime('quietHours.end') }).check(
-    z.refine((hours) => hours.start !== hours.end, {
-      error:
-        'quietHours.end must differ from quietHours.start (or set quietHours to null to send at any hour)',
-      path: ['end'],
-    }),
-  ),
+  z
+    .strictObject({ start: clockTime(LABEL['quietHours.start']), end: clockTime(LABEL['quietHours.end']) })
+    .check(
+      z.refine((hours) => hours.start !== hours.end, {
+        error: `${LABEL['quietHours.end']} must differ from ${LABEL['quietHours.start']} (or send at any hour)`,
+        path: ['end'],
+      }),
+    ),
 );
 export type QuietHours = z.infer<typeof quietHoursSchema>;
 
@@ -215,24 +220,35 @@ export function windowToQuietHours(window: SendWindow | null): QuietHours {
 }
 
 const settingsShape = {
-  smsTemplate: templateText('smsTemplate', SMS_TEMPLATE_MAX, { singleLine: false }),
-  emailSubject: templateText('emailSubject', EMAIL_SUBJECT_MAX, { singleLine: true }),
-  emailTemplate: templateText('emailTemplate', EMAIL_TEMPLATE_MAX, { singleLine: false }),
-  reminderAfterDays: /* @__PURE__ */ z
-    .number({ error: 'reminderAfterDays must be a whole number of days, 0 to 14' })
+  smsTemplate: templateText(LABEL.smsTemplate, SMS_TEMPLATE_MAX, { singleLine: false }),
+  emailSubject: templateText(LABEL.emailSubject, EMAIL_SUBJECT_MAX, { singleLine: true }),
+  emailTemplate: templateText(LABEL.emailTemplate, EMAIL_TEMPLATE_MAX, { singleLine: false }),
+  reminderAfterDays: z
+    .number({ error: `${LABEL.reminderAfterDays} must be a whole number of days, 0 to 14` })
     .check(
-      z.int({ error: 'reminderAfterDays must be a whole number of days, 0 to 14' }),
-      z.gte(0, { error: 'reminderAfterDays must be 0 (no reminder) or 1 to 14' }),
-      z.lte(REMINDER_AFTER_DAYS_MAX, { error: 'reminderAfterDays must be 0 (no reminder) or 1 to 14' }),
-    ),
-  quietHours: quietHoursSchema,
-  timeZone: z.pipe(z.string({ error: 'timeZone must be text' }), timeZoneSchema),
-  reviewSiteUrl: z.nullable(
-    z.url({ protocol: /^https?$/, error: 'reviewSiteUrl must be an http(s) URL, or null' }).check(
-      z.maxLength(REVIEW_SITE_URL_MAX, {
-        error: `reviewSiteUrl must be at most ${REVIEW_SITE_URL_MAX} characters`,
+      z.int({ error: `${LABEL.reminderAfterDays} must be a whole number of days, 0 to 14` }),
+      z.gte(0, { error: `${LABEL.reminderAfterDays} must be none or after 1 to 14 days` }),
+      z.lte(REMINDER_AFTER_DAYS_MAX, {
+        error: `${LABEL.reminderAfterDays} must be none or after 1 to 14 days`,
       }),
     ),
+  quietHours: quietHoursSchema,
+  timeZone: z
+    .string({ error: `${LABEL.timeZone} must be text` })
+    .check(
+      z.refine(isValidTimeZone, { error: `${LABEL.timeZone} must be a time zone such as Europe/London` }),
+    ),
+  reviewSiteUrl: z.nullable(
+    z
+      .url({
+        protocol: /^https?$/,
+        error: `${LABEL.reviewSiteUrl} must be a web address starting with https:// or http://, or empty`,
+      })
+      .check(
+        z.maxLength(REVIEW_SITE_URL_MAX, {
+          error: `${LABEL.reviewSiteUrl} must be at most ${REVIEW_SITE_URL_MAX} characters`,
+        }),
+      ),
   ),
 };
 
@@ -247,20 +263,23 @@ export function templateProblems(
   context: TemplateContext = SAMPLE_CONTEXT,
 ): Partial<Record<'smsTemplate' | 'emailSubject' | 'emailTemplate', string>> {
   const problems: Partial<Record<'smsTemplate' | 'emailSubject' | 'emailTemplate', string>> = {};
-  const sms = placeholderProblem('smsTemplate', settings.smsTemplate, { requireLink: true, allowLink: true });
+  const sms = placeholderProblem(LABEL.smsTemplate, settings.smsTemplate, {
+    requireLink: true,
+    allowLink: true,
+  });
   if (sms) problems.smsTemplate = sms;
   else {
     const info = smsPreview(settings.smsTemplate, context).segments;
     if (info.segments > SMS_SEGMENTS_MAX) {
-      problems.smsTemplate = `smsTemplate makes an SMS of ${info.segments} segments (${info.encoding}, ${info.units} of ${SMS_SEGMENTS_MAX * info.perSegment} ${info.encoding === 'GSM-7' ? 'characters' : 'units'} with the opt-out words); at most ${SMS_SEGMENTS_MAX} are allowed`;
+      problems.smsTemplate = `${LABEL.smsTemplate} makes an SMS of ${info.segments} segments (${info.encoding}, ${info.units} of ${SMS_SEGMENTS_MAX * info.perSegment} ${info.encoding === 'GSM-7' ? 'characters' : 'units'} with the opt-out words); at most ${SMS_SEGMENTS_MAX} are allowed`;
     }
   }
-  const subject = placeholderProblem('emailSubject', settings.emailSubject, {
+  const subject = placeholderProblem(LABEL.emailSubject, settings.emailSubject, {
     requireLink: false,
     allowLink: false,
   });
   if (subject) problems.emailSubject = subject;
-  const email = placeholderProblem('emailTemplate', settings.emailTemplate, {
+  const email = placeholderProblem(LABEL.emailTemplate, settings.emailTemplate, {
     requireLink: true,
     allowLink: true,
   });
@@ -278,21 +297,3 @@ export function settingsSchemaFor(context: TemplateContext = SAMPLE_CONTEXT) {
     }),
   );
 }
-
-/** PUT /api/v1/settings: any of the fields; the ones left out keep their values. */
-export const settingsUpdateSchema = /* @__PURE__ */ z.partial(settingsObjectSchema);
-export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
-
-/** GET and PUT answer with the settings and what the dashboard's preview needs. */
-export const settingsResponseSchema = /* @__PURE__ */ z.object({
-  settings: settingsObjectSchema,
-  /** The business's name and an example link of real length: what the SMS limit is counted with. */
-  preview: z.object({ businessName: z.string(), reviewLink: z.string() }),
-});
-export type SettingsResponse = z.infer<typeof settingsResponseSchema>;
-
-/** The extension's two calls, at one path: read with `settings:read`, change with `settings:write`. */
-export const SETTINGS_ENDPOINTS = {
-  read: { method: 'GET', path: '/api/v1/settings', scope: 'settings:read' },
-  write: { method: 'PUT', path: '/api/v1/settings', scope: 'settings:write' },
-} as const satisfies Record<string, { method: 'GET' | 'PUT'; path: string; scope: Scope }>;

@@ -8,11 +8,11 @@ export const PASSWORD_MAX = 1024;
 
 export const loginBodySchema = /* @__PURE__ */ z.strictObject({
   email: /* @__PURE__ */ z
-    .string({ error: 'email is required' })
-    .check(z.trim(), z.minLength(1, { error: 'email is required' }), z.maxLength(320), z.toLowerCase()),
+    .string({ error: 'Email is required' })
+    .check(z.trim(), z.minLength(1, { error: 'Email is required' }), z.maxLength(320), z.toLowerCase()),
   password: /* @__PURE__ */ z
-    .string({ error: 'password is required' })
-    .check(z.minLength(1, { error: 'password is required' }), z.maxLength(PASSWORD_MAX)),
+    .string({ error: 'Password is required' })
+    .check(z.minLength(1, { error: 'Password is required' }), z.maxLength(PASSWORD_MAX)),
 });
 export type LoginBody = z.input<typeof loginBodySchema>;
 
@@ -25,12 +25,37 @@ export const userSchema = /* @__PURE__ */ z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
-const passwordSchema = /* @__PURE__ */ z
-  .string({ error: 'password is required' })
+/** The password rule, its messages naming the field as its form labels it. */
+const passwordRule = (label: string) =>
+  /* @__PURE__ */ z
+    .string({ error: `${label} is required` })
+    .check(
+      z.minLength(PASSWORD_MIN, { error: `${label} must be at least ${PASSWORD_MIN} characters` }),
+      z.maxLength(PASSWORD_MAX, { error: `${label} must be at most ${PASSWORD_MAX} characters` }),
+    );
+const passwordSchema = /* @__PURE__ */ passwordRule('Password');
+
+/**
+ * POST /auth/password: a user changes their own password, the current one required (a session
+ * left open on another computer is not enough to change it).
+ */
+export const changeOwnPasswordSchema = /* @__PURE__ */ z
+  .strictObject({
+    currentPassword: /* @__PURE__ */ z
+      .string({ error: 'Current password is required' })
+      .check(
+        z.minLength(1, { error: 'Current password is required' }),
+        z.maxLength(PASSWORD_MAX, { error: `Current password must be at most ${PASSWORD_MAX} characters` }),
+      ),
+    newPassword: passwordRule('New password'),
+  })
   .check(
-    z.minLength(PASSWORD_MIN, { error: `password must be at least ${PASSWORD_MIN} characters` }),
-    z.maxLength(PASSWORD_MAX, { error: `password must be at most ${PASSWORD_MAX} characters` }),
+    z.refine((body) => body.currentPassword !== body.newPassword, {
+      error: 'New password must differ from the current one',
+      path: ['newPassword'],
+    }),
   );
+export type ChangeOwnPassword = z.input<typeof changeOwnPasswordSchema>;
 
 export const createUserSchema = /* @__PURE__ */ z.strictObject({
   email: /* @__PURE__ */ z
@@ -39,11 +64,11 @@ export const createUserSchema = /* @__PURE__ */ z.strictObject({
   role: roleSchema,
   password: passwordSchema,
 });
-export const updateUserSchema = z
+export const updateUserSchema = /* @__PURE__ */ z
   .strictObject({ role: z.optional(roleSchema), password: z.optional(passwordSchema) })
   .check(
     z.refine((v) => v.role !== undefined || v.password !== undefined, {
-      error: 'Nothing to change: give role or password.',
+      error: 'Nothing to change: choose a role or a password.',
     }),
   );
 export { passwordSchema };

@@ -1,3 +1,5 @@
+import { SEND_FIELD_LABELS } from '@review-desk/shared';
+
 // What Twilio's error codes mean for a review request, in words the business or the operator can
 // act on (twilio.com/docs/api/errors). Two families: the REST API's answer to a send (21xxx,
 // 20xxx: the message was not created) and the receipts' ErrorCode (30xxx: created, then not
@@ -13,15 +15,17 @@ export type TwilioRefusal =
   | { kind: 'failed'; error: string };
 
 const CONSOLE = 'in Twilio’s console';
+/** The phone field as the send form names it. */
+const PHONE = SEND_FIELD_LABELS.customerPhone;
 
 const SEND_ERRORS: Record<number, TwilioRefusal> = {
   21211: {
     kind: 'invalid_number',
-    error: 'customerPhone is not a valid phone number for text messages (Twilio error 21211).',
+    error: `${PHONE} is not a valid number for text messages (Twilio error 21211).`,
   },
   21614: {
     kind: 'invalid_number',
-    error: 'customerPhone is not a mobile number and cannot receive text messages (Twilio error 21614).',
+    error: `${PHONE} is not a mobile number and cannot receive text messages (Twilio error 21614).`,
   },
   21610: {
     kind: 'opted_out',

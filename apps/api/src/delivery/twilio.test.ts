@@ -111,7 +111,7 @@ describe('twilio provider', () => {
   });
 
   it.each([
-    [21211, 'invalid_number', /not a valid phone number/],
+    [21211, 'invalid_number', /Phone number is not a valid number for text messages/],
     [21614, 'invalid_number', /not a mobile number/],
     [21610, 'opted_out', /replied STOP/],
   ] as const)('maps error %i to a refusal about the contact (%s)', async (code, refusal, words) => {

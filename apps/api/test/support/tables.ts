@@ -30,7 +30,7 @@ export async function execute(store: Store, sql: string, ...params: SqlValue[]):
 /** The WHERE clause (and its parameters) of a brute-force query for a business's reviews. */
 export function reviewsWhere(
   businessId: number,
-  filter: { status?: string; minRating?: number },
+  filter: { status?: string; minRating?: number; maxRating?: number },
 ): { where: string; args: SqlValue[] } {
   const args: SqlValue[] = [businessId];
   const where = ['business_id = $1'];
@@ -41,6 +41,10 @@ export function reviewsWhere(
   if (filter.minRating) {
     args.push(filter.minRating);
     where.push(`rating >= $${args.length}`);
+  }
+  if (filter.maxRating) {
+    args.push(filter.maxRating);
+    where.push(`rating <= $${args.length}`);
   }
   return { where: where.join(' AND '), args };
 }

@@ -1,11 +1,12 @@
 import { clockHook, FakeClock } from '@review-desk/server/clock';
 import { isoTime } from '@review-desk/server/db/rows';
 import { AppError } from '@review-desk/server/errors';
-import { can, ok } from '@review-desk/shared';
+import { can, ok, type Role } from '@review-desk/shared';
 import {
   ALERT_PATHS,
   type AlertList,
   alertPreferencesSchema,
+  defaultAlertPreferences,
   markAlertsReadSchema,
   type PreferencesReply,
 } from '@review-desk/shared/alerts';
@@ -34,16 +35,20 @@ export function alertRoutes(deps: {
   const { alerts, directory } = deps;
   const router = Router();
 
-  const reply = async (userId: string, role: Parameters<typeof can>[0]): Promise<PreferencesReply> => ({
-    preferences: await (await alerts.store()).preferences(userId),
-    emailConfigured: alerts.mailer.configured,
-    devOutbox: alerts.mailer.outbox !== undefined,
-    digestAllowed: can(role, 'analytics:read'),
-  });
+  const reply = async (user: { id: string; role: Role }): Promise<PreferencesReply> => {
+    const store = await alerts.store();
+    return {
+      preferences: await store.preferences(user.id, defaultAlertPreferences(user.role)),
+      emailConfigured: alerts.mailer.configured,
+      devOutbox: alerts.mailer.outbox !== undefined,
+      digestAllowed: can(user.role, 'analytics:read'),
+      saved: await store.hasChosen(user.id),
+    };
+  };
 
   router.get(ALERT_PATHS.preferences, named('alerts'), gateway(deps.gates.alerts), async (req, res) => {
     const { user } = req.ctx.session!;
-    res.json(ok(await reply(user.id, user.role)));
+    res.json(ok(await reply(user)));
   });
 
   router.put(
@@ -60,15 +65,15 @@ export function alertRoutes(deps: {
           'The weekly digest shows analytics, which your role cannot read.',
         );
       const store = await alerts.store();
-      const before = await store.preferences(user.id);
-      await store.setPreferences(user.id, parsed.data);
+      const before = await store.preferences(user.id, defaultAlertPreferences(user.role));
+      await store.setPreferences(user.id, parsed.data, await alerts.onByDefault(user.id));
       if (parsed.data.enabled && !before.enabled) await alerts.pollSoon();
       if (parsed.data.digest) await alerts.plan();
       deps.logger.info(
         { reqId: req.ctx.id, user: user.id, enabled: parsed.data.enabled, channel: parsed.data.channel },
         'notification preferences changed',
       );
-      res.json(ok(await reply(user.id, user.role)));
+      res.json(ok(await reply(user)));
     },
   );
 
@@ -80,11 +85,14 @@ export function alertRoutes(deps: {
     const store = await alerts.store();
     const ids = reach.map((l) => l.id);
     const list = await store.list(user.id, ids);
-    const enabledAt = await store.enabledAt(user.id);
+    const enabledAt = await store.enabledAt(user.id, await alerts.onByDefault(user.id));
     const since = enabledAt === null ? null : await store.activeSince(ids, enabledAt);
+    const chosen = await store.preferences(user.id, defaultAlertPreferences(user.role));
     const body: AlertList = {
       unread: list.unread,
       activeSince: isoTime(since),
+      enabled: enabledAt !== null,
+      threshold: chosen.threshold,
       alerts: list.alerts.map((a) => ({
         id: a.id,
         location: byId.get(a.location)?.slug ?? '',

@@ -4,8 +4,8 @@ import { migrate } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
 import { type JobHandler, JobRunner } from '@review-desk/server/jobs/runner';
 import { jobStore, schedulingMigrations } from '@review-desk/server/jobs/store';
-import { can } from '@review-desk/shared';
-import { reviewDetailPath } from '@review-desk/shared/alerts';
+import { can, type User } from '@review-desk/shared';
+import { ALERTS_ON_BY_DEFAULT, reviewDetailPath } from '@review-desk/shared/alerts';
 import type { Logger } from 'pino';
 import type { UserStore } from '../auth/users.ts';
 import type { Config } from '../env.ts';
@@ -15,6 +15,7 @@ import { createDigests, DIGEST_KIND } from './digest-job.ts';
 import { createDigestStore, type DigestStore } from './digest-store.ts';
 import { renderAlertEmail } from './email.ts';
 import { createMailer, createOutboxMailer, type Mailer } from './mailer.ts';
+import { POLL_KIND, pollKey } from './poll-key.ts';
 import { ALERT_MIGRATIONS, type AlertStore, createAlertStore, type RaisedAlert } from './store.ts';
 import { newestReviews, UpstreamFailure } from './upstream.ts';
 
@@ -24,8 +25,6 @@ import { newestReviews, UpstreamFailure } from './upstream.ts';
 // runs at a time. Alerts are raised in the same transaction that records the reviews as seen;
 // emails go out after it commits, at most once each (docs/alerts.md).
 
-import { POLL_KIND, pollKey } from './poll-key.ts';
-
 export { POLL_KIND, pollKey };
 
 export type AlertsDeps = {
@@ -33,7 +32,7 @@ export type AlertsDeps = {
   /** The BFF's database (its owner closes it). */
   db: Database;
   directory: LocationDirectory;
-  users: Pick<UserStore, 'get'>;
+  users: Pick<UserStore, 'get' | 'list'>;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   clock?: Clock;
   mailer?: Mailer;
@@ -45,6 +44,10 @@ export type PollOutcome =
   | { kind: 'failed'; failures: number; error: string; delayMs: number };
 
 export type Alerts = ReturnType<typeof createAlerts>;
+
+/** Since when a user's role has had their alerts on by default (their account's creation); null: it has not. */
+const onByDefaultSince = (user: { role: User['role']; createdAt: string }): number | null =>
+  ALERTS_ON_BY_DEFAULT.includes(user.role) ? Date.parse(user.createdAt) : null;
 
 export function createAlerts(deps: AlertsDeps) {
   const { config, directory, users, logger } = deps;
@@ -120,7 +123,12 @@ export function createAlerts(deps: AlertsDeps) {
     const alerts = await store();
     const location = await directory.byId(id);
     if (!location) return { kind: 'skipped', reason: 'no-location', delayMs: intervalMs };
-    const subscribers = await alerts.subscribers();
+    const subscribers = await alerts.subscribers(
+      (await users.list()).flatMap((user) => {
+        const since = onByDefaultSince(user);
+        return since === null ? [] : [{ userId: user.id, since }];
+      }),
+    );
     // Nobody listening: no upstream call. Whoever turns alerts on later starts from the next poll.
     if (subscribers.length === 0) return { kind: 'skipped', reason: 'no-subscribers', delayMs: intervalMs };
     const startedAt = clock.now();
@@ -186,7 +194,12 @@ export function createAlerts(deps: AlertsDeps) {
     },
   };
 
-  /** A poll job for every location (a new location gets one within an interval). */
+  /**
+   * A poll job for every location (a new location gets one within an interval), its first poll
+   * (the baseline) one interval later: a server that has just started, or a location just added,
+   * is not read at once for the owners and managers alerted by default; turning alerts on asks
+   * for a poll at once (pollSoon).
+   */
   async function ensureJobs(): Promise<void> {
     const { db } = await handle();
     const jobs = jobStore(db, clock);
@@ -196,6 +209,7 @@ export function createAlerts(deps: AlertsDeps) {
         kind: POLL_KIND,
         uniqueKey: pollKey(location.id),
         payload: { location: location.id },
+        runAt: clock.now() + intervalMs,
       });
       if (id !== null) created++;
     }
@@ -218,6 +232,11 @@ export function createAlerts(deps: AlertsDeps) {
     mailer,
     clock,
     poll,
+    /** Since when the user's role has had their alerts on by default, while they have not chosen. */
+    async onByDefault(userId: string): Promise<number | null> {
+      const user = await users.get(userId);
+      return user ? onByDefaultSince(user) : null;
+    },
     ensureJobs,
     /** Where links in emails point when PUBLIC_URL is unset: the address the BFF listens on. */
     setDashboardOrigin(origin: string): void {

@@ -49,6 +49,30 @@ describeEngines('alert store', (dialect) => {
     expect((await alerts.subscribers())[0]?.enabledAt).toBe(clock.now());
   });
 
+  it('a user who has not chosen has their role’s default from their account’s creation; their own choice replaces it', async () => {
+    const alerts = store();
+    const created = clock.now() - 86_400_000;
+    const owner = { userId: 'owner-1', since: created };
+    expect(await alerts.subscribers([owner])).toEqual([
+      { userId: 'owner-1', threshold: 2, channel: 'email', enabledAt: created },
+    ]);
+    expect(await alerts.hasChosen('owner-1')).toBe(false);
+    expect(await alerts.enabledAt('owner-1', created)).toBe(created);
+    // Saving with alerts still on keeps the baseline the default gave; turning them off removes the user.
+    await alerts.setPreferences(
+      'owner-1',
+      { ...DEFAULT_ALERT_PREFERENCES, enabled: true, threshold: 1 },
+      created,
+    );
+    expect(await alerts.subscribers([owner])).toEqual([
+      { userId: 'owner-1', threshold: 1, channel: 'email', enabledAt: created },
+    ]);
+    await alerts.setPreferences('owner-1', { ...DEFAULT_ALERT_PREFERENCES, enabled: false }, created);
+    expect(await alerts.subscribers([owner])).toEqual([]);
+    expect(await alerts.enabledAt('owner-1', created)).toBeNull();
+    expect(await alerts.hasChosen('owner-1')).toBe(true);
+  });
+
   it('the first poll is the baseline; later new reviews alert once per user, whatever is polled again', async () => {
     const alerts = store();
     await alerts.setPreferences('u1', { ...DEFAULT_ALERT_PREFERENCES, enabled: true });

@@ -1,6 +1,8 @@
 import { AppError } from '@review-desk/server/errors';
 import {
   BFF_PATHS,
+  changeOwnPasswordSchema,
+  ERROR_CODES,
   loginBodySchema,
   type Me,
   ok,
@@ -121,8 +123,55 @@ export function authRoutes(deps: AuthDeps): Router {
     res.json(ok(meFor(req.ctx.session!.user, deps)));
   });
 
+  // A user changes their own password (docs/bff.md, "Your own password"). The current one is
+  // checked like a sign-in and throttled with the sign-ins (a stolen session cannot guess it);
+  // then every session of the user ends and this browser gets a fresh one: a password is changed
+  // when it may have leaked, so a session opened with the old one must not outlive it.
+  router.post(BFF_PATHS.password, named('password'), gateway(deps.gates.password), async (req, res) => {
+    const parsed = changeOwnPasswordSchema.safeParse(await readJsonBody(req));
+    if (!parsed.success) throw AppError.validation(parsed.error);
+    const { user } = req.ctx.session!;
+    const ip = req.ip ?? 'unknown';
+    const attempt = await throttle.admit(user.email, ip);
+    if (attempt.kind === 'refused') {
+      const { waitSeconds } = attempt;
+      logger.warn({ reqId: req.ctx.id, user: user.id, ip }, 'password change throttled');
+      throw new AppError(
+        'login_throttled',
+        `Too many attempts with a wrong password. Try again in ${Math.ceil(waitSeconds / 60)} minute${waitSeconds > 60 ? 's' : ''}.`,
+        { headers: { 'retry-after': String(waitSeconds) } },
+      );
+    }
+    let outcome: Outcome = 'abandoned';
+    try {
+      const stored = await users.findByEmail(user.email);
+      const valid = await verifyPassword(
+        parsed.data.currentPassword,
+        stored?.passwordHash ?? (await dummyPasswordHash()),
+      );
+      outcome = stored?.id === user.id && valid ? 'succeeded' : 'failed';
+    } finally {
+      await attempt.settle(outcome);
+    }
+    if (outcome === 'failed') {
+      logger.info(
+        { reqId: req.ctx.id, user: user.id, ip },
+        'password change refused: wrong current password',
+      );
+      const { message } = ERROR_CODES.password_incorrect;
+      throw new AppError('password_incorrect', message, { fields: { currentPassword: message } });
+    }
+    await users.update(user.id, { password: parsed.data.newPassword });
+    await sessions.destroyOthers(user.id, null);
+    const token = await sessions.create(user.id);
+    setSessionCookie(req, res, token, cookies);
+    logger.info({ reqId: req.ctx.id, user: user.id }, 'password changed by its user; their sessions ended');
+    res.json(ok(meFor(user, deps)));
+  });
+
   router.all(BFF_PATHS.login, named('login'), methodNotAllowed('POST'));
   router.all(BFF_PATHS.logout, named('logout'), methodNotAllowed('POST'));
   router.all(BFF_PATHS.me, named('me'), methodNotAllowed('GET'));
+  router.all(BFF_PATHS.password, named('password'), methodNotAllowed('POST'));
   return router;
 }

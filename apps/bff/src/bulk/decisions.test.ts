@@ -46,7 +46,7 @@ describe('judgeDelivery', () => {
   it('a refusal of the row keeps the upstream’s code and words', () => {
     expect(
       judgeDelivery(
-        reply(400, failure('frequency_capped', 'Already sent to this contact recently.')),
+        reply(400, failure('frequency_capped', 'This customer was sent a review request recently.')),
         1,
         NOW,
       ),
@@ -55,7 +55,7 @@ describe('judgeDelivery', () => {
       result: {
         outcome: 'refused',
         code: 'frequency_capped',
-        detail: 'Already sent to this contact recently.',
+        detail: 'This customer was sent a review request recently.',
       },
     });
   });

@@ -1,7 +1,7 @@
 import { insertMany } from '@review-desk/server/db/insert-many';
 import { migrationsBeside } from '@review-desk/server/db/migrate';
 import type { Database } from '@review-desk/server/db/types';
-import type { BulkJobStatus, Channel, SendRequest } from '@review-desk/shared';
+import type { BulkJobStatus, ListChannel, SendRequest } from '@review-desk/shared';
 import type { BulkLimits } from '../env-bulk.ts';
 import { slices } from './check.ts';
 import { withinLimits } from './limits.ts';
@@ -28,7 +28,7 @@ const ROWS_PER_SLICE = 500;
 export type BulkJobRecord = {
   id: string;
   location: string;
-  channel: Channel;
+  channel: ListChannel;
   skipRecent: boolean;
   /** At most this many rows a day (null: no cap), days counted on `timeZone`'s wall clock. */
   dailyCap: number | null;
@@ -46,7 +46,7 @@ export type BulkJobRecord = {
 type JobRow = {
   id: string;
   location: string;
-  channel: Channel;
+  channel: ListChannel;
   skip_recent: number;
   daily_cap: number | null;
   time_zone: string;

@@ -1,6 +1,6 @@
 import { type Clock, systemClock } from '@review-desk/server/clock';
 import type { JobHandler } from '@review-desk/server/jobs/runner';
-import type { SendRequest } from '@review-desk/shared';
+import { rowChannel, type SendRequest } from '@review-desk/shared';
 import { dayStart, nextDayStart } from '@review-desk/shared/bulk-days';
 import type { Logger } from 'pino';
 import type { ShareDecision } from '../fair-share/user-rate.ts';
@@ -117,7 +117,8 @@ export function bulkWorker(deps: BulkWorkerDeps): JobHandler {
         if (!(await wait(50))) return later(now());
         continue;
       }
-      const send: SendRequest = { ...row.send, channel: bulk.channel };
+      // Stored with only the contact it goes to (checkBulkRow), so its channel follows from it.
+      const send: SendRequest = { ...row.send, channel: rowChannel(row.send, bulk.channel) };
       if (bulk.skipRecent && fresh && row.generation === 0) {
         const recent = await deps.recentlySent(send, bulk.location);
         if (recent !== null) {

@@ -1,5 +1,5 @@
 import { createHmac, createSecretKey } from 'node:crypto';
-import { checkPhone } from '@review-desk/shared';
+import { checkPhoneIn } from '@review-desk/shared';
 import { emailContactKey } from '@review-desk/shared/contact';
 import metadata from 'libphonenumber-js/max/metadata';
 
@@ -78,12 +78,13 @@ export type ContactHasher = ReturnType<typeof createContactHasher>;
  */
 export function normaliseContactFilter(
   input: string,
+  country?: string,
 ): { kind: 'phone' | 'email'; value: string } | { error: string } {
   const value = input.trim();
   if (value.includes('@')) return { kind: 'email', value: value.toLowerCase() };
-  const phone = checkPhone(value);
+  const phone = checkPhoneIn(value, country);
   if (phone.ok) return { kind: 'phone', value: phone.e164 };
   return {
-    error: `contact must be an email address or a phone number in international format: the phone number ${phone.reason}`,
+    error: `Contact must be an email address or a phone number: the phone number ${phone.reason}`,
   };
 }

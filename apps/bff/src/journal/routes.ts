@@ -29,10 +29,10 @@ export function sendHistoryRoutes(deps: {
       const q = req.url.indexOf('?');
       const parsed = sendHistoryQuerySchema.safeParse(queryRecord(q === -1 ? '' : req.url.slice(q + 1)));
       if (!parsed.success) throw AppError.validation(parsed.error);
-      const { page, limit, contact } = parsed.data;
+      const { page, limit, contact, country } = parsed.data;
       let filter: { phoneHash?: string; emailHashes?: string[] } = {};
       if (contact !== undefined) {
-        const normalised = normaliseContactFilter(contact);
+        const normalised = normaliseContactFilter(contact, country);
         if ('error' in normalised)
           throw new AppError('validation_failed', normalised.error, {
             fields: { contact: normalised.error },

@@ -80,7 +80,9 @@ export async function runLocationCommand(argv: string[]): Promise<number> {
           authScheme: scheme as AuthScheme,
           key,
         });
-        out(`Added location ${added.slug} (${added.name}); its key is stored sealed.`);
+        out(
+          `Added location ${added.slug} (${added.name}); its key is stored sealed. A running dashboard server uses it within 2 seconds.`,
+        );
         return 0;
       }
       case 'rotate-key': {

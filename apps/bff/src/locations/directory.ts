@@ -49,6 +49,8 @@ export function createLocationDirectory(deps: {
   developmentUpstream?: (url: URL) => Promise<boolean>;
   reloadMs?: number;
   now?: () => number;
+  /** A reload that failed (the last good table is kept): said once per different reason. */
+  onReloadFailed?: (error: unknown) => void;
 }) {
   const { config } = deps;
   const reloadMs = deps.reloadMs ?? 2_000;
@@ -62,6 +64,7 @@ export function createLocationDirectory(deps: {
   };
   let table: Table | null = null;
   let loading: Promise<Table> | null = null;
+  let lastFailure: string | null = null;
   const reach = new Map<string, { at: number; access: LocationAccess }>();
 
   /** A stored location's upstream, or why it has none. */
@@ -115,10 +118,14 @@ export function createLocationDirectory(deps: {
       (loaded) => {
         table = loaded;
         loading = null;
+        lastFailure = null;
         return loaded;
       },
       (error) => {
         loading = null;
+        const reason = error instanceof Error ? error.message : String(error);
+        if (reason !== lastFailure) deps.onReloadFailed?.(error);
+        lastFailure = reason;
         throw error;
       },
     );

@@ -19,3 +19,16 @@ describe('the read targets under a flood', () => {
     expect(targets.size()).toBeLessThanOrEqual(2 * TARGETS_MAX);
   });
 });
+
+describe('the reviews list’s rating range', () => {
+  it('forwards maxRating beside minRating, in the canonical order, and refuses a range upside down', () => {
+    const targets = createReadTargets();
+    expect(targets.resolve('reviews', 'maxRating=2&minRating=1')).toBe(
+      '/api/v1/reviews?page=1&limit=20&minRating=1&maxRating=2',
+    );
+    expect(targets.resolve('reviews', 'maxRating=3')).toBe('/api/v1/reviews?page=1&limit=20&maxRating=3');
+    expect(() => targets.resolve('reviews', 'minRating=4&maxRating=2')).toThrow(
+      /minRating must not be more than maxRating/,
+    );
+  });
+});

@@ -80,12 +80,12 @@ const ROWS: Row[] = [
   ),
   row(
     '400, the service’s refusal',
-    reply(400, { success: false, error: 'customerPhone is required', code: 'validation_failed' }),
+    reply(400, { success: false, error: 'Phone number is required', code: 'validation_failed' }),
     'failed',
     true,
     400,
     'validation_failed',
-    'customerPhone is required',
+    'Phone number is required',
   ),
   row(
     '429, the service’s refusal, with Retry-After',

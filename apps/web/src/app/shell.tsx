@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useLocations } from '../lib/location-list.ts';
 import { Outlet, useLocation } from '../lib/router.tsx';
 import { useSession } from '../lib/session.ts';
-import { NavItems } from './nav-items.tsx';
+import { NavBar } from './nav-bar.tsx';
 import { PageSkeleton } from './page-skeleton.tsx';
 import { RouteErrorBoundary } from './route-error-boundary.tsx';
 import { UserButton } from './user-button.tsx';
@@ -62,6 +62,8 @@ export function Shell() {
   const [navOpen, setNavOpen] = useState(false);
   const [navLoaded, setNavLoaded] = useState(false);
   const location = useLocation();
+  // With several locations the switcher names the one shown; the business name would contradict it.
+  const several = (useLocations().data?.locations.length ?? 0) > 1;
   useFocusHeadingOnNavigate();
 
   return (
@@ -85,16 +87,14 @@ export function Shell() {
           </button>
           <div className="brand">
             <span className="brand-name">Review Desk</span>
-            {me.business && (
+            {me.business && !several && (
               <span className="brand-business" data-testid="business-name">
                 {me.business.name}
               </span>
             )}
           </div>
           <Switcher />
-          <nav className="shell-nav" aria-label="Main">
-            <NavItems />
-          </nav>
+          <NavBar />
           {me.permissions.includes('reviews:read') && (
             <Suspense fallback={null}>
               <Bell />

@@ -76,6 +76,8 @@ export function describeError(error: unknown): ErrorDescription {
       };
     case 'delivery_failed':
       return { ...described, title: 'Not sent: every delivery failed', retryable: true };
+    case 'validation_failed':
+      return { ...described, title: 'Not accepted: check what was entered', retryable: false };
   }
   switch (error.status) {
     case 401:

@@ -44,6 +44,11 @@ export function formatPercent(share: number): string {
   return new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 }).format(share);
 }
 
+/** "1 row", "1,284 rows": a count with its noun in the right number. */
+export function countOf(n: number, one: string, many: string): string {
+  return `${new Intl.NumberFormat(undefined).format(n)} ${n === 1 ? one : many}`;
+}
+
 export function formatNumber(value: number, maximumFractionDigits = 0): string {
   return new Intl.NumberFormat(undefined, { maximumFractionDigits }).format(value);
 }

@@ -53,10 +53,10 @@ describe('the fetch wrapper', () => {
     expect(limited.retryAfterSeconds).toBe(7);
 
     stubFetch(() =>
-      fail('validation_failed', 'Bad.', { fields: { customerPhone: 'customerPhone is required' } }),
+      fail('validation_failed', 'Bad.', { fields: { customerPhone: 'Phone number is required' } }),
     );
     const invalid = (await getJson('/x', z.unknown()).catch((e: unknown) => e)) as ApiError;
-    expect(invalid.fields).toEqual({ customerPhone: 'customerPhone is required' });
+    expect(invalid.fields).toEqual({ customerPhone: 'Phone number is required' });
   });
 
   it('reports a failed connection as a network error', async () => {

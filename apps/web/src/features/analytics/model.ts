@@ -21,6 +21,13 @@ function kpi(key: MetricName, label: string, value: number | null | undefined, f
 }
 export type Kpi = ReturnType<typeof kpi>;
 
+/** Whether the service's reviewLeft figure is not simply its Completed figure again. */
+function reviewLeftDiffers(data: AnalyticsResult): boolean {
+  const reviewLeft = data.requests?.reviewLeft ?? data.reviewLeft;
+  const completed = data.requests?.completed ?? data.completed;
+  return reviewLeft !== undefined && reviewLeft !== completed;
+}
+
 export function kpis(data: AnalyticsResult): Kpi[] {
   return [
     kpi('sent', 'Requests sent', data.requests?.sent, 'count'),
@@ -29,7 +36,10 @@ export function kpis(data: AnalyticsResult): Kpi[] {
     kpi('reviews', 'Reviews', data.reviews?.total, 'count'),
     kpi('avgRating', 'Average rating', data.reviews?.avgRating, 'rating'),
     kpi('synced', 'Synced reviews', data.synced?.total, 'count'),
-    kpi('reviewLeft', 'reviewLeft (legacy)', data.requests?.reviewLeft ?? data.reviewLeft, 'count'),
+    // Another name for Completed (docs/api.md): a tile of its own only when it says something else.
+    ...(reviewLeftDiffers(data)
+      ? [kpi('reviewLeft', 'Reviews left', data.requests?.reviewLeft ?? data.reviewLeft, 'count')]
+      : []),
     // Reminders are an extension: shown apart, and only when the service reports them.
     ...(data.reminders
       ? [

@@ -51,6 +51,8 @@ describe('guessMapping', () => {
     expect(odd).toEqual({ customerName: null, customerPhone: null, customerEmail: null });
     expect(suggestedChannel({ customerName: 0, customerPhone: 1, customerEmail: null })).toBe('sms');
     expect(suggestedChannel({ customerName: 0, customerPhone: null, customerEmail: 2 })).toBe('email');
+    // Both columns: every row is sent by the contact it has, none refused for lacking the other.
+    expect(suggestedChannel({ customerName: 0, customerPhone: 1, customerEmail: 2 })).toBe('sms_or_email');
   });
 });
 
@@ -74,10 +76,31 @@ describe('preflight', () => {
       [3, '+442079460958'],
     ]);
     expect(result.errors.map((r) => r.line)).toEqual([4, 6]);
-    expect(result.errors[0]?.messages.join(' ')).toMatch(/^customerPhone /);
-    expect(result.errors[1]?.messages.join(' ')).toContain('customerPhone is required for this channel');
+    expect(result.errors[0]?.messages.join(' ')).toMatch(/^Phone number /);
+    expect(result.errors[1]?.messages.join(' ')).toContain('Phone number is required to send by');
     // Line 5 is line 2's phone again: one send per contact.
     expect(result.duplicates).toEqual([{ line: 5, firstLine: 2, contact: '+14155552671' }]);
+  });
+
+  it('“text if there is a phone, else email”: a row with either contact is sent by it', () => {
+    const mixed = parsed(
+      [
+        'name,phone,email',
+        'Ann,415 555 2671,',
+        'Bo,,bo@example.com',
+        'Cy,415 555 2672,cy@example.com',
+        'Ed,,',
+      ].join('\n'),
+    );
+    const result = preflight(mixed, mapping, 'sms_or_email', 'US');
+    expect(
+      result.valid.map((r) => [r.line, r.body.channel, r.body.customerPhone, r.body.customerEmail]),
+    ).toEqual([
+      [2, 'sms', '+14155552671', undefined],
+      [3, 'email', undefined, 'bo@example.com'],
+      [4, 'sms', '+14155552672', undefined],
+    ]);
+    expect(result.errors.map((r) => r.line)).toEqual([5]);
   });
 
   it('uses only the fields the channel sends: by email, the phones do not matter', () => {

@@ -3,9 +3,10 @@ import {
   BULK_ROWS_MAX,
   type BulkRowInput,
   checkBulkRow,
+  type ListChannel,
 } from '@review-desk/shared/bulk';
 import { formErrors } from '@review-desk/shared/envelope';
-import { CHANNEL_REQUIRES, type Channel, type SendRequest } from '@review-desk/shared/send';
+import { CHANNEL_REQUIRES, type SendRequest } from '@review-desk/shared/send';
 import {
   type CountryCode,
   getCountries,
@@ -80,9 +81,12 @@ export function guessMapping(headers: readonly string[]): Mapping {
   return mapping;
 }
 
-/** The channel a list's columns suggest: SMS and email when both are there. */
-export function suggestedChannel(mapping: Mapping): Channel {
-  if (mapping.customerPhone !== null && mapping.customerEmail !== null) return 'both';
+/**
+ * The channel a list's columns suggest: with a phone and an email column, a text to each row
+ * with a phone and an email to the others (rows with one contact are sent, not refused).
+ */
+export function suggestedChannel(mapping: Mapping): ListChannel {
+  if (mapping.customerPhone !== null && mapping.customerEmail !== null) return 'sms_or_email';
   if (mapping.customerEmail !== null) return 'email';
   return 'sms';
 }
@@ -109,10 +113,11 @@ export type Preflight = { valid: ValidRow[]; errors: BadRow[]; duplicates: Dupli
 export function preflight(
   list: ParsedList,
   mapping: Mapping,
-  channel: Channel,
+  channel: ListChannel,
   country: CountryCode,
 ): Preflight {
-  const needs = CHANNEL_REQUIRES[channel];
+  // Text if there is a phone, else email: whichever contact the row has is used.
+  const needs = channel === 'sms_or_email' ? { phone: true, email: true } : CHANNEL_REQUIRES[channel];
   const cell = (row: string[], field: ListField) => {
     const index = mapping[field];
     return index === null ? '' : (row[index] ?? '').trim();
@@ -126,7 +131,9 @@ export function preflight(
     const input: BulkRowInput = {};
     const name = cell(row, 'customerName');
     if (name !== '') input.customerName = name;
-    if (needs.phone) input.customerPhone = composePhone(country, cell(row, 'customerPhone'));
+    const phone = cell(row, 'customerPhone');
+    if (needs.phone && (channel !== 'sms_or_email' || phone !== ''))
+      input.customerPhone = composePhone(country, phone);
     if (needs.email) input.customerEmail = cell(row, 'customerEmail');
     const checked = checkBulkRow(input, channel);
     if (!checked.success) {

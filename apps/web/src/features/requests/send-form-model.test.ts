@@ -1,7 +1,7 @@
 import type { SendHistoryEntry } from '@review-desk/shared/bff';
 import type { ErrorCode } from '@review-desk/shared/errors';
 import { failureInfo } from '@review-desk/shared/errors';
-import { EMAIL_REQUIRED_MESSAGE, PHONE_REQUIRED_MESSAGE, sendRequestSchema } from '@review-desk/shared/send';
+import { requiredFor, sendRequestSchema } from '@review-desk/shared/send';
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../../lib/api-error.ts';
 import {
@@ -46,7 +46,8 @@ describe('form rules per channel (the contacts each channel needs), with the ser
     const result = validateSend(v);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.errors.customerPhone).toBe(`${PHONE_REQUIRED_MESSAGE} (channel sms)`);
+    expect(result.errors.customerPhone).toBe('Phone number is required to send by SMS');
+    expect(requiredFor('customerPhone', 'sms')).toBe('Phone number is required to send by SMS');
     expect(result.errors.customerEmail).toBeUndefined();
     expect(result.errors).toEqual(serverMessages(v));
   });
@@ -54,14 +55,14 @@ describe('form rules per channel (the contacts each channel needs), with the ser
   it('sms rejects a number that is not valid for its country, as the server does', () => {
     const v = values({ channel: 'sms', phoneNumber: '555' });
     const result = validateSend(v);
-    expect(!result.ok && result.errors.customerPhone).toMatch(/^customerPhone is not a valid phone number/);
+    expect(!result.ok && result.errors.customerPhone).toMatch(/^Phone number is not valid/);
     expect(!result.ok && result.errors).toEqual(serverMessages(v));
   });
 
   it('email requires a valid address and ignores the phone', () => {
     const missing = validateSend(values({ channel: 'email', phoneNumber: 'garbage' }));
     expect(!missing.ok && missing.errors).toEqual({
-      customerEmail: `${EMAIL_REQUIRED_MESSAGE} (channel email)`,
+      customerEmail: 'Customer email is required to send by email',
     });
     const invalid = values({ channel: 'email', customerEmail: 'not-an-email' });
     expect(!validateSend(invalid).ok && (validateSend(invalid) as { errors: object }).errors).toEqual(

@@ -17,6 +17,7 @@ import {
   parsePhoneNumberFromString,
 } from 'libphonenumber-js/max';
 import { ApiError, NetworkError } from '../../lib/api-error.ts';
+import { COUNTRY_STORAGE_KEY, guessedCountry } from './country-guess.ts';
 
 // The send form's rules, kept out of the components so they can be tested alone. Validation is
 // the shared schema itself: the form shows the server's own messages before sending.
@@ -146,22 +147,10 @@ export function countryOptions(locale?: string): { value: CountryCode; label: st
     .map(({ code, name }) => ({ value: code, label: `${name} (+${getCountryCallingCode(code)})` }));
 }
 
-const COUNTRY_STORAGE_KEY = 'review-desk.phone-country';
-
 /** Last country used, else the region of the browser's language, else the US. */
 export function defaultCountry(): CountryCode {
-  const known = new Set<string>(getCountries());
-  try {
-    const stored = localStorage.getItem(COUNTRY_STORAGE_KEY);
-    if (stored && known.has(stored)) return stored as CountryCode;
-  } catch {
-    // storage unavailable (private mode): fall through
-  }
-  for (const language of navigator.languages ?? [navigator.language]) {
-    const region = language.split('-')[1]?.toUpperCase();
-    if (region && known.has(region)) return region as CountryCode;
-  }
-  return 'US';
+  const guessed = guessedCountry();
+  return guessed && new Set<string>(getCountries()).has(guessed) ? (guessed as CountryCode) : 'US';
 }
 
 export function rememberCountry(country: CountryCode): void {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_FILTERS,
+  describeFilters,
   needsCanonicalUrl,
   parseReviewFilters,
+  ratingRangeLabel,
   reviewFiltersToParams,
   withFilter,
 } from './filters.ts';
@@ -18,7 +20,7 @@ describe('reviews URL ↔ filter state', () => {
   });
 
   it('round-trips every filter', () => {
-    const filters = { page: 3, limit: 50, status: 'responded' as const, minRating: 4 };
+    const filters = { page: 3, limit: 50, status: 'responded' as const, minRating: 1, maxRating: 2 };
     const back = parse(reviewFiltersToParams(filters).toString());
     expect(back.filters).toEqual(filters);
     expect(back.corrections).toEqual([]);
@@ -29,6 +31,25 @@ describe('reviews URL ↔ filter state', () => {
     expect(filters).toMatchObject({ page: 1, limit: 100, minRating: 5 });
     expect(corrections).toHaveLength(3);
     expect(parse('minRating=0&limit=0').filters).toMatchObject({ minRating: 1, limit: 1 });
+  });
+
+  it('puts a range given upside down the right way round, and says so', () => {
+    const { filters, corrections } = parse('minRating=4&maxRating=2');
+    expect(filters).toMatchObject({ minRating: 2, maxRating: 4 });
+    expect(corrections).toEqual(['minRating 4 is above maxRating 2; the two were swapped']);
+  });
+
+  it('names a range of ratings in words', () => {
+    expect(ratingRangeLabel(undefined, undefined)).toBeNull();
+    expect(ratingRangeLabel(1, 5)).toBeNull();
+    expect(ratingRangeLabel(5, undefined)).toBe('5★ only');
+    expect(ratingRangeLabel(4, undefined)).toBe('4★ and up');
+    expect(ratingRangeLabel(1, 2)).toBe('1–2★');
+    expect(ratingRangeLabel(undefined, 2)).toBe('1–2★');
+    expect(ratingRangeLabel(3, 3)).toBe('3★ only');
+    expect(describeFilters({ status: 'pending', minRating: 1, maxRating: 2 })).toBe(
+      'status “pending” and rating 1–2★',
+    );
   });
 
   it('ignores garbage instead of crashing', () => {

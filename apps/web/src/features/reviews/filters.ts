@@ -9,7 +9,7 @@ import {
 } from '@review-desk/shared/limits';
 import { REVIEW_STATUSES, type ReviewStatus } from '@review-desk/shared/reviews';
 
-// The Reviews page's state is its URL (?status=&minRating=&limit=&page=): links are shareable,
+// The Reviews page's state is its URL (?status=&minRating=&maxRating=&limit=&page=): links are shareable,
 // Back/Forward and reload keep it. Anything out of range in a hand-edited or old link is corrected
 // to the nearest meaningful value, never crashed on (the ranges of docs/api.md, "Limits").
 
@@ -18,6 +18,8 @@ export type ReviewFilters = {
   limit: number;
   status: ReviewStatus | undefined;
   minRating: number | undefined;
+  /** With minRating, a range of ratings (the service's extension; docs/api.md, "Design choices"). */
+  maxRating: number | undefined;
 };
 
 export const DEFAULT_FILTERS: ReviewFilters = {
@@ -25,6 +27,7 @@ export const DEFAULT_FILTERS: ReviewFilters = {
   limit: LIMIT_DEFAULT,
   status: undefined,
   minRating: undefined,
+  maxRating: undefined,
 };
 
 /** Page sizes offered; any other in-range value from a URL is kept and offered too. */
@@ -67,7 +70,12 @@ export function parseReviewFilters(params: URLSearchParams): ParsedFilters {
   const corrections: string[] = [];
   const page = intIn(params, 'page', PAGE_MIN, PAGE_MAX, corrections) ?? DEFAULT_FILTERS.page;
   const limit = intIn(params, 'limit', LIMIT_MIN, LIMIT_MAX, corrections) ?? DEFAULT_FILTERS.limit;
-  const minRating = intIn(params, 'minRating', RATING_MIN, RATING_MAX, corrections);
+  let minRating = intIn(params, 'minRating', RATING_MIN, RATING_MAX, corrections);
+  let maxRating = intIn(params, 'maxRating', RATING_MIN, RATING_MAX, corrections);
+  if (minRating !== undefined && maxRating !== undefined && minRating > maxRating) {
+    corrections.push(`minRating ${minRating} is above maxRating ${maxRating}; the two were swapped`);
+    [minRating, maxRating] = [maxRating, minRating];
+  }
   const rawStatus = single(params, 'status', corrections);
   let status: ReviewStatus | undefined;
   if (rawStatus !== null && rawStatus !== '' && rawStatus !== 'any') {
@@ -76,7 +84,7 @@ export function parseReviewFilters(params: URLSearchParams): ParsedFilters {
     else
       corrections.push(`status “${rawStatus}” is not one of ${REVIEW_STATUSES.join(', ')} and was ignored`);
   }
-  return { filters: { page, limit, status, minRating }, corrections };
+  return { filters: { page, limit, status, minRating, maxRating }, corrections };
 }
 
 /** Canonical URL form: defaults left out, fixed order. */
@@ -84,6 +92,7 @@ export function reviewFiltersToParams(filters: ReviewFilters): URLSearchParams {
   const params = new URLSearchParams();
   if (filters.status) params.set('status', filters.status);
   if (filters.minRating !== undefined) params.set('minRating', String(filters.minRating));
+  if (filters.maxRating !== undefined) params.set('maxRating', String(filters.maxRating));
   if (filters.limit !== DEFAULT_FILTERS.limit) params.set('limit', String(filters.limit));
   if (filters.page !== DEFAULT_FILTERS.page) params.set('page', String(filters.page));
   return params;
@@ -93,7 +102,7 @@ export function reviewFiltersToParams(filters: ReviewFilters): URLSearchParams {
 export function needsCanonicalUrl(params: URLSearchParams, filters: ReviewFilters): boolean {
   const ours = new URLSearchParams();
   for (const [key, value] of params) {
-    if (key === 'status' || key === 'minRating' || key === 'limit' || key === 'page') ours.append(key, value);
+    if (['status', 'minRating', 'maxRating', 'limit', 'page'].includes(key)) ours.append(key, value);
   }
   return ours.toString() !== reviewFiltersToParams(filters).toString();
 }
@@ -106,10 +115,24 @@ export function withFilter(
   return { ...current, ...change, page: PAGE_MIN };
 }
 
-/** "status pending, rating ≥ 4" — for empty states and export file names. */
-export function describeFilters(filters: Pick<ReviewFilters, 'status' | 'minRating'>): string {
+/** A range of ratings in words: "5★ only", "4★ and up", "1–2★", "up to 3★"; null for every rating. */
+export function ratingRangeLabel(
+  minRating: number | undefined,
+  maxRating: number | undefined,
+): string | null {
+  const lo = minRating ?? RATING_MIN;
+  const hi = maxRating ?? RATING_MAX;
+  if (lo <= RATING_MIN && hi >= RATING_MAX) return null;
+  if (lo === hi) return `${lo}★ only`;
+  if (hi >= RATING_MAX) return `${lo}★ and up`;
+  return `${lo}–${hi}★`;
+}
+
+/** "status “pending” and rating 1–2★" — for empty states and export file names. */
+export function describeFilters(filters: Pick<ReviewFilters, 'status' | 'minRating' | 'maxRating'>): string {
   const parts: string[] = [];
   if (filters.status) parts.push(`status “${filters.status}”`);
-  if (filters.minRating !== undefined) parts.push(`rating ${filters.minRating}★ or more`);
+  const rating = ratingRangeLabel(filters.minRating, filters.maxRating);
+  if (rating) parts.push(`rating ${rating}`);
   return parts.join(' and ');
 }

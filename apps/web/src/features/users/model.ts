@@ -1,4 +1,4 @@
-import { ROLES, type Role } from '@review-desk/shared/bff';
+import { ROLE_PERMISSIONS, ROLES, type Role } from '@review-desk/shared/bff';
 import { ApiError } from '../../lib/api-error.ts';
 import { describeError } from '../../lib/describe-error.ts';
 
@@ -10,6 +10,16 @@ const ROLE_HELP: Record<Role, string> = {
   manager: 'Reviews, analytics, sending requests',
   staff: 'Sending requests and reading reviews',
 };
+
+/** Whether a change of role lets the user do something they could not before (then it is confirmed). */
+export function grantsMore(from: Role, to: Role): boolean {
+  return ROLE_PERMISSIONS[to].some((permission) => !ROLE_PERMISSIONS[from].includes(permission));
+}
+
+/** What a role lets its user do, in words. */
+export function roleHelp(role: Role): string {
+  return ROLE_HELP[role];
+}
 
 /** The role choices of the add form, each with what it lets the user do. */
 export function roleOptions(): { value: Role; label: string }[] {

@@ -11,7 +11,7 @@ export const POLL_MS = 1_000;
 export const bulkKeys = {
   all: ['bulk-sends'] as const,
   one: (id: string) => [...bulkKeys.all, id] as const,
-  rows: (id: string, page: number) => [...bulkKeys.all, id, 'rows', page] as const,
+  rows: (id: string, page: number, version = '') => [...bulkKeys.all, id, 'rows', page, version] as const,
 };
 
 export function bulkSendQueryOptions(id: string) {
@@ -28,9 +28,10 @@ export function useBulkSend(id: string) {
 
 export const ROWS_PER_PAGE = 50;
 
-export function bulkRowsQueryOptions(id: string, page: number, running: boolean) {
+/** A page of rows; `version` (the job's counts) changes whenever a row's outcome does. */
+export function bulkRowsQueryOptions(id: string, page: number, version: string) {
   return queryOptions({
-    queryKey: bulkKeys.rows(id, page),
+    queryKey: bulkKeys.rows(id, page, version),
     queryFn: ({ signal }) =>
       getJson(
         withQuery(bulkPaths.rows(id), toSearchParams({ page, limit: ROWS_PER_PAGE })),
@@ -38,10 +39,9 @@ export function bulkRowsQueryOptions(id: string, page: number, running: boolean)
         signal,
       ),
     placeholderData: keepPreviousData,
-    refetchInterval: running ? POLL_MS * 2 : false,
   });
 }
 
-export function useBulkRows(id: string, page: number, running: boolean) {
-  return useQuery(bulkRowsQueryOptions(id, page, running));
+export function useBulkRows(id: string, page: number, version: string) {
+  return useQuery(bulkRowsQueryOptions(id, page, version));
 }

@@ -1,4 +1,4 @@
-import { BFF_PATHS, type SendHistoryEntry, sendHistorySchema } from '@review-desk/shared/bff';
+import { askAgainFrom, BFF_PATHS, type SendHistoryEntry, sendHistorySchema } from '@review-desk/shared/bff';
 import { countsTowardCap } from '@review-desk/shared/frequency-cap';
 import { toSearchParams } from '@review-desk/shared/query';
 import { getJson, withQuery } from '../../../lib/http.ts';
@@ -16,4 +16,14 @@ export function sentWithin(entries: readonly SendHistoryEntry[], capDays: number
   return entries.filter((e) =>
     countsTowardCap({ status: e.outcome, createdAt: Date.parse(e.createdAt) }, { now, capDays }),
   );
+}
+
+/** When the contact can be asked again: the cap's days after the latest send inside the window; null if now. */
+export function askAgainAt(
+  entries: readonly SendHistoryEntry[],
+  capDays: number,
+  now = Date.now(),
+): number | null {
+  const latest = Math.max(...sentWithin(entries, capDays, now).map((e) => Date.parse(e.createdAt)));
+  return Number.isFinite(latest) ? askAgainFrom(new Date(latest).toISOString(), capDays).getTime() : null;
 }

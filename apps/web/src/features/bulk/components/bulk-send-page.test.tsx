@@ -112,18 +112,19 @@ function bff() {
 
 afterEach(() => vi.unstubAllGlobals());
 
-/** Opens the page, uploads CSV, checks recent requests and includes the recent contacts. */
-async function uploadIncludingRecent() {
+/** Opens the page, uploads CSV and checks recent requests. */
+async function uploadAndCheck() {
   const user = userEvent.setup();
   renderPage(<BulkSendPage title="Send to a list" />, { url: '/send/list' });
   await user.upload(screen.getByLabelText(/Customer list/), new File([CSV], 'c.csv', { type: 'text/csv' }));
   await user.click(await screen.findByRole('button', { name: 'Check recent requests' }));
-  await user.click(await screen.findByRole('checkbox', { name: 'Send to them again anyway' }));
+  await screen.findByTestId('preflight-recent-alert');
   return user;
 }
 
-describe('Send to a list', () => {
-  it('checks every row before sending, skips recent contacts unless asked, and follows the job', async () => {
+// Each test uploads a file and renders the whole page: slower than the default 5 s on a busy machine.
+describe('Send to a list', { timeout: 15_000 }, () => {
+  it('checks every row before sending, has the server skip recent contacts, and follows the job', async () => {
     const server = bff();
     const user = userEvent.setup();
     const view = renderPage(<BulkSendPage title="Send to a list" />, { url: '/send/list' });
@@ -136,8 +137,8 @@ describe('Send to a list', () => {
       new File([CSV], 'customers.csv', { type: 'text/csv' }),
     );
     expect(await screen.findByText('customers.csv: 5 rows')).toBeInTheDocument();
-    // Phone and email columns suggest both channels; this list goes by SMS.
-    expect(screen.getByLabelText('Send by')).toHaveValue('both');
+    // Phone and email columns: each row by the contact it has. This list goes by SMS.
+    expect(screen.getByLabelText('Send by')).toHaveValue('sms_or_email');
     await user.selectOptions(screen.getByLabelText('Send by'), 'sms');
     expect(within(screen.getByTestId('preflight-valid')).getByText('3')).toBeInTheDocument();
     expect(within(screen.getByTestId('preflight-errors')).getByText('1')).toBeInTheDocument();
@@ -147,21 +148,32 @@ describe('Send to a list', () => {
     // The bad row in the send form's words, with its line in the file.
     const errors = screen.getByRole('table', { name: 'Rows with errors' });
     expect(within(errors).getByText('4')).toBeInTheDocument();
-    expect(within(errors).getByText(/^customerPhone /)).toBeInTheDocument();
+    expect(within(errors).getByText(/^Phone number /)).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Check recent requests' }));
-    expect(await screen.findByText(/contacts were sent a request in the last 30 days/)).toBeInTheDocument();
+    const recent = await screen.findByTestId('preflight-recent-alert');
+    expect(recent).toHaveTextContent('1 contact was sent a request in the last 30 days');
+    // Sent a day ago: it can be asked again in 29 days, and the line says when.
+    const askAgain = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(
+      new Date(Date.now() + 29 * 86_400_000),
+    );
+    expect(recent).toHaveTextContent(`Line 3: you can ask again on ${askAgain}`);
+    // The service would refuse them: nothing offers to send to them anyway.
+    expect(within(recent).queryByRole('checkbox')).not.toBeInTheDocument();
+    expect(screen.getByText('1 duplicate row: each contact gets one request')).toBeInTheDocument();
     expect(server.lookups.sort()).toEqual(['+14155552671', '+14155552672', '+14155552674']);
     expect(within(screen.getByTestId('preflight-recent')).getByText('1')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Send 2 requests' }));
     await waitFor(() => expect(currentUrl(view)).toBe('/send/list?job=job-1'));
+    // Every valid row goes: the recent one is skipped by the server and listed in the results.
     expect(server.posted).toEqual([
       {
         channel: 'sms',
         skipRecent: true,
         rows: [
           { customerName: 'Ann Lee', customerPhone: '+14155552671' },
+          { customerName: 'Bo Li', customerPhone: '+14155552672' },
           { customerName: 'Di', customerPhone: '+14155552674' },
         ],
       },
@@ -171,12 +183,12 @@ describe('Send to a list', () => {
     expect(await screen.findByText('req_9')).toBeInTheDocument();
   });
 
-  it('includes recent contacts when asked, and shows the job of the address on a reload', async () => {
+  it('sends by the contact each row has by default, and shows the job of the address on a reload', async () => {
     const server = bff();
-    const user = await uploadIncludingRecent();
-    await user.click(screen.getByRole('button', { name: 'Send 3 requests' }));
+    const user = await uploadAndCheck();
+    await user.click(screen.getByRole('button', { name: 'Send 2 requests' }));
     await waitFor(() => expect(server.posted).toHaveLength(1));
-    expect(server.posted[0]).toMatchObject({ skipRecent: false });
+    expect(server.posted[0]).toMatchObject({ channel: 'sms_or_email', skipRecent: true });
 
     vi.unstubAllGlobals();
     bff();
@@ -186,20 +198,20 @@ describe('Send to a list', () => {
 
   it('spreads a list over days when asked, saying the day it finishes on the server’s calendar', async () => {
     const server = bff();
-    const user = await uploadIncludingRecent();
+    const user = await uploadAndCheck();
     await screen.findByRole('table', { name: 'Earlier lists' });
     await user.click(screen.getByRole('checkbox', { name: /Spread over days/ }));
     const cap = screen.getByLabelText('At most this many a day');
     await user.clear(cap);
     await user.type(cap, '1');
     const zone = 'Europe/London';
-    const day = formatDay(finishingDay(3, 1, Date.now(), zone), Date.now(), zone);
+    const day = formatDay(finishingDay(2, 1, Date.now(), zone), Date.now(), zone);
     expect(screen.getByTestId('bulk-finishes')).toHaveTextContent(
       `Finishes on ${day} at 1 a day (days on Europe/London time)`,
     );
-    await user.click(screen.getByRole('button', { name: 'Send 3 requests' }));
+    await user.click(screen.getByRole('button', { name: 'Send 2 requests' }));
     await waitFor(() => expect(server.posted).toHaveLength(1));
-    expect(server.posted[0]).toMatchObject({ dailyCap: 1, skipRecent: false });
+    expect(server.posted[0]).toMatchObject({ dailyCap: 1, skipRecent: true });
   });
 
   it('says why a file cannot be used', async () => {

@@ -1,7 +1,8 @@
 import './bulk.css';
+import '@mantine/core/styles/Combobox.layer.css';
 import '@mantine/core/styles/Badge.layer.css';
 import { Anchor, Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
-import { CHANNELS, type Channel } from '@review-desk/shared/send';
+import type { ListChannel } from '@review-desk/shared/bulk';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { useMemo, useState } from 'react';
 import { withMantine } from '../../../app/mantine.tsx';
@@ -9,11 +10,12 @@ import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-error.ts';
+import { countOf } from '../../../lib/format.ts';
 import { Link, useSearchParams } from '../../../lib/router.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { useCreateBulkSend } from '../api/create-bulk-send.ts';
 import { useBulkSends } from '../api/get-bulk-sends.ts';
-import { contactHistory, sentWithin } from '../api/get-contact-history.ts';
+import { askAgainAt, contactHistory } from '../api/get-contact-history.ts';
 import {
   checkFileSize,
   contactsOfRow,
@@ -43,17 +45,19 @@ import { ProgressView } from './progress-view.tsx';
 // confirm with the count, then follow the job, which the dashboard server runs (closing the page
 // does not stop it; its address, ?job=…, shows its progress again).
 
-const CHANNEL_WORDS: Record<Channel, string> = {
-  sms: 'SMS',
-  email: 'Email',
-  both: 'SMS and email',
-  link: 'Link only (nothing is sent to the customer)',
-};
+/** The list's channels, in the order offered: the one that sends every row it can first. */
+const CHANNEL_WORDS: [ListChannel, string][] = [
+  ['sms_or_email', 'Text if there is a phone, else email'],
+  ['sms', 'SMS'],
+  ['email', 'Email'],
+  ['both', 'SMS and email'],
+  ['link', 'Link only (nothing is sent to the customer)'],
+];
 
 type Recent =
   | { state: 'idle' }
   | { state: 'checking'; done: number }
-  | { state: 'checked'; lines: Set<number> };
+  | { state: 'checked'; lines: Map<number, number> };
 
 function BulkSendPage({ title }: { title: string }) {
   const [params, setParams] = useSearchParams();
@@ -95,10 +99,9 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
   const [fileError, setFileError] = useState<string | null>(null);
   const [list, setList] = useState<ParsedList | null>(null);
   const [mapping, setMapping] = useState<Mapping | null>(null);
-  const [channel, setChannel] = useState<Channel>('sms');
+  const [channel, setChannel] = useState<ListChannel>('sms_or_email');
   const [country, setCountry] = useState<CountryCode>(guessCountry);
   const [recent, setRecent] = useState<Recent>({ state: 'idle' });
-  const [includeRecent, setIncludeRecent] = useState(false);
   const [dailyCap, setDailyCap] = useState<number | null>(null);
   // The server's time zone for a daily cap's days comes with the list of past list sends.
   const lists = useBulkSends();
@@ -141,10 +144,10 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
 
   async function checkRecent(rows: readonly ValidRow[]) {
     if (capDays === 0 || channel === 'link') {
-      setRecent({ state: 'checked', lines: new Set() });
+      setRecent({ state: 'checked', lines: new Map() });
       return;
     }
-    const lines = new Set<number>();
+    const lines = new Map<number, number>();
     setRecent({ state: 'checking', done: 0 });
     try {
       await eachLimited(
@@ -152,7 +155,8 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
         6,
         async (row) => {
           for (const contact of contactsOfRow(row.body)) {
-            if (sentWithin(await contactHistory(contact), capDays).length > 0) lines.add(row.line);
+            const at = askAgainAt(await contactHistory(contact), capDays);
+            if (at !== null) lines.set(row.line, Math.max(at, lines.get(row.line) ?? 0));
           }
         },
         (done) => {
@@ -168,17 +172,18 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
     }
   }
 
-  const toSend =
-    checked && recent.state === 'checked'
-      ? checked.valid.filter((row) => includeRecent || !recent.lines.has(row.line))
-      : [];
+  // Every valid row goes to the server: one sent a request within the cap is skipped there (the
+  // service would refuse it), and shows as skipped in the list's results.
+  const toSend = checked && recent.state === 'checked' ? checked.valid : [];
+  const expected =
+    recent.state === 'checked' ? toSend.filter((row) => !recent.lines.has(row.line)).length : 0;
 
   function start() {
-    if (toSend.length === 0 || create.isPending) return;
+    if (expected === 0 || create.isPending) return;
     create.mutate(
       {
         channel,
-        skipRecent: !includeRecent,
+        skipRecent: true,
         ...(dailyCap !== null ? { dailyCap } : {}),
         rows: toSend.map(({ body }) => ({
           ...(body.customerName ? { customerName: body.customerName } : {}),
@@ -223,10 +228,10 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
                 label="Send by"
                 value={channel}
                 onChange={(event) => {
-                  setChannel(event.currentTarget.value as Channel);
+                  setChannel(event.currentTarget.value as ListChannel);
                   setRecent({ state: 'idle' });
                 }}
-                data={CHANNELS.map((c) => ({ value: c, label: CHANNEL_WORDS[c] }))}
+                data={CHANNEL_WORDS.map(([value, label]) => ({ value, label }))}
               />
               <NativeSelect
                 label="Country of numbers without +"
@@ -244,14 +249,9 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
 
             {recent.state === 'checked' ? (
               <Stack gap="sm">
-                <RecentAlert
-                  lines={recent.lines}
-                  capDays={capDays}
-                  include={includeRecent}
-                  onInclude={setIncludeRecent}
-                />
+                <RecentAlert lines={recent.lines} capDays={capDays} />
                 <DailyCapField
-                  rows={toSend.length}
+                  rows={expected}
                   value={dailyCap}
                   onChange={setDailyCap}
                   timeZone={lists.data?.timeZone ?? null}
@@ -268,8 +268,8 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
                   </div>
                 )}
                 <Group>
-                  <Button onClick={start} loading={create.isPending} disabled={toSend.length === 0}>
-                    Send {numberFormat(toSend.length)} {toSend.length === 1 ? 'request' : 'requests'}
+                  <Button onClick={start} loading={create.isPending} disabled={expected === 0}>
+                    Send {countOf(expected, 'request', 'requests')}
                   </Button>
                   <Text size="sm" c="dimmed">
                     The dashboard server sends them one at a time, at the review service’s pace; you can close

@@ -1,3 +1,5 @@
+import '@mantine/core/styles/InlineInput.layer.css';
+import '@mantine/core/styles/Checkbox.layer.css';
 import { Checkbox, Group, Text, TextInput } from '@mantine/core';
 import { BULK_DAILY_CAP_MAX, describeFinish, formatDay, localDate } from '@review-desk/shared/bulk-days';
 import { useState } from 'react';

@@ -1,7 +1,7 @@
 import './bulk.css';
 import { Paper, Stack, Text } from '@mantine/core';
 import { type DragEvent, useState } from 'react';
-import { numberFormat } from '../model.ts';
+import { countOf } from '../../../lib/format.ts';
 
 // The list's file: chosen with the file input, or dropped anywhere on the panel.
 
@@ -56,7 +56,7 @@ export function FilePicker({
         />
         {fileName && !fileError && rows !== null && (
           <Text size="sm">
-            {fileName}: {numberFormat(rows)} rows
+            {fileName}: {countOf(rows, 'row', 'rows')}
           </Text>
         )}
         {fileError && (

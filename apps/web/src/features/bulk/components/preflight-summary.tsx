@@ -1,6 +1,8 @@
 import './bulk.css';
-import { Alert, Checkbox, Stack, Text } from '@mantine/core';
+import '@mantine/core/styles/List.layer.css';
+import { Alert, List, Text } from '@mantine/core';
 import { DataTable } from '../../../components/data-table.tsx';
+import { countOf, formatDate } from '../../../lib/format.ts';
 import type { Preflight } from '../model.ts';
 import { numberFormat } from '../model.ts';
 
@@ -8,6 +10,7 @@ import { numberFormat } from '../model.ts';
 // line in the file and the send form's words), and the duplicates that will not be sent.
 
 const ROWS_SHOWN = 100;
+const RECENT_SHOWN = 20;
 
 export function PreflightSummary({
   checked,
@@ -46,7 +49,9 @@ export function PreflightSummary({
 
       {checked.errors.length > 0 && (
         <details open={checked.errors.length <= 10}>
-          <summary>{numberFormat(checked.errors.length)} rows with errors will not be sent</summary>
+          <summary>
+            {countOf(checked.errors.length, 'row with errors is', 'rows with errors are')} not sent
+          </summary>
           <DataTable label="Rows with errors" columns={['Line', 'Row', 'What to fix']}>
             {checked.errors.slice(0, ROWS_SHOWN).map((row) => (
               <tr key={row.line}>
@@ -61,7 +66,8 @@ export function PreflightSummary({
       {checked.duplicates.length > 0 && (
         <details>
           <summary>
-            {numberFormat(checked.duplicates.length)} duplicate rows: each contact gets one request
+            {countOf(checked.duplicates.length, 'duplicate row', 'duplicate rows')}: each contact gets one
+            request
           </summary>
           <ul>
             {checked.duplicates.slice(0, ROWS_SHOWN).map((row) => (
@@ -76,33 +82,32 @@ export function PreflightSummary({
   );
 }
 
-/** The contacts sent a request within the cap window, and the choice to send to them anyway. */
-export function RecentAlert({
-  lines,
-  capDays,
-  include,
-  onInclude,
-}: {
-  lines: Set<number>;
-  capDays: number;
-  include: boolean;
-  onInclude(include: boolean): void;
-}) {
+/**
+ * The contacts sent a request within the cap window (`lines`: each line, with when its contact can
+ * be asked again, epoch ms). The service refuses a second request inside it, so none is offered:
+ * they are skipped, listed as skipped in the list's results, and each line says when to ask again.
+ */
+export function RecentAlert({ lines, capDays }: { lines: ReadonlyMap<number, number>; capDays: number }) {
   if (lines.size === 0) return null;
+  const shown = [...lines].sort(([a], [b]) => a - b).slice(0, RECENT_SHOWN);
   return (
-    <Alert color="yellow" title="Sent to recently">
-      <Stack gap="xs">
-        <Text size="sm">
-          {numberFormat(lines.size)} contacts were sent a request in the last {capDays} days (lines{' '}
-          {[...lines].slice(0, 20).join(', ')}
-          {lines.size > 20 ? ', …' : ''}).
-        </Text>
-        <Checkbox
-          label="Send to them again anyway"
-          checked={include}
-          onChange={(event) => onInclude(event.currentTarget.checked)}
-        />
-      </Stack>
+    <Alert color="yellow" title="Asked recently" data-testid="preflight-recent-alert">
+      <Text size="sm">
+        {countOf(lines.size, 'contact was', 'contacts were')} sent a request in the last {capDays} days. The
+        review service takes one request per customer every {capDays} days, so{' '}
+        {lines.size === 1 ? 'it is' : 'they are'} skipped and listed as skipped in the results.
+      </Text>
+      <List size="sm" mt="xs">
+        {shown.map(([line, at]) => (
+          <List.Item key={line}>
+            Line {line}: you can ask again on{' '}
+            <strong data-testid="ask-again">{formatDate(new Date(at).toISOString())}</strong>
+          </List.Item>
+        ))}
+      </List>
+      {lines.size > shown.length && (
+        <Text size="sm">…and {numberFormat(lines.size - shown.length)} more lines.</Text>
+      )}
     </Alert>
   );
 }

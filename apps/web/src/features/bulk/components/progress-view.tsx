@@ -1,4 +1,5 @@
 import './bulk.css';
+import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Progress.layer.css';
 import {
   Alert,
@@ -12,11 +13,14 @@ import {
   Stack,
   Text,
 } from '@mantine/core';
+import { SEND_OUTCOME_MEANINGS } from '@review-desk/shared/bff';
 import { BULK_ROW_OUTCOMES, type BulkJob, type BulkRowOutcome, bulkPaths } from '@review-desk/shared/bulk';
 import { type ReactNode, useState } from 'react';
 import { DataTable } from '../../../components/data-table.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
+import { StateBadge, type StateTone } from '../../../components/state-badge.tsx';
 import { describeError } from '../../../lib/describe-error.ts';
+import { countOf } from '../../../lib/format.ts';
 import { inLocation } from '../../../lib/location.ts';
 import { useBulkAction } from '../api/bulk-action.ts';
 import { ROWS_PER_PAGE, useBulkRows, useBulkSend } from '../api/get-bulk-send.ts';
@@ -24,18 +28,34 @@ import { numberFormat } from '../model.ts';
 import { waitingWords } from './daily-cap.tsx';
 
 // A list send's progress, polled while it runs: counts per outcome, rate and time left, the
-// reason when it stopped, the controls, and the rows' outcomes page by page. `sent` is not a
-// delivery, and an `unknown` row may have gone out: it is sent again only when asked.
+// reason when it stopped, the controls, and the rows' outcomes page by page, each outcome's
+// definition a tap away: `sent` is not a delivery, and an `unknown` row may have gone out.
 
-const OUTCOME_WORDS: Record<BulkRowOutcome, string> = {
-  pending: 'Waiting',
-  sent: 'Sent',
-  warning: 'Sent with a warning',
-  skipped: 'Skipped',
-  refused: 'Refused',
-  failed: 'Failed',
-  unknown: 'Outcome unknown',
+/** Each row outcome in words, its definition a tap away (one state, said once, not a disclaimer). */
+const OUTCOMES: Record<BulkRowOutcome, { label: string; tone: StateTone; meaning: string }> = {
+  pending: { label: 'Waiting', tone: 'gray', meaning: 'Not sent yet: its turn has not come.' },
+  sent: { label: 'Sent', tone: 'green', meaning: SEND_OUTCOME_MEANINGS.sent },
+  warning: { label: 'Sent with a warning', tone: 'yellow', meaning: SEND_OUTCOME_MEANINGS.warning },
+  skipped: {
+    label: 'Skipped',
+    tone: 'gray',
+    meaning: 'Not sent, on purpose: the contact was asked recently, or the list was cancelled first.',
+  },
+  refused: {
+    label: 'Refused',
+    tone: 'red',
+    meaning: 'Not sent: the service refused this row (see Details).',
+  },
+  failed: { label: 'Failed', tone: 'red', meaning: SEND_OUTCOME_MEANINGS.failed },
+  unknown: {
+    label: 'Outcome unknown',
+    tone: 'orange',
+    meaning:
+      'The connection was lost after the request left, so it may have been sent. It is not sent again unless you ask.',
+  },
 };
+
+const outcomeBadge = (outcome: BulkRowOutcome) => <StateBadge {...OUTCOMES[outcome]} />;
 
 const STATUS_WORDS: Record<BulkJob['status'], string> = {
   running: 'Sending',
@@ -88,8 +108,9 @@ export function ProgressView({ id }: { id: string }) {
   const action = useBulkAction(id);
   const [page, setPage] = useState(1);
   const [confirming, setConfirming] = useState<Step | null>(null);
-  const running = job.data?.status === 'running';
-  const rows = useBulkRows(id, page, running);
+  // The rows are read again whenever the job's counts change, its last change included: a
+  // finished list never shows a row as waiting.
+  const rows = useBulkRows(id, page, job.data ? Object.values(job.data.counts).join('.') : '');
 
   if (job.error) return <ErrorState error={job.error} onRetry={() => void job.refetch()} />;
   if (!job.data) return <Text c="dimmed">Loading the list send…</Text>;
@@ -105,7 +126,7 @@ export function ProgressView({ id }: { id: string }) {
         <Stack gap="sm">
           <Group justify="space-between">
             <Text fw={600}>
-              {numberFormat(settled)} of {numberFormat(counts.total)} rows done
+              {numberFormat(settled)} of {countOf(counts.total, 'row', 'rows')} done
             </Text>
             <Badge variant="light" data-testid="bulk-status">
               {STATUS_WORDS[status]}
@@ -135,17 +156,11 @@ export function ProgressView({ id }: { id: string }) {
           <dl className="bulk-counts" aria-label="Rows by outcome">
             {BULK_ROW_OUTCOMES.map((outcome) => (
               <div key={outcome} data-testid={`count-${outcome}`}>
-                <dt>{OUTCOME_WORDS[outcome]}</dt>
+                <dt>{outcomeBadge(outcome)}</dt>
                 <dd>{numberFormat(counts[outcome])}</dd>
               </div>
             ))}
           </dl>
-          <Text size="xs" c="dimmed">
-            Sent means the review service accepted the request: it is not a delivery receipt, and not a
-            review.
-            {counts.unknown > 0 &&
-              ' A row with an unknown outcome may have been sent: it is not sent again unless you ask.'}
-          </Text>
           {action.error && (
             <Text c="var(--mantine-color-error)">
               {describeError(action.error).detail ?? describeError(action.error).meaning}
@@ -169,7 +184,7 @@ export function ProgressView({ id }: { id: string }) {
             )}
             {counts.unknown > 0 && status !== 'cancelled' && (
               <AskFirst step="retry-unknown" ask={ask}>
-                Send the {numberFormat(counts.unknown)} unknown rows again (they may get two)
+                Send the {countOf(counts.unknown, 'unknown row', 'unknown rows')} again (they may get two)
               </AskFirst>
             )}
             <Anchor href={inLocation(bulkPaths.results(id))} download>
@@ -189,7 +204,7 @@ export function ProgressView({ id }: { id: string }) {
             <td>{row.index + 1}</td>
             <td>{row.customerName ?? ''}</td>
             <td>{row.contact}</td>
-            <td>{OUTCOME_WORDS[row.outcome]}</td>
+            <td>{outcomeBadge(row.outcome)}</td>
             <td>{[row.detail, row.requestId].filter(Boolean).join(' · ')}</td>
           </tr>
         ))}

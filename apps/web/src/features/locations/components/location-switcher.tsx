@@ -1,4 +1,5 @@
 import './locations.css';
+import '@mantine/core/styles/Combobox.layer.css';
 import { NativeSelect } from '@mantine/core';
 import { useEffect } from 'react';
 import { withMantine } from '../../../app/mantine.tsx';

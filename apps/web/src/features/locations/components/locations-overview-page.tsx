@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Combobox.layer.css';
 import { Alert, NativeSelect, Skeleton, Stack, Text } from '@mantine/core';
 import { METRIC_DEFINITIONS } from '@review-desk/shared/analytics';
 import {

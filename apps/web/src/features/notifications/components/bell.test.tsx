@@ -71,12 +71,48 @@ describe('the bell', () => {
     stubFetch(async (request) =>
       new URL(request.url).pathname === '/bff/locations'
         ? ok({ locations: [{ slug: 'main', name: 'Main' }] })
-        : ok({ unread: 0, alerts: [] }),
+        : ok({ unread: 0, alerts: [], enabled: true, threshold: 2 }),
     );
     const view = renderPage(<Bell />, { url: '/reviews' });
     await u.click(await screen.findByRole('button', { name: 'Notifications' }));
-    expect(await screen.findByText(/No alerts/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/No low ratings \(2★ or lower\) since your alerts were turned on/),
+    ).toBeInTheDocument();
     await u.click(screen.getByRole('link', { name: 'Notification settings' }));
     expect(currentUrl(view)).toBe('/notifications');
+  });
+
+  it('says plainly when the user’s alerts are off, and turns them on in one click', async () => {
+    const u = userEvent.setup();
+    let enabled = false;
+    const saved: unknown[] = [];
+    const preferences = { threshold: 2, channel: 'in_app', timeZone: 'Europe/Paris', digest: false };
+    stubFetch(async (request) => {
+      const path = new URL(request.url).pathname;
+      if (path === '/bff/locations') return ok({ locations: [{ slug: 'main', name: 'Main' }] });
+      if (path === '/bff/notifications/preferences') {
+        if (request.method === 'PUT') {
+          const body = (await request.json()) as { enabled: boolean };
+          saved.push(body);
+          enabled = body.enabled;
+        }
+        return ok({
+          preferences: { ...preferences, enabled },
+          emailConfigured: false,
+          digestAllowed: false,
+          saved: request.method === 'PUT',
+        });
+      }
+      return ok({ unread: 0, alerts: [], enabled, threshold: 2 });
+    });
+    renderPage(<Bell />, { url: '/reviews', me: session('staff') });
+    await u.click(await screen.findByRole('button', { name: 'Notifications' }));
+    const off = await screen.findByTestId('alerts-off');
+    expect(off).toHaveTextContent('Your alerts are off: a low rating does not show here.');
+    await u.click(within(off).getByRole('button', { name: 'Turn alerts on' }));
+    await waitFor(() => expect(screen.queryByTestId('alerts-off')).not.toBeInTheDocument());
+    // Their other choices are kept.
+    expect(saved).toEqual([{ ...preferences, enabled: true }]);
+    expect(await screen.findByText(/No low ratings/)).toBeInTheDocument();
   });
 });

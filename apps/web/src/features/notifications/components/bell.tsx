@@ -1,6 +1,9 @@
+import '../../../components/overlays.css';
+import '@mantine/core/styles/Badge.layer.css';
 import './bell.css';
-import { Badge, Group, Popover, Text } from '@mantine/core';
+import { Badge, Button, Group, Popover, Text } from '@mantine/core';
 import { type Alert, reviewDetailPath } from '@review-desk/shared/alerts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { withMantine } from '../../../app/mantine.tsx';
 import { Stars } from '../../../components/stars.tsx';
@@ -10,7 +13,9 @@ import { CURRENT_LOCATION } from '../../../lib/location.ts';
 import { useLocations } from '../../../lib/location-list.ts';
 import { Link } from '../../../lib/router.tsx';
 import { useAlerts } from '../api/get-alerts.ts';
+import { preferencesQueryOptions } from '../api/get-preferences.ts';
 import { useMarkAlertsRead } from '../api/mark-alerts-read.ts';
+import { useUpdatePreferences } from '../api/update-preferences.ts';
 
 // The bell in the header: the unread count, and on opening the newest low-rating alerts, each a
 // link to its review's detail. Opening it marks what it shows read.
@@ -72,6 +77,31 @@ function AlertLink({
   return <a href={reviewDetailPath(alert.location, alert.reviewId)}>{body}</a>;
 }
 
+/** Alerts are off for this user: said plainly, with the one click that turns them on. */
+function AlertsOff() {
+  const queryClient = useQueryClient();
+  const update = useUpdatePreferences();
+  const turnOn = async () => {
+    const reply = await queryClient.fetchQuery(preferencesQueryOptions());
+    update.mutate({ ...reply.preferences, enabled: true });
+  };
+  return (
+    <div className="alerts-off" data-testid="alerts-off">
+      <Text size="sm" mb={6}>
+        Your alerts are off: a low rating does not show here.
+      </Text>
+      <Button size="xs" onClick={() => void turnOn()} loading={update.isPending}>
+        Turn alerts on
+      </Button>
+      {update.error && (
+        <Text size="xs" c="var(--mantine-color-error)" mt={4} role="alert">
+          {update.error.message}
+        </Text>
+      )}
+    </div>
+  );
+}
+
 function Bell() {
   const alerts = useAlerts();
   const markRead = useMarkAlertsRead();
@@ -120,9 +150,12 @@ function Bell() {
         <Text fw={600} size="sm" mb={6} id={headingId}>
           Low ratings
         </Text>
-        {list.length === 0 ? (
+        {alerts.data?.enabled === false ? (
+          <AlertsOff />
+        ) : list.length === 0 ? (
           <Text size="sm" c="dimmed" mb={6}>
-            No alerts. When a review at or below your threshold arrives, it shows here.
+            No low ratings ({alerts.data?.threshold ?? 2}★ or lower) since your alerts were turned on. A new
+            one shows here within minutes.
           </Text>
         ) : (
           <ul className="alert-list">

@@ -1,3 +1,8 @@
+import '@mantine/core/styles/InlineInput.layer.css';
+import '@mantine/core/styles/Checkbox.layer.css';
+import '@mantine/core/styles/Radio.layer.css';
+import '@mantine/core/styles/Switch.layer.css';
+import '@mantine/core/styles/Combobox.layer.css';
 import {
   Alert,
   Button,
@@ -52,7 +57,7 @@ const thresholdLabel = (n: number) => (n === RATING_MIN ? '1★ only' : `${n}★
 function PreferencesForm({ reply }: { reply: PreferencesReply }) {
   const saved = reply.preferences;
   // Never set up: start from this browser's time zone rather than UTC.
-  const fresh = !saved.enabled && !saved.digest && saved.timeZone === 'UTC';
+  const fresh = reply.saved === false;
   const [form, setForm] = useState<AlertPreferences>({
     ...saved,
     timeZone: fresh ? browserZone() : saved.timeZone,

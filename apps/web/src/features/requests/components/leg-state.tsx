@@ -1,15 +1,15 @@
 import '../../../components/field-list.css';
 import './requests.css';
-import '@mantine/core/styles/Badge.layer.css';
-import { Badge, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { describeSendTime } from '@review-desk/shared/quiet-hours';
 import { LEG_STATE_WORDS, LEG_STATES, type LegState, type RequestRecord } from '@review-desk/shared/requests';
+import { StateBadge, type StateTone } from '../../../components/state-badge.tsx';
 
 // Each message of a request, in the words the dashboard uses for its state (shared
-// LEG_STATE_WORDS), with the definition on hover and in the legend, and the carrier's reason
+// LEG_STATE_WORDS), with the definition a tap away and in the legend, and the carrier's reason
 // beneath a message that did not get through.
 
-const COLOR: Record<LegState, string> = {
+const COLOR: Record<LegState, StateTone> = {
   scheduled: 'grape',
   queued: 'blue',
   sent: 'blue',
@@ -35,7 +35,7 @@ export function LegStates({ record, now }: { record: RequestRecord; now: number 
         const words = LEG_STATE_WORDS[leg.state];
         const when =
           leg.state === 'scheduled' && record.scheduledFor
-            ? ` (for ${describeSendTime(Date.parse(record.scheduledFor), now, localZone())})`
+            ? ` for ${describeSendTime(Date.parse(record.scheduledFor), now, localZone())}`
             : '';
         return (
           <li
@@ -45,10 +45,11 @@ export function LegStates({ record, now }: { record: RequestRecord; now: number 
             data-kind={leg.kind ?? 'request'}
             data-state={leg.state}
           >
-            <Badge color={COLOR[leg.state]} variant="light" title={words.meaning} className="badge-text">
-              {legName(leg)}: {words.label}
-              {when}
-            </Badge>
+            <StateBadge
+              label={`${legName(leg)}: ${words.label}${when}`}
+              meaning={words.meaning}
+              tone={COLOR[leg.state]}
+            />
             {leg.error && (
               <Text size="xs" c="dimmed" className="outcome-note">
                 {leg.error}
@@ -70,9 +71,9 @@ export function LegStateLegend() {
         {LEG_STATES.map((state) => (
           <div className="field-list__row" key={state}>
             <dt>
-              <Badge color={COLOR[state]} variant="light" className="badge-text">
+              <span className={`rd-badge rd-badge--light-${COLOR[state]}`}>
                 {LEG_STATE_WORDS[state].label}
-              </Badge>
+              </span>
             </dt>
             <dd>{LEG_STATE_WORDS[state].meaning}</dd>
           </div>

@@ -1,27 +1,26 @@
-import '@mantine/core/styles/Badge.layer.css';
-import { Badge } from '@mantine/core';
 import { SEND_OUTCOME_MEANINGS, type SendOutcome } from '@review-desk/shared/bff';
+import { StateBadge, type StateTone } from '../../../components/state-badge.tsx';
 
-const OUTCOME_STYLE: Record<SendOutcome, { color: string; label: string }> = {
-  in_flight: { color: 'blue', label: 'Sending' },
-  sent: { color: 'green', label: 'Sent' },
-  warning: { color: 'orange', label: 'Warning' },
-  failed: { color: 'red', label: 'Failed' },
-  unknown: { color: 'yellow', label: 'Unknown' },
+// What the service answered this dashboard for a send (its journal's outcome), in words. Accepted
+// is not delivered: a message's own delivery state is LegStates'.
+
+const OUTCOME_STYLE: Record<SendOutcome, { tone: StateTone; label: string }> = {
+  in_flight: { tone: 'blue', label: 'Sending' },
+  sent: { tone: 'blue', label: 'Accepted for delivery' },
+  warning: { tone: 'orange', label: 'Accepted, with a problem' },
+  failed: { tone: 'red', label: 'Not sent' },
+  unknown: { tone: 'yellow', label: 'Outcome unknown' },
 };
 
 export function OutcomeBadge({ outcome }: { outcome: SendOutcome }) {
   const style = OUTCOME_STYLE[outcome];
   return (
-    <Badge
-      color={style.color}
-      variant="light"
-      title={SEND_OUTCOME_MEANINGS[outcome]}
-      className="badge-text"
+    <StateBadge
+      label={style.label}
+      meaning={SEND_OUTCOME_MEANINGS[outcome]}
+      tone={style.tone}
       data-outcome={outcome}
-    >
-      {style.label}
-    </Badge>
+    />
   );
 }
 

@@ -1,5 +1,7 @@
 import './send.css';
+import '@mantine/core/styles/Combobox.layer.css';
 import { NativeSelect, Text } from '@mantine/core';
+import { SEND_FIELD_LABELS } from '@review-desk/shared/send';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { useMemo } from 'react';
 import { PhoneInput } from '../../../components/phone-input.tsx';
@@ -41,7 +43,7 @@ export function PhoneField({
           description={ownCode ? 'Taken from the number' : undefined}
         />
         <PhoneInput
-          label="Phone number"
+          label={SEND_FIELD_LABELS.customerPhone}
           name="customerPhone"
           value={number}
           onValue={onNumber}

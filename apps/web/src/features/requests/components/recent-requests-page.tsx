@@ -9,14 +9,17 @@ import { DataTable } from '../../../components/data-table.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { paths } from '../../../config/paths.ts';
+import { ApiError } from '../../../lib/api-error.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { Link, useSearchParams } from '../../../lib/router.tsx';
 import { isNotOffered, useRequestsDelivery } from '../api/get-requests.ts';
 import { useSends } from '../api/get-sends.ts';
 import { channelLabel } from '../channel-labels.ts';
+import { guessedCountry } from '../country-guess.ts';
 import { AutomaticRequests } from './automatic-requests.tsx';
-import { LegStateLegend, LegStates } from './leg-state.tsx';
-import { OUTCOME_LEGEND, OutcomeBadge } from './outcome-badge.tsx';
+import { LegStateLegend } from './leg-state.tsx';
+import { OUTCOME_LEGEND } from './outcome-badge.tsx';
+import { RequestState } from './request-state.tsx';
 
 function readQuery(params: URLSearchParams) {
   const rawPage = params.get('page');
@@ -25,7 +28,10 @@ function readQuery(params: URLSearchParams) {
       ? Math.min(PAGE_MAX, Math.max(PAGE_MIN, Number(rawPage)))
       : PAGE_MIN;
   const contact = params.get('contact')?.trim() || undefined;
-  return { page, limit: LIMIT_DEFAULT, contact };
+  // A number written as people say it (415 555 2671) is read in their country.
+  const country =
+    contact && !contact.startsWith('+') && !contact.includes('@') ? guessedCountry() : undefined;
+  return { page, limit: LIMIT_DEFAULT, contact, country };
 }
 
 function RecentRequestsPage({ title }: { title: string }) {
@@ -52,7 +58,9 @@ function RecentRequestsPage({ title }: { title: string }) {
     go({ contact: contactInput.trim() || undefined });
   };
 
-  const data = sends.data;
+  // A contact the server could not read is the field's own error, in its words, not a failed page.
+  const contactError = sends.error instanceof ApiError ? sends.error.fields?.contact : undefined;
+  const data = contactError ? undefined : sends.data;
   const busy = sends.isFetching && sends.isPlaceholderData;
   const range = data ? pageRange({ page: data.page, limit: data.limit, reviews: data.sends }) : null;
 
@@ -60,7 +68,7 @@ function RecentRequestsPage({ title }: { title: string }) {
     <Stack gap="md">
       <PageHeader
         title={title}
-        lead="Review requests sent from this dashboard, newest first. Sent means accepted for delivery: not delivered, and not a review."
+        lead="Review requests sent from this dashboard, newest first, each with its state: tap a state for what it means."
         actions={
           <Button component={Link} to={paths.send}>
             Send a request
@@ -71,7 +79,8 @@ function RecentRequestsPage({ title }: { title: string }) {
         <form onSubmit={search} className="filters" aria-label="Filter by contact">
           <TextInput
             label="Contact"
-            description="Phone (with +country code) or email"
+            description="A phone number or an email address"
+            error={contactError}
             value={contactInput}
             onChange={(event) => setContactInput(event.currentTarget.value)}
             className="filters__grow"
@@ -89,13 +98,11 @@ function RecentRequestsPage({ title }: { title: string }) {
         </form>
       </search>
       <details className="legend">
-        <summary>What the outcomes mean</summary>
+        <summary>What the service’s answers mean</summary>
         <dl className="field-list">
           {OUTCOME_LEGEND.map((item) => (
             <div className="field-list__row" key={item.outcome}>
-              <dt>
-                <OutcomeBadge outcome={item.outcome} />
-              </dt>
+              <dt>{item.label}</dt>
               <dd>{item.meaning}</dd>
             </div>
           ))}
@@ -114,7 +121,7 @@ function RecentRequestsPage({ title }: { title: string }) {
           Delivery state could not be read: {delivery.error.message}
         </Text>
       )}
-      {sends.error && <ErrorState error={sends.error} onRetry={() => sends.refetch()} />}
+      {sends.error && !contactError && <ErrorState error={sends.error} onRetry={() => sends.refetch()} />}
       {!data && !sends.error && <Skeleton height={200} aria-label="Loading recent requests" />}
       {data && data.sends.length === 0 && (
         <div className="empty-state" data-testid="requests-empty">
@@ -130,15 +137,7 @@ function RecentRequestsPage({ title }: { title: string }) {
         <DataTable
           className="requests-table"
           busy={busy}
-          columns={[
-            'When',
-            'Customer',
-            'Channel',
-            'Outcome',
-            ...(notOffered ? [] : ['Delivery']),
-            'Sent by',
-            'Review link',
-          ]}
+          columns={['When', 'Customer', 'Channel', 'State', 'Sent by', 'Review link']}
         >
           {data.sends.map((entry) => (
             <tr key={entry.id} data-testid="send-row">
@@ -152,28 +151,13 @@ function RecentRequestsPage({ title }: { title: string }) {
                 </Text>
               </td>
               <td data-label="Channel">{channelLabel(entry.channel)}</td>
-              <td data-label="Outcome">
-                <OutcomeBadge outcome={entry.outcome} />
-                {entry.warning && (
-                  <Text size="xs" className="outcome-note outcome-note--warning">
-                    {entry.warning}
-                  </Text>
-                )}
-                {entry.error && entry.outcome !== 'warning' && (
-                  <Text size="xs" c="dimmed" className="outcome-note">
-                    {entry.error}
-                  </Text>
-                )}
+              <td data-label="State" className="cell-state">
+                <RequestState
+                  entry={entry}
+                  record={entry.requestId ? records.get(entry.requestId) : undefined}
+                  now={now}
+                />
               </td>
-              {!notOffered && (
-                <td data-label="Delivery">
-                  {entry.requestId && records.has(entry.requestId) ? (
-                    <LegStates record={records.get(entry.requestId)!} now={now} />
-                  ) : (
-                    <span className="muted">{delivery.isPending ? '…' : '—'}</span>
-                  )}
-                </td>
-              )}
               <td data-label="Sent by" className="cell-break">
                 {entry.sentBy}
               </td>

@@ -1,5 +1,5 @@
 import { Button, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { CHANNEL_REQUIRES, type Channel } from '@review-desk/shared/send';
+import { CHANNEL_REQUIRES, type Channel, SEND_FIELD_LABELS } from '@review-desk/shared/send';
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { ChangeEvent, FormEvent } from 'react';
 import { CHANNEL_LABELS } from '../channel-labels.ts';
@@ -73,7 +73,7 @@ export function SendForm({
           )}
         </div>
         <TextInput
-          label="Customer name"
+          label={SEND_FIELD_LABELS.customerName}
           description="Optional; used to greet the customer."
           {...contactInput('customerName')}
         />
@@ -87,7 +87,13 @@ export function SendForm({
             onBlur={() => onBlur('customerPhone')}
           />
         )}
-        {needs.email && <TextInput label="Customer email" type="email" {...contactInput('customerEmail')} />}
+        {needs.email && (
+          <TextInput
+            label={SEND_FIELD_LABELS.customerEmail}
+            type="email"
+            {...contactInput('customerEmail')}
+          />
+        )}
         <div>
           <Button
             type="submit"

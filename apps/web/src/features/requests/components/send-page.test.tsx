@@ -108,7 +108,7 @@ describe('Send page: the form per channel', () => {
     const { fetchMock } = bff();
     renderSend();
     await u.click(screen.getByRole('button', { name: 'Send request' }));
-    expect(await screen.findByText(/^customerPhone is required for this channel/)).toBeInTheDocument();
+    expect(await screen.findByText(/^Phone number is required to send by SMS/)).toBeInTheDocument();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -134,6 +134,10 @@ describe('Send page: sending', () => {
     expect(sends).toHaveLength(1);
     expect(sends[0]!.key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(sends[0]!.body).toEqual({ channel: 'sms', customerName: 'Ana', customerPhone: '+14155552671' });
+    // One state, its definition a tap away.
+    const state = within(result).getByRole('button', { name: 'Accepted for delivery' });
+    expect(result).not.toHaveTextContent('Not a delivery receipt');
+    await u.click(state);
     expect(result).toHaveTextContent('Accepted for delivery. Not a delivery receipt, and not a review.');
     expect(within(result).getByTestId('request-id')).toHaveTextContent('req_123');
     expect(within(result).getByRole('button', { name: 'Copy link' })).toBeInTheDocument();
@@ -161,39 +165,6 @@ describe('Send page: sending', () => {
     const warning = await screen.findByTestId('send-warning');
     expect(warning).toHaveTextContent('SMS delivery failed');
     expect(screen.getByRole('heading', { name: 'Request accepted, with a problem' })).toBeInTheDocument();
-  });
-
-  it('asks for explicit confirmation when the contact got a request inside the cap window', async () => {
-    const u = user();
-    const earlier = {
-      id: 's0',
-      createdAt: new Date(Date.now() - 3 * 86_400_000).toISOString(),
-      finishedAt: null,
-      sentBy: 'manager@example.com',
-      channel: 'sms',
-      customerName: 'Ana',
-      contact: '+1 ••• ••• 2671',
-      outcome: 'sent',
-      httpStatus: 200,
-      requestId: 'req_0',
-      status: 'sent',
-      reviewLink: null,
-      warning: null,
-      error: null,
-    };
-    const { sends } = bff({ history: [earlier] });
-    renderSend();
-    await sendTo(u, '415 555 2671');
-    const dialog = await screen.findByRole('dialog', { name: 'This customer got a request recently' });
-    expect(dialog).toHaveTextContent('3 days ago');
-    expect(dialog).toHaveTextContent('every 30 days');
-    await u.click(within(dialog).getByRole('button', { name: 'Don’t send' }));
-    expect(sends).toHaveLength(0);
-
-    await u.click(screen.getByRole('button', { name: 'Send request' }));
-    await u.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Send anyway' }));
-    await screen.findByTestId('send-result');
-    expect(sends).toHaveLength(1);
   });
 
   it('sends exactly once on a double click, with the button disabled in flight', async () => {
@@ -252,12 +223,12 @@ describe('Send page: sending', () => {
   it('puts the server’s 400 field messages on the fields', async () => {
     const u = user();
     await sendAnswered(u, () =>
-      fail('validation_failed', 'customerPhone is not reachable by SMS.', {
-        fields: { customerPhone: 'customerPhone is not reachable by SMS.' },
+      fail('validation_failed', 'Phone number is not reachable by SMS.', {
+        fields: { customerPhone: 'Phone number is not reachable by SMS.' },
       }),
     );
     const phone = await screen.findByLabelText(/Phone number/);
-    await waitFor(() => expect(phone).toHaveAccessibleDescription(/customerPhone is not reachable by SMS\./));
+    await waitFor(() => expect(phone).toHaveAccessibleDescription(/Phone number is not reachable by SMS\./));
   });
 
   const EVERY_DELIVERY_FAILED = () =>

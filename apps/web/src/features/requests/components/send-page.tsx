@@ -3,7 +3,7 @@ import '@mantine/core/styles/FloatingIndicator.layer.css';
 import '@mantine/core/styles/SegmentedControl.layer.css';
 import '../../../components/overlays.css';
 import '@mantine/core/styles/List.layer.css';
-import { Anchor, Paper, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Paper, Stack, Text } from '@mantine/core';
 import type { SendRequest, SendResult } from '@review-desk/shared/send';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
@@ -31,8 +31,8 @@ import {
   type SendFormValues,
   validateSend,
 } from '../send-form-model.ts';
-import { ConfirmRecentDialog, type RecentCheck } from './confirm-recent-dialog.tsx';
 import { OutcomeUnknown } from './outcome-unknown.tsx';
+import { type RecentCheck, RecentRequestDialog } from './recent-request-dialog.tsx';
 import { SendForm } from './send-form.tsx';
 import { SendResultPanel } from './send-result.tsx';
 
@@ -43,7 +43,7 @@ type Phase =
   | { kind: 'sending'; body: SendRequest }
   | { kind: 'sent'; result: SendResult; replayed: boolean; body: SendRequest }
   | { kind: 'unknown'; error: unknown; body: SendRequest }
-  | { kind: 'refused'; error: unknown };
+  | { kind: 'refused'; error: unknown; body: SendRequest };
 
 function SendPage({ title }: { title: string }) {
   const me = useSession();
@@ -110,7 +110,7 @@ function SendPage({ title }: { title: string }) {
         // A definite refusal: nothing went out, so the next attempt is a new intent.
         intent.current = null;
         if (error instanceof ApiError && error.fields) setServerErrors(error.fields);
-        setPhase({ kind: 'refused', error });
+        setPhase({ kind: 'refused', error, body });
       }
     } finally {
       inFlight.current = false;
@@ -136,6 +136,13 @@ function SendPage({ title }: { title: string }) {
     inFlight.current = false;
     if (check.recent.length > 0 || check.checkError) setPhase({ kind: 'confirm', check, body });
     else await deliver(body);
+  }
+
+  /** A review link for the same customer instead: it messages nobody, so no cap applies. */
+  function linkInstead(body: SendRequest) {
+    if (inFlight.current) return;
+    intent.current = null;
+    void deliver({ channel: 'link', ...(body.customerName ? { customerName: body.customerName } : {}) });
   }
 
   function startAnother() {
@@ -194,9 +201,16 @@ function SendPage({ title }: { title: string }) {
             {phase.kind === 'refused' && (
               <div data-testid="send-refused">
                 {phase.error instanceof ApiError && phase.error.status === 400 ? (
-                  <Text c="var(--mantine-color-error)" size="sm" role="alert">
-                    The service refused the request: {phase.error.message}
-                  </Text>
+                  <Stack gap="xs" align="flex-start">
+                    <Text c="var(--mantine-color-error)" size="sm" role="alert">
+                      The service refused the request: {phase.error.message}
+                    </Text>
+                    {phase.error.code === 'frequency_capped' && (
+                      <Button size="xs" onClick={() => linkInstead(phase.body)}>
+                        Create a review link instead
+                      </Button>
+                    )}
+                  </Stack>
                 ) : (
                   <ErrorState error={phase.error} onRetry={() => void submit()} />
                 )}
@@ -214,15 +228,18 @@ function SendPage({ title }: { title: string }) {
           </Stack>
         </Paper>
       )}
-      <ConfirmRecentDialog
+      <RecentRequestDialog
         check={phase.kind === 'confirm' ? phase.check : null}
         capDays={capDays}
         onCancel={() => {
           intent.current = null;
           setPhase({ kind: 'editing' });
         }}
-        onConfirm={() => {
+        onSend={() => {
           if (phase.kind === 'confirm' && !inFlight.current) void deliver(phase.body);
+        }}
+        onLink={() => {
+          if (phase.kind === 'confirm') linkInstead(phase.body);
         }}
       />
     </Stack>

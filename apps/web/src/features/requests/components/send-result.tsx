@@ -1,9 +1,8 @@
 import '../../../components/field-list.css';
-import '@mantine/core/styles/Badge.layer.css';
+
 import {
   Alert,
   Anchor,
-  Badge,
   Button,
   CopyButton,
   Group,
@@ -13,18 +12,53 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { SEND_OUTCOME_MEANINGS } from '@review-desk/shared/bff';
 import { describeSendTime } from '@review-desk/shared/quiet-hours';
-import { SEND_STATUS_MEANINGS, SEND_STATUS_SCHEDULED, type SendResult } from '@review-desk/shared/send';
+import {
+  LINK_CREATED,
+  SEND_STATUS_MEANINGS,
+  SEND_STATUS_SCHEDULED,
+  SEND_STATUS_SENT,
+  type SendResult,
+} from '@review-desk/shared/send';
 import { QRCodeSVG } from 'qrcode.react';
+
+import { StateBadge, type StateTone } from '../../../components/state-badge.tsx';
+
 import { requestsHref } from '../../../config/paths.ts';
 import { Link } from '../../../lib/router.tsx';
 import { channelLabel } from '../channel-labels.ts';
 import { localZone } from './leg-state.tsx';
 
+/** The one state a send's answer puts the request in, in words, with its definition. */
+function stateOf(
+  result: SendResult,
+  scheduledFor: number | null,
+): { label: string; meaning: string; tone: StateTone } {
+  if (result.channel === 'link') return { ...LINK_CREATED, tone: 'gray' };
+  if (result.warning)
+    return { label: 'Accepted, with a problem', meaning: SEND_OUTCOME_MEANINGS.warning, tone: 'orange' };
+  if (scheduledFor !== null)
+    return {
+      label: `Scheduled for ${describeSendTime(scheduledFor, Date.now(), localZone())}`,
+      meaning: SEND_STATUS_MEANINGS.scheduled ?? '',
+      tone: 'grape',
+    };
+  if (result.status === SEND_STATUS_SENT)
+    return { label: 'Accepted for delivery', meaning: SEND_STATUS_MEANINGS.sent ?? '', tone: 'blue' };
+  return {
+    label: result.status,
+    meaning:
+      SEND_STATUS_MEANINGS[result.status] ??
+      'This is the status the service reported; its exact meaning is not documented. It is not proof of delivery or of a review.',
+    tone: 'gray',
+  };
+}
+
 /**
- * The honest result of a send (docs/api.md, "The send's answer"): "sent" means accepted for
- * delivery — not delivered and not a review; a warning (one leg of "both" failed) is the first
- * thing the user reads.
+ * The honest result of a send (docs/api.md, "The send's answer"), as one state: accepted for
+ * delivery (not delivered, not a review), scheduled for a time, a link created (nothing sent);
+ * the definition a tap away. A warning (one leg of "both" failed) is the first thing read.
  */
 export function SendResultPanel({
   result,
@@ -37,12 +71,10 @@ export function SendResultPanel({
   contact: string | undefined;
   onAnother: () => void;
 }) {
-  const meaning =
-    SEND_STATUS_MEANINGS[result.status] ??
-    'This is the status the service reported; its exact meaning is not documented. It is not proof of delivery or of a review.';
   const isLink = result.channel === 'link';
   const scheduledFor =
     result.status === SEND_STATUS_SCHEDULED && result.scheduledFor ? Date.parse(result.scheduledFor) : null;
+  const state = stateOf(result, scheduledFor);
   return (
     <Paper withBorder p="lg" radius="md" data-testid="send-result">
       <Stack gap="md">
@@ -75,29 +107,15 @@ export function SendResultPanel({
         </div>
         <dl className="field-list">
           <div className="field-list__row">
-            <dt>Status</dt>
+            <dt>State</dt>
             <dd>
-              <Badge variant="light" color={result.warning ? 'orange' : 'green'} className="badge-text">
-                {result.status}
-              </Badge>{' '}
-              <Text span size="sm">
-                {meaning}
-              </Text>
+              <StateBadge {...state} data-testid="send-state" />
             </dd>
           </div>
           <div className="field-list__row">
             <dt>Channel</dt>
             <dd>{channelLabel(result.channel)}</dd>
           </div>
-          {scheduledFor !== null && (
-            <div className="field-list__row">
-              <dt>Goes out</dt>
-              <dd data-testid="scheduled-for">
-                {describeSendTime(scheduledFor, Date.now(), localZone())}: it was asked for outside the
-                business’s sending hours, so it is held and sent when they open.
-              </dd>
-            </div>
-          )}
           <div className="field-list__row">
             <dt>Request ID</dt>
             <dd>
@@ -105,18 +123,6 @@ export function SendResultPanel({
             </dd>
           </div>
         </dl>
-        {isLink && (
-          <Text size="sm" c="dimmed">
-            No message was sent: show the QR code or share the link yourself. Nothing is a review until the
-            customer leaves one.
-          </Text>
-        )}
-        {!isLink && (
-          <Text size="sm" c="dimmed">
-            “Sent” is not “delivered”, and not a review: the customer still has to open the link and leave
-            one. Completed requests show in Analytics; the review itself in Reviews.
-          </Text>
-        )}
         <div>
           <Group gap="xs" align="flex-end" wrap="nowrap" className="link-row">
             <TextInput

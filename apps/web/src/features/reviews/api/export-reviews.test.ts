@@ -32,7 +32,7 @@ describe('CSV export', () => {
   it('walks pages at limit 100 until page × limit reaches total', async () => {
     const { calls } = bff(250);
     const progress: number[] = [];
-    const reviews = await fetchAllReviews({ status: 'pending', minRating: 4 }, (p) =>
+    const reviews = await fetchAllReviews({ status: 'pending', minRating: 4, maxRating: undefined }, (p) =>
       progress.push(p.fetched),
     );
     expect(reviews).toHaveLength(250);
@@ -54,7 +54,10 @@ describe('CSV export', () => {
         reviews: page === 1 ? [{ id: 1, rating: 3, status: 'pending' }] : [],
       });
     });
-    const reviews = await fetchAllReviews({ status: undefined, minRating: undefined }, () => {});
+    const reviews = await fetchAllReviews(
+      { status: undefined, minRating: undefined, maxRating: undefined },
+      () => {},
+    );
     expect(reviews).toHaveLength(1);
     expect(calls).toHaveLength(2);
   });
@@ -63,7 +66,10 @@ describe('CSV export', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       bff(10, { failFirst: 1 });
-      const reviews = await fetchAllReviews({ status: undefined, minRating: undefined }, () => {});
+      const reviews = await fetchAllReviews(
+        { status: undefined, minRating: undefined, maxRating: undefined },
+        () => {},
+      );
       expect(reviews).toHaveLength(10);
     } finally {
       vi.useRealTimers();
@@ -74,7 +80,7 @@ describe('CSV export', () => {
     bff(500);
     const abort = new AbortController();
     const walk = fetchAllReviews(
-      { status: undefined, minRating: undefined },
+      { status: undefined, minRating: undefined, maxRating: undefined },
       () => abort.abort(),
       abort.signal,
     );
@@ -83,7 +89,10 @@ describe('CSV export', () => {
 
   it('writes a real CSV: quoting, newlines, formula escaping, every column', async () => {
     bff(3);
-    const reviews = await fetchAllReviews({ status: undefined, minRating: undefined }, () => {});
+    const reviews = await fetchAllReviews(
+      { status: undefined, minRating: undefined, maxRating: undefined },
+      () => {},
+    );
     const withExtra = [...reviews, { ...reviews[0]!, id: 'x', location: { city: 'Hull' } }];
     const csv = await reviewsToCsv(withExtra);
     expect(csv.startsWith('\ufeff')).toBe(true);

@@ -14,7 +14,7 @@ export type ExportProgress = { fetched: number; total: number; page: number };
  * (a new review arriving) are kept once, by id.
  */
 export async function fetchAllReviews(
-  filters: Pick<ReviewFilters, 'status' | 'minRating'>,
+  filters: Pick<ReviewFilters, 'status' | 'minRating' | 'maxRating'>,
   onProgress: (progress: ExportProgress) => void,
   signal?: AbortSignal,
 ): Promise<ReviewItem[]> {
@@ -23,7 +23,16 @@ export async function fetchAllReviews(
     signal?.throwIfAborted();
     const list = await withReadRetry(
       () =>
-        getReviews({ status: filters.status, minRating: filters.minRating, page, limit: LIMIT_MAX }, signal),
+        getReviews(
+          {
+            status: filters.status,
+            minRating: filters.minRating,
+            maxRating: filters.maxRating,
+            page,
+            limit: LIMIT_MAX,
+          },
+          signal,
+        ),
       signal,
     );
     for (const review of list.reviews) byId.set(String(review.id), review);
@@ -64,12 +73,15 @@ export function reviewsToCsv(reviews: readonly ReviewItem[]): Promise<string> {
 }
 
 export function exportFileName(
-  filters: Pick<ReviewFilters, 'status' | 'minRating'>,
+  filters: Pick<ReviewFilters, 'status' | 'minRating' | 'maxRating'>,
   now = new Date(),
 ): string {
   const parts = ['reviews'];
   if (filters.status) parts.push(filters.status);
-  if (filters.minRating !== undefined) parts.push(`${filters.minRating}-stars-up`);
+  const lo = filters.minRating;
+  const hi = filters.maxRating;
+  if (hi !== undefined) parts.push(lo === hi ? `${hi}-stars` : `${lo ?? 1}-to-${hi}-stars`);
+  else if (lo !== undefined) parts.push(`${lo}-stars-up`);
   parts.push(now.toISOString().slice(0, 10));
   return `${parts.join('-')}.csv`;
 }

@@ -13,7 +13,11 @@ type ExportState =
   | { kind: 'failed'; error: unknown };
 
 /** "Export CSV" of every review matching the filters, with progress and cancel. */
-export function ExportCsv({ filters }: { filters: Pick<ReviewFilters, 'status' | 'minRating'> }) {
+export function ExportCsv({
+  filters,
+}: {
+  filters: Pick<ReviewFilters, 'status' | 'minRating' | 'maxRating'>;
+}) {
   const [state, setState] = useState<ExportState>({ kind: 'idle' });
   const controller = useRef<AbortController | null>(null);
 

@@ -2,9 +2,19 @@ import { RATING_MAX, RATING_MIN } from '@review-desk/shared/limits';
 import { REVIEW_STATUSES, type ReviewStatus } from '@review-desk/shared/reviews';
 import { Button } from '../../../components/button.tsx';
 import { NativeSelect } from '../../../components/field.tsx';
-import { PAGE_SIZES, type ReviewFilters } from '../filters.ts';
+import { PAGE_SIZES, type ReviewFilters, ratingRangeLabel } from '../filters.ts';
 
 const ANY = 'any';
+/** The ratings people look for: the best, the good, the middling, the low ones to answer first. */
+const RATING_RANGES: readonly (readonly [number, number])[] = [
+  [5, 5],
+  [4, 5],
+  [3, 5],
+  [3, 3],
+  [2, 2],
+  [1, 2],
+  [1, 1],
+];
 
 export function ReviewFiltersBar({
   filters,
@@ -18,7 +28,17 @@ export function ReviewFiltersBar({
   const sizes = (PAGE_SIZES as readonly number[]).includes(filters.limit)
     ? PAGE_SIZES
     : [...PAGE_SIZES, filters.limit].sort((a, b) => a - b);
-  const filtered = filters.status !== undefined || filters.minRating !== undefined;
+  const filtered =
+    filters.status !== undefined || filters.minRating !== undefined || filters.maxRating !== undefined;
+  const lo = filters.minRating ?? RATING_MIN;
+  const hi = filters.maxRating ?? RATING_MAX;
+  const chosen = ratingRangeLabel(filters.minRating, filters.maxRating) !== null;
+  const ratingValue = chosen ? `${lo}-${hi}` : ANY;
+  // A range from the address that is not among the usual ones is kept and offered.
+  const ranges =
+    chosen && !RATING_RANGES.some(([a, b]) => a === lo && b === hi)
+      ? [...RATING_RANGES, [lo, hi] as const]
+      : RATING_RANGES;
   return (
     <fieldset className="filters">
       <legend className="visually-hidden">Filter reviews</legend>
@@ -38,21 +58,20 @@ export function ReviewFiltersBar({
         ]}
       />
       <NativeSelect
-        label="Minimum rating"
-        value={filters.minRating === undefined ? ANY : String(filters.minRating)}
+        label="Rating"
+        value={ratingValue}
         onChange={(event) => {
           const value = event.currentTarget.value;
-          onChange({ minRating: value === ANY ? undefined : Number(value) });
+          if (value === ANY) return onChange({ minRating: undefined, maxRating: undefined });
+          const [lo, hi] = value.split('-').map(Number) as [number, number];
+          onChange({
+            minRating: lo > RATING_MIN ? lo : undefined,
+            maxRating: hi < RATING_MAX ? hi : undefined,
+          });
         }}
         data={[
           { value: ANY, label: 'Any rating' },
-          ...Array.from({ length: RATING_MAX - RATING_MIN + 1 }, (_, i) => {
-            const stars = RATING_MAX - i;
-            return {
-              value: String(stars),
-              label: stars === RATING_MAX ? '5 stars only' : `${stars} stars or more`,
-            };
-          }),
+          ...ranges.map(([lo, hi]) => ({ value: `${lo}-${hi}`, label: ratingRangeLabel(lo, hi)! })),
         ]}
       />
       <NativeSelect

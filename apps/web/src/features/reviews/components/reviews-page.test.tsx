@@ -45,8 +45,57 @@ describe('Reviews page', () => {
     const query = new URL(calls[0]!.url).searchParams;
     expect(Object.fromEntries(query)).toEqual({ page: '2', limit: '20', status: 'pending', minRating: '4' });
     expect(screen.getByLabelText('Status')).toHaveValue('pending');
-    expect(screen.getByLabelText('Minimum rating')).toHaveValue('4');
+    expect(screen.getByLabelText('Rating')).toHaveValue('4-5');
     expect(currentUrl(view)).toBe('/reviews?status=pending&minRating=4&page=2');
+  });
+
+  it('lists a range of ratings: “1–2★” asks for the ratings up to 2', async () => {
+    const u = userEvent.setup();
+    // A service with the extension: only 1★ and 2★ reviews come back when asked for them.
+    const { calls } = stubFetch((request) => {
+      const low = new URL(request.url).searchParams.get('maxRating') === '2';
+      const reviews = low ? [review(0), review(5), review(1)] : [review(0), review(3), review(4)];
+      return ok({ page: 1, limit: 20, total: 3, reviews });
+    });
+    const view = renderPage(<ReviewsPage title="Reviews" />, { url: '/reviews' });
+    await screen.findByTestId('page-range');
+    await u.selectOptions(screen.getByLabelText('Rating'), '1–2★');
+    await waitFor(() => expect(currentUrl(view)).toBe('/reviews?maxRating=2'));
+    await waitFor(() =>
+      expect(Object.fromEntries(new URL(calls.at(-1)!.url).searchParams)).toEqual({
+        page: '1',
+        limit: '20',
+        maxRating: '2',
+      }),
+    );
+    expect(screen.getByLabelText('Rating')).toHaveValue('1-2');
+    expect(screen.queryByTestId('range-not-offered')).not.toBeInTheDocument();
+  });
+
+  it('says so when the review service ignores the highest rating, and shows what it sent', async () => {
+    // A deployment without the extension: every rating from the lowest up.
+    stubFetch(() => ok({ page: 1, limit: 20, total: 3, reviews: [review(4), review(0), review(1)] }));
+    renderPage(<ReviewsPage title="Reviews" />, { url: '/reviews?minRating=1&maxRating=2' });
+    expect(await screen.findByTestId('range-not-offered')).toHaveTextContent(
+      'This review service does not filter by highest rating: the list shows every rating from 1★ up.',
+    );
+    expect(screen.getAllByRole('button', { name: /^Details of the review/ })).toHaveLength(3);
+  });
+
+  it('asks again without the highest rating when the review service refuses it', async () => {
+    const { calls } = stubFetch((request) => {
+      const url = new URL(request.url);
+      if (url.searchParams.has('maxRating'))
+        return fail('validation_failed', 'Unknown parameter: maxRating.', {
+          fields: { maxRating: 'Unknown parameter: maxRating.' },
+        });
+      return ok({ page: 1, limit: 20, total: 2, reviews: [review(1), review(2)] });
+    });
+    renderPage(<ReviewsPage title="Reviews" />, { url: '/reviews?maxRating=2' });
+    expect(await screen.findByTestId('range-not-offered')).toBeInTheDocument();
+    expect(await screen.findByTestId('page-range')).toHaveTextContent('of 2');
+    expect(screen.queryByTestId('error-state')).not.toBeInTheDocument();
+    expect(new URL(calls.at(-1)!.url).searchParams.has('maxRating')).toBe(false);
   });
 
   it('corrects an out-of-range URL in place and tells the user', async () => {
@@ -100,7 +149,7 @@ describe('Reviews page', () => {
     stubFetch(() => ok({ page: 1, limit: 20, total: 0, reviews: [] }));
     renderPage(<ReviewsPage title="Reviews" />, { url: '/reviews?status=ignored&minRating=5' });
     expect(await screen.findByTestId('reviews-empty')).toHaveTextContent(
-      'Nothing matched status “ignored” and rating 5★ or more.',
+      'Nothing matched status “ignored” and rating 5★ only.',
     );
   });
 

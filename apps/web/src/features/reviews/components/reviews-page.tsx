@@ -8,7 +8,7 @@ import { Loader, Skeleton } from '../../../components/loader.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useSearchParams } from '../../../lib/router.tsx';
 import { useSession } from '../../../lib/session.ts';
-import { useReviews } from '../api/get-reviews.ts';
+import { useReviewsList } from '../api/get-reviews.ts';
 import {
   DEFAULT_FILTERS,
   describeFilters,
@@ -55,7 +55,9 @@ export default function ReviewsPage({ title }: { title: string }) {
     if (review) setDetailLoaded(true);
     setOpenState(review);
   }, []);
-  const reviews = useReviews(filters);
+  const { list: reviews, rangeNotOffered } = useReviewsList(filters);
+  // What the list holds: without the highest rating when the service does not offer it.
+  const shown = rangeNotOffered ? { ...filters, maxRating: undefined } : filters;
 
   // A URL out of range or in a non-canonical form is rewritten in place (no extra history entry).
   useEffect(() => {
@@ -94,7 +96,7 @@ export default function ReviewsPage({ title }: { title: string }) {
     setParams(reviewFiltersToParams(next));
   };
 
-  const filterText = describeFilters(filters);
+  const filterText = describeFilters(shown);
   const busy = reviews.isFetching && reviews.isPlaceholderData;
 
   return (
@@ -102,7 +104,7 @@ export default function ReviewsPage({ title }: { title: string }) {
       <PageHeader
         title={title}
         lead="Reviews of your business: left through review requests, and synced from external networks."
-        actions={<ExportCsv filters={filters} />}
+        actions={<ExportCsv filters={shown} />}
       />
       <ReviewFiltersBar
         filters={filters}
@@ -120,7 +122,15 @@ export default function ReviewsPage({ title }: { title: string }) {
           {notice.join('; ')}.
         </Alert>
       )}
-      {reviews.error && <ErrorState error={reviews.error} onRetry={() => reviews.refetch()} />}
+      {rangeNotOffered && (
+        <Alert color="blue" data-testid="range-not-offered">
+          This review service does not filter by highest rating: the list shows every rating from{' '}
+          {filters.minRating ?? 1}★ up.
+        </Alert>
+      )}
+      {reviews.error && !rangeNotOffered && (
+        <ErrorState error={reviews.error} onRetry={() => reviews.refetch()} />
+      )}
       {data ? (
         data.reviews.length === 0 ? (
           <div className="empty-state" data-testid="reviews-empty">

@@ -1,5 +1,5 @@
 import { BFF_PATHS } from '@review-desk/shared/bff';
-import { settingsResponseSchema } from '@review-desk/shared/settings';
+import { settingsResponseSchema } from '@review-desk/shared/settings-api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '../../../lib/http.ts';
 

@@ -1,5 +1,6 @@
 import { BFF_PATHS } from '@review-desk/shared/bff';
-import { type Settings, settingsResponseSchema } from '@review-desk/shared/settings';
+import type { Settings } from '@review-desk/shared/settings';
+import { settingsResponseSchema } from '@review-desk/shared/settings-api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/http.ts';
 import { settingsKeys } from './get-settings.ts';

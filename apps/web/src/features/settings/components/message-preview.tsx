@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Badge.layer.css';
 import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import { renderEmail, renderSms, SMS_SEGMENTS_MAX, type TemplateValues } from '@review-desk/shared/settings';
 import { smsSegments } from '@review-desk/shared/sms-segments';

@@ -59,7 +59,7 @@ describe('Send me a test', () => {
     await user.click(panel.getByLabelText('SMS to my phone'));
     await user.type(panel.getByLabelText(/Your phone/), '12');
     await user.click(panel.getByRole('button', { name: 'Send me a test' }));
-    expect(await panel.findByText(/^phone /)).toBeVisible();
+    expect(await panel.findByText(/^Phone number /)).toBeVisible();
     expect(tests).toEqual([]);
 
     await user.clear(panel.getByLabelText(/Your phone/));
@@ -88,11 +88,11 @@ describe('Send me a test', () => {
     expect(limited).toHaveTextContent(/try again in \d+ s/);
 
     answer = () =>
-      fail('validation_failed', 'smsTemplate must contain {review_link}', {
-        fields: { smsTemplate: 'smsTemplate must contain {review_link}' },
+      fail('validation_failed', 'SMS message must contain {review_link}', {
+        fields: { smsTemplate: 'SMS message must contain {review_link}' },
       });
     await user.click(panel.getByRole('button', { name: 'Send me a test' }));
     expect(await panel.findByText('Fix the words above first: nothing was sent')).toBeVisible();
-    expect(panel.getByText('SMS message: smsTemplate must contain {review_link}')).toBeVisible();
+    expect(panel.getByText('SMS message must contain {review_link}')).toBeVisible();
   });
 });

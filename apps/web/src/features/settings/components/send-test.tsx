@@ -1,3 +1,4 @@
+import '@mantine/core/styles/InlineInput.layer.css';
 import '@mantine/core/styles/Radio.layer.css';
 import { Alert, Button, Group, Paper, Radio, Stack, Text, Title } from '@mantine/core';
 import { fieldErrors } from '@review-desk/shared/envelope';
@@ -15,11 +16,6 @@ import { useSendTest } from '../api/send-test.ts';
 // schema before it leaves; the answer is said plainly: handed to the carrier is not delivered.
 
 const TEMPLATE_FIELDS = ['smsTemplate', 'emailSubject', 'emailTemplate'] as const;
-const FIELD_WORDS = {
-  smsTemplate: 'SMS message',
-  emailSubject: 'Email subject',
-  emailTemplate: 'Email message',
-};
 
 export function SendTest({ words }: { words: MessageTemplates }) {
   const { smsTemplate, emailSubject, emailTemplate } = words;
@@ -47,7 +43,8 @@ export function SendTest({ words }: { words: MessageTemplates }) {
   const error = test.error;
   const templateProblems =
     error instanceof ApiError && error.fields
-      ? TEMPLATE_FIELDS.filter((f) => error.fields?.[f]).map((f) => `${FIELD_WORDS[f]}: ${error.fields?.[f]}`)
+      ? // Each message names its field as the page labels it.
+        TEMPLATE_FIELDS.flatMap((f) => error.fields?.[f] ?? [])
       : [];
   const where = channel === 'sms' ? 'your phone' : me.user.email;
 

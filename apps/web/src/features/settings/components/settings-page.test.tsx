@@ -78,8 +78,8 @@ describe('Settings page (owners)', () => {
     setValue('SMS message', 'Thanks from {business_name}!');
     setValue('Email message', 'Hi {first_name} {review_link}');
     await u.click(screen.getByRole('button', { name: 'Save settings' }));
-    expect(await screen.findByText(/smsTemplate must contain \{review_link\}/)).toBeInTheDocument();
-    expect(screen.getByText(/emailTemplate has an unknown placeholder \{first_name\}/)).toBeInTheDocument();
+    expect(await screen.findByText(/SMS message must contain \{review_link\}/)).toBeInTheDocument();
+    expect(screen.getByText(/Email message has an unknown placeholder \{first_name\}/)).toBeInTheDocument();
     expect(puts).toHaveLength(0);
   });
 
@@ -100,8 +100,8 @@ describe('Settings page (owners)', () => {
   it('shows the service’s field messages next to the field', async () => {
     const { u } = await openLoaded({
       put: () =>
-        fail('validation_failed', 'smsTemplate makes an SMS of 4 segments', {
-          fields: { smsTemplate: 'smsTemplate makes an SMS of 4 segments (GSM-7, 470 of 459 characters)' },
+        fail('validation_failed', 'SMS message makes an SMS of 4 segments', {
+          fields: { smsTemplate: 'SMS message makes an SMS of 4 segments (GSM-7, 470 of 459 characters)' },
         }),
     });
     await u.click(screen.getByRole('button', { name: 'Save settings' }));

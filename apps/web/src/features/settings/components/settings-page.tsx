@@ -1,3 +1,7 @@
+import './settings.css';
+import '@mantine/core/styles/InlineInput.layer.css';
+import '@mantine/core/styles/Checkbox.layer.css';
+import '@mantine/core/styles/Combobox.layer.css';
 import {
   Alert,
   Button,
@@ -5,7 +9,6 @@ import {
   Group,
   NativeSelect,
   Paper,
-  SimpleGrid,
   Skeleton,
   Stack,
   Text,
@@ -15,16 +18,18 @@ import {
 } from '@mantine/core';
 import { fieldErrors } from '@review-desk/shared/envelope';
 import {
+  SETTINGS_FIELD_LABELS as LABEL,
   PLACEHOLDERS,
   REMINDER_AFTER_DAYS_MAX,
   SAMPLE_CUSTOMER_NAME,
   type Settings,
-  type SettingsResponse,
   settingsSchemaFor,
 } from '@review-desk/shared/settings';
+import type { SettingsResponse } from '@review-desk/shared/settings-api';
 import { type ChangeEvent, type FormEvent, lazy, Suspense, useMemo, useState } from 'react';
 import { withMantine } from '../../../app/mantine.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
+import { LeaveGuard } from '../../../components/leave-guard.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ApiError } from '../../../lib/api-error.ts';
 import { toast } from '../../../lib/toast.ts';
@@ -103,6 +108,9 @@ function timeZones(current: string): string[] {
 export function SettingsForm({ answer }: { answer: SettingsResponse }) {
   const update = useUpdateSettings();
   const [form, setForm] = useState<Form>(() => toForm(answer.settings));
+  // What was last saved (or loaded): the form differs from it while there are changes to lose.
+  const [saved, setSaved] = useState<Form>(() => toForm(answer.settings));
+  const dirty = JSON.stringify(form) !== JSON.stringify(saved);
   const [errors, setErrors] = useState<Errors>({});
   const [withoutName, setWithoutName] = useState(false);
   const zones = useMemo(() => timeZones(answer.settings.timeZone), [answer.settings.timeZone]);
@@ -134,8 +142,9 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
     setErrors({});
     // Only what the owner changed: a field left alone keeps following the service's default.
     update.mutate(changedFields(answer.settings, parsed.data), {
-      onSuccess: (saved) => {
-        setForm(toForm(saved.settings));
+      onSuccess: (answered) => {
+        setForm(toForm(answered.settings));
+        setSaved(toForm(answered.settings));
         toast({ color: 'green', title: 'Settings saved', message: 'The next messages use them.' });
       },
       onError: (error) => {
@@ -148,6 +157,7 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
 
   return (
     <form onSubmit={submit} noValidate aria-label="Settings">
+      <LeaveGuard when={dirty} what="the settings" />
       <Stack gap="lg">
         {update.error && !(update.error instanceof ApiError && update.error.fields) && (
           <ErrorState error={update.error} />
@@ -161,11 +171,11 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
               Placeholders: {PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}. A customer without a name reads
               “there”, or your own word: {'{customer_name|friend}'}. The opt-out words are always added.
             </Text>
-            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+            <div className="settings-messages">
               <Stack gap="sm">
-                <Textarea label="SMS message" rows={3} {...input('smsTemplate')} />
-                <TextInput label="Email subject" {...input('emailSubject')} />
-                <Textarea label="Email message" rows={7} {...input('emailTemplate')} />
+                <Textarea label={LABEL.smsTemplate} rows={3} {...input('smsTemplate')} />
+                <TextInput label={LABEL.emailSubject} {...input('emailSubject')} />
+                <Textarea label={LABEL.emailTemplate} rows={7} {...input('emailTemplate')} />
               </Stack>
               <Stack gap="md">
                 <Checkbox
@@ -176,7 +186,7 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
                 <SmsPreview template={form.smsTemplate} values={values} />
                 <EmailPreview subject={form.emailSubject} template={form.emailTemplate} values={values} />
               </Stack>
-            </SimpleGrid>
+            </div>
           </Stack>
         </Paper>
 
@@ -188,7 +198,7 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
               Reminder and sending hours
             </Title>
             <NativeSelect
-              label="Reminder"
+              label={LABEL.reminderAfterDays}
               description="One reminder, with the same words, to a customer who has neither opened the link nor opted out nor been sent another request since; within the sending hours."
               data={REMINDER_OPTIONS}
               {...input('reminderAfterDays')}
@@ -201,8 +211,12 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
             />
             {form.quietHoursOn && (
               <Group align="flex-start">
-                <TextInput label="From" type="time" {...input('start', 'quietHours.start')} />
-                <TextInput label="Until" type="time" {...input('end', 'quietHours.end')} />
+                <TextInput
+                  label={LABEL['quietHours.start']}
+                  type="time"
+                  {...input('start', 'quietHours.start')}
+                />
+                <TextInput label={LABEL['quietHours.end']} type="time" {...input('end', 'quietHours.end')} />
               </Group>
             )}
             {quietError && !errors['quietHours.start'] && !errors['quietHours.end'] && (
@@ -210,9 +224,9 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
                 {quietError}
               </Text>
             )}
-            <NativeSelect label="Time zone" data={zones} {...input('timeZone')} />
+            <NativeSelect label={LABEL.timeZone} data={zones} {...input('timeZone')} />
             <TextInput
-              label="Review site address"
+              label={LABEL.reviewSiteUrl}
               description="Where a happy customer is offered to post a public review (optional)."
               placeholder="https://…"
               {...input('reviewSiteUrl')}

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Combobox.layer.css';
 import '../../../components/overlays.css';
 import { NativeSelect, TextInput } from '@mantine/core';
 import { createUserSchema, type Role } from '@review-desk/shared/bff';
@@ -9,6 +10,7 @@ import { useCreateUser } from '../api/create-user.ts';
 import { roleOptions } from '../model.ts';
 import { FormDialog } from './form-dialog.tsx';
 import { NewPasswordFields } from './new-password-fields.tsx';
+import { PasswordOnce } from './password-once.tsx';
 
 /** Adds a user: email, role and a first password, checked with the shared schema before sending. */
 export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -16,11 +18,15 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('staff');
   const [password, setPassword] = useState('');
+  const [generated, setGenerated] = useState(false);
+  const [added, setAdded] = useState<{ email: string; password: string } | null>(null);
   const [errors, setErrors] = useState<Partial<Record<'email' | 'role' | 'password', string>>>({});
 
   const close = () => {
     setEmail('');
     setPassword('');
+    setGenerated(false);
+    setAdded(null);
     setRole('staff');
     setErrors({});
     create.reset();
@@ -40,7 +46,9 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
           title: 'User added',
           message: `${user.email} can now sign in as ${user.role}.`,
         });
-        close();
+        // A generated password is shown once more, to copy; a typed one the owner knows.
+        if (generated) setAdded({ email: user.email, password: parsed.data.password });
+        else close();
       },
       onError: (error) => {
         if (error instanceof ApiError && error.fields) setErrors(error.fields);
@@ -55,6 +63,7 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
       failure={{ title: 'Could not add the user', error: create.error }}
       onClose={close}
       onSubmit={submit}
+      done={added ? <PasswordOnce email={added.email} password={added.password} onDone={close} /> : undefined}
     >
       <TextInput
         label="Email"
@@ -76,7 +85,10 @@ export function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: (
         label="Password"
         description="At least 12 characters. Share it safely; the user can be given a new one later."
         value={password}
-        onChange={setPassword}
+        onChange={(next, byGenerator) => {
+          setPassword(next);
+          setGenerated(byGenerator);
+        }}
         error={errors.password}
         submitLabel="Add user"
         pending={create.isPending}

@@ -10,6 +10,7 @@ export function FormDialog({
   onClose,
   onSubmit,
   children,
+  done,
 }: {
   opened: boolean;
   title: string;
@@ -17,6 +18,8 @@ export function FormDialog({
   onClose: () => void;
   onSubmit: () => void;
   children: ReactNode;
+  /** Shown instead of the form once it has done its work (a generated password to copy). */
+  done?: ReactNode;
 }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -24,12 +27,14 @@ export function FormDialog({
   };
   return (
     <Modal opened={opened} onClose={onClose} title={title}>
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <FailureAlert title={failure.title} error={failure.error} />
-          {children}
-        </Stack>
-      </form>
+      {done ?? (
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <FailureAlert title={failure.title} error={failure.error} />
+            {children}
+          </Stack>
+        </form>
+      )}
     </Modal>
   );
 }

@@ -1,3 +1,6 @@
+import '@mantine/core/styles/InlineInput.layer.css';
+import '@mantine/core/styles/Checkbox.layer.css';
+import '@mantine/core/styles/Radio.layer.css';
 import '../../../components/overlays.css';
 import { Alert, Button, Checkbox, Group, Modal, Radio, Skeleton, Stack, Text } from '@mantine/core';
 import type { User } from '@review-desk/shared/bff';

@@ -66,7 +66,7 @@ describe('Users page (owners)', () => {
     await u.selectOptions(within(dialog).getByLabelText('Role'), 'manager');
     await u.type(within(dialog).getByLabelText(/^Password/), 'short');
     await u.click(within(dialog).getByRole('button', { name: 'Add user' }));
-    expect(await within(dialog).findByText('password must be at least 12 characters')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Password must be at least 12 characters')).toBeInTheDocument();
     expect(writes).toHaveLength(0);
 
     await u.clear(within(dialog).getByLabelText(/^Password/));
@@ -81,12 +81,24 @@ describe('Users page (owners)', () => {
     await waitFor(() => expect(screen.getAllByTestId('user-row')).toHaveLength(3));
   });
 
-  it('changes a role and removes a user after confirmation', async () => {
+  it('changes a role that grants more only once confirmed, and removes a user after confirmation', async () => {
     const u = userEvent.setup();
     const { writes } = bff();
     renderPage(<UsersPage title="Users" />, { url: '/users', me: session('owner') });
     const rows = await screen.findAllByTestId('user-row');
-    await u.selectOptions(within(rows[1]!).getByLabelText('Role of staff@example.com'), 'manager');
+    const role = within(rows[1]!).getByLabelText('Role of staff@example.com');
+    await u.selectOptions(role, 'owner');
+    const ask = await screen.findByRole('dialog', { name: 'Make staff@example.com owner?' });
+    expect(ask).toHaveTextContent('including managing users');
+    expect(writes).toHaveLength(0);
+    await u.click(within(ask).getByRole('button', { name: 'Keep staff' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(writes).toHaveLength(0);
+    expect(role).toHaveValue('staff');
+
+    await u.selectOptions(role, 'manager');
+    const confirm = await screen.findByRole('dialog', { name: 'Make staff@example.com manager?' });
+    await u.click(within(confirm).getByRole('button', { name: 'Make manager' }));
     await waitFor(() =>
       expect(writes[0]).toEqual({ method: 'PATCH', path: '/bff/users/u2', body: { role: 'manager' } }),
     );
@@ -116,6 +128,25 @@ describe('Users page (owners)', () => {
     await waitFor(() =>
       expect(writes[0]).toEqual({ method: 'PATCH', path: '/bff/users/u2', body: { password: generated } }),
     );
+    // The generated password was shown in the field, and is shown once more to copy.
+    const once = await within(dialog).findByTestId('password-once');
+    expect(within(once).getByLabelText('Password')).toHaveValue(generated);
+    expect(within(once).getByRole('button', { name: 'Copy' })).toBeInTheDocument();
+    await u.click(within(once).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('shows a generated password in the field, not hidden behind dots', async () => {
+    const u = userEvent.setup();
+    bff();
+    renderPage(<UsersPage title="Users" />, { url: '/users', me: session('owner') });
+    await screen.findAllByTestId('user-row');
+    await u.click(screen.getByRole('button', { name: 'Add user' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add a user' });
+    const field = within(dialog).getByLabelText(/^Password/) as HTMLInputElement;
+    expect(field.type).toBe('password');
+    await u.click(within(dialog).getByRole('button', { name: 'Generate a password' }));
+    expect(field.type).toBe('text');
+    expect(field.value).toMatch(/^[A-Za-z2-9]{20}$/);
   });
 });
