@@ -17,6 +17,7 @@ export {
   DEFAULT_CHANNEL,
   messagedContacts,
 } from './channels.ts';
+export { LINK_CREATED } from './link-created.ts';
 
 /**
  * What the send form calls each field. Every message about a field names it so (a person reads
@@ -175,16 +176,6 @@ export const SEND_STATUS_MEANINGS: Record<string, string> = {
   unknown:
     'Outcome unknown: the carrier did not answer in time, so the message may have gone out. Check recent requests before sending again.',
 };
-
-/**
- * A review link's state: nothing was sent, so none of the send statuses fits it (the service
- * answers `sent` for a link too).
- */
-export const LINK_CREATED = {
-  label: 'Link created',
-  meaning:
-    'A review link for this customer. No message was sent: share the link or show its QR code. It is not a review until the customer leaves one.',
-} as const;
 
 /**
  * What a send means, as text in a fixed order: two spellings of one intent (a phone with spaces,

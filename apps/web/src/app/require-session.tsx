@@ -1,4 +1,4 @@
-import { ErrorState } from '../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../components/error-state-lazy.tsx';
 import { Loader } from '../components/loader.tsx';
 import { loginHref } from '../config/paths.ts';
 import { useMe } from '../features/auth/api/get-me.ts';

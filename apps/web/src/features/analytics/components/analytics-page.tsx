@@ -9,7 +9,7 @@ import { analyticsQuerySchema } from '@review-desk/shared/analytics';
 import { DAYS_MAX, DAYS_MIN } from '@review-desk/shared/limits';
 import { type FormEvent, useEffect, useState } from 'react';
 import { withMantine } from '../../../app/mantine.tsx';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { useSearchParams } from '../../../lib/router.tsx';

@@ -6,7 +6,7 @@ import type { ListChannel } from '@review-desk/shared/bulk';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { useMemo, useState } from 'react';
 import { withMantine } from '../../../app/mantine.tsx';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-error.ts';
@@ -16,6 +16,7 @@ import { useSession } from '../../../lib/session.ts';
 import { useCreateBulkSend } from '../api/create-bulk-send.ts';
 import { useBulkSends } from '../api/get-bulk-sends.ts';
 import { askAgainAt, contactHistory } from '../api/get-contact-history.ts';
+import { CHANNEL_WORDS } from '../channel-words.ts';
 import {
   checkFileSize,
   contactsOfRow,
@@ -44,15 +45,6 @@ import { ProgressView } from './progress-view.tsx';
 // anything is sent (errors in the send form's words, duplicates, contacts sent to recently),
 // confirm with the count, then follow the job, which the dashboard server runs (closing the page
 // does not stop it; its address, ?job=…, shows its progress again).
-
-/** The list's channels, in the order offered: the one that sends every row it can first. */
-const CHANNEL_WORDS: [ListChannel, string][] = [
-  ['sms_or_email', 'Text if there is a phone, else email'],
-  ['sms', 'SMS'],
-  ['email', 'Email'],
-  ['both', 'SMS and email'],
-  ['link', 'Link only (nothing is sent to the customer)'],
-];
 
 type Recent =
   | { state: 'idle' }

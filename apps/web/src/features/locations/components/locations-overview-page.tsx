@@ -8,7 +8,7 @@ import {
   sortOverview,
 } from '@review-desk/shared/location-overview';
 import { withMantine } from '../../../app/mantine.tsx';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useSearchParams } from '../../../lib/router.tsx';
 import { overviewDays, useOverview } from '../api/get-overview.ts';

@@ -23,7 +23,7 @@ import {
 import { RATING_MAX, RATING_MIN } from '@review-desk/shared/limits';
 import { useMemo, useState } from 'react';
 import { withMantine } from '../../../app/mantine.tsx';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { describeError } from '../../../lib/describe-error.ts';
 import { toast } from '../../../lib/toast.ts';

@@ -6,7 +6,7 @@ import { isLastPage, pageRange } from '@review-desk/shared/reviews';
 import { type FormEvent, useEffect, useState } from 'react';
 import { withMantine } from '../../../app/mantine.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-error.ts';

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { isAbortError } from '../../../lib/api-error.ts';
 import { MARKS, markNow } from '../../../lib/perf-marks.ts';
 import { toast } from '../../../lib/toast.ts';

@@ -4,7 +4,7 @@ import type { ReviewDetail } from '@review-desk/shared/review-reply';
 import type { ReviewItem } from '@review-desk/shared/reviews';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { withMantine } from '../../../app/mantine.tsx';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useLocations } from '../../../lib/location-list.ts';

@@ -3,7 +3,7 @@ import type { ReviewItem } from '@review-desk/shared/reviews';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert } from '../../../components/alert.tsx';
 import { Button } from '../../../components/button.tsx';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { Loader, Skeleton } from '../../../components/loader.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useSearchParams } from '../../../lib/router.tsx';

@@ -28,7 +28,7 @@ import {
 import type { SettingsResponse } from '@review-desk/shared/settings-api';
 import { type ChangeEvent, type FormEvent, lazy, Suspense, useMemo, useState } from 'react';
 import { withMantine } from '../../../app/mantine.tsx';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { LeaveGuard } from '../../../components/leave-guard.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ApiError } from '../../../lib/api-error.ts';

@@ -2,7 +2,7 @@ import { Button, Skeleton, Stack } from '@mantine/core';
 import type { User } from '@review-desk/shared/bff';
 import { lazy, Suspense, useState } from 'react';
 import { withMantine } from '../../../app/mantine.tsx';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { useUsers } from '../api/get-users.ts';
