@@ -19,7 +19,7 @@ import { serviceBenchmark } from './service.ts';
 import { webhooksBenchmark } from './webhooks.ts';
 import { widgetBenchmark } from './widget.ts';
 
-// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,widget,webhooks,inbox] [--workers N[,N…]] [--cpu-prof DIR]
+// npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,webhooks,widget,inbox] [--workers N[,N…]] [--cpu-prof DIR]
 //
 // Runs the benchmarks one after another (never two at once: they share the machine), prints each
 // table as it finishes and writes bench/results/latest.{json,md} (--quick: latest-quick.*; a run
@@ -34,8 +34,8 @@ const BENCHMARKS = [
   'locations',
   'bulk',
   'alerts',
-  'widget',
   'webhooks',
+  'widget',
   'inbox',
 ] as const;
 type Name = (typeof BENCHMARKS)[number];
@@ -51,7 +51,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,widget,webhooks,inbox] [--workers N[,N…]] [--cpu-prof DIR]',
+    'npm run bench [-- --quick] [--only proxy,service,delivery,dashboard,export,locations,bulk,alerts,webhooks,widget,inbox] [--workers N[,N…]] [--cpu-prof DIR]',
   );
   process.exit(0);
 }
@@ -103,8 +103,8 @@ if (only.includes('delivery'))
     }),
   );
 if (only.includes('alerts')) report(await alertsSection(quick));
-if (only.includes('widget')) report(await widgetBenchmark({ quick }));
 if (only.includes('webhooks')) report(await webhooksBenchmark({ quick }));
+if (only.includes('widget')) report(await widgetBenchmark({ quick }));
 if (only.includes('inbox')) report(await inboxBenchmark({ quick }));
 const inBrowser = ['dashboard', 'export', 'locations', 'inbox'] as const;
 if (inBrowser.some((name) => only.includes(name))) {

@@ -2,15 +2,19 @@ import type { Database } from '@review-desk/server/db/types';
 import type { JobHandler, JobRunner } from '@review-desk/server/jobs/runner';
 import { jobStore } from '@review-desk/server/jobs/store';
 import { type AppContext, sendContextOf } from './context.ts';
+import type { SquareConfig } from './integrations/square/config.ts';
+import { createSquare, type Square } from './integrations/square/service.ts';
 import { REMINDER_JOB } from './reminders/reminders.ts';
 import { deliverHeld, recordHeld } from './requests/held.ts';
 import { createScheduler, scheduledSendHandler } from './requests/scheduled.ts';
+import { sendReviewRequest } from './requests/send.ts';
 import { reviewLinkFor } from './requests/validate.ts';
 import { startDispatcher } from './webhooks/dispatcher.ts';
 import { WEBHOOK_RETENTION_JOB, webhookRetention, webhookRetentionJob } from './webhooks/retention.ts';
 
 // What every process of the service does besides answering: the leased jobs (held sends going out
-// at their time, reminders, the webhooks' retention) and the delivery of the webhooks' outbox.
+// at their time, reminders, the webhooks' retention), the delivery of the webhooks' outbox, and
+// Square's notifications turned into sends.
 
 /**
  * The process's runner of scheduled work, made with the app and started by startApi; `more`: the
@@ -71,4 +75,16 @@ export async function drainAll(ctx: AppContext): Promise<number> {
     ran += jobs;
     if (jobs === 0) return ran;
   }
+}
+
+/** Square for every business: its notifications become sends through the service's own send path. */
+export function squareFor(ctx: AppContext, config: SquareConfig): Square {
+  return createSquare({
+    store: ctx.store,
+    box: ctx.box,
+    config,
+    publicOrigin: () => ctx.site.publicOrigin,
+    now: ctx.now,
+    send: (sender, body, source) => sendReviewRequest(sendContextOf(ctx), sender, body, source),
+  });
 }

@@ -12,8 +12,8 @@ import { API_PREFIX } from '@review-desk/shared';
 import express from 'express';
 import { createKeyUsage } from './accounts/keys.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
-import { createJobs, drainAll, startOutbox } from './background.ts';
-import { type AppContext, sendContextOf } from './context.ts';
+import { createJobs, drainAll, squareFor, startOutbox } from './background.ts';
+import type { AppContext } from './context.ts';
 import { createDeliveryProvider } from './delivery/index.ts';
 import { devOutboxRoutes } from './delivery/outbox-routes.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
@@ -34,14 +34,13 @@ import {
   securityHeaders,
 } from './http/index.ts';
 import { squareRoutes } from './integrations/square/routes.ts';
-import { createSquare, type Square } from './integrations/square/service.ts';
+import type { Square } from './integrations/square/service.ts';
 import { docsRoutes } from './openapi/routes.ts';
 import { createRateLimiter, createSharedRateLimiter } from './rate/limiter.ts';
 import { createReminders, type Reminders } from './reminders/reminders.ts';
 import { recoverInterruptedSends } from './requests/held.ts';
 import { requestsRoutes } from './requests/read-routes.ts';
 import { sendRoutes } from './requests/routes.ts';
-import { sendReviewRequest } from './requests/send.ts';
 import { sendStore } from './requests/send-store.ts';
 import { reviewLinkFor } from './requests/validate.ts';
 import { reviewPageRoutes } from './review-page/routes.ts';
@@ -156,14 +155,7 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
   // Finished jobs (one per reminder, per held send) are deleted after a while, by a job of their own.
   const retention = jobRetention({ db, clock, logger: sink.logger });
   ctx.jobs = createJobs(full, db, { [retention.kind]: retention.handler, ...reviewJobs(full) });
-  ctx.square = createSquare({
-    store,
-    box,
-    config: config.square,
-    publicOrigin: () => ctx.site.publicOrigin,
-    now,
-    send: (sender, body, source) => sendReviewRequest(sendContextOf(full), sender, body, source),
-  });
+  ctx.square = squareFor(full, config.square);
   const app = expressApp(full, config, clock, metrics);
   // Widget views answered from memory go out before Express; everything else goes through it.
   const fastPath = widgetFastPath(full);

@@ -50,12 +50,12 @@ export type RouteGates = Record<
   | 'overview'
   | 'settings.read'
   | 'settings.write'
-  | 'widget.read'
-  | 'widget.write'
-  | 'widget.show'
   | 'integrations.read'
   | 'integrations.write'
   | 'integrations.remove'
+  | 'widget.read'
+  | 'widget.write'
+  | 'widget.show'
   | 'settings.remove'
   | 'alerts'
   | 'alerts.write'
@@ -127,14 +127,14 @@ export function createGates(deps: {
       overview: [...may('analytics:read'), noBody, share],
       'settings.read': [...may('settings:manage'), at, noBody, share],
       'settings.write': [sameSite, ...may('settings:manage'), at, json, share],
-      // Settings → Website widget: the same owners; showing a review again carries no body.
-      'widget.read': [...may('settings:manage'), at, noBody, share],
-      'widget.write': [sameSite, ...may('settings:manage'), at, json, share],
-      'widget.show': [sameSite, ...may('settings:manage'), at, noBody, share],
       // Settings → Integrations: the same owners; removals and actions carry no body.
       'integrations.read': [...may('settings:manage'), at, noBody, share],
       'integrations.write': [sameSite, ...may('settings:manage'), at, json, share],
       'integrations.remove': [sameSite, ...may('settings:manage'), at, share],
+      // Settings → Website widget: the same owners; showing a review again carries no body.
+      'widget.read': [...may('settings:manage'), at, noBody, share],
+      'widget.write': [sameSite, ...may('settings:manage'), at, json, share],
+      'widget.show': [sameSite, ...may('settings:manage'), at, noBody, share],
       'settings.remove': [sameSite, ...may('settings:manage'), at, noBody, share],
       alerts: [...may('reviews:read'), noBody],
       'alerts.write': [sameSite, ...may('reviews:read'), json],

@@ -10,10 +10,10 @@ export const SCOPES = [
   'settings:read',
   'settings:write',
   'review_requests:read',
-  'widget:read',
-  'widget:write',
   // Webhook endpoints (webhooks.ts): create, list, rotate, remove and their deliveries.
   'webhooks:write',
+  'widget:read',
+  'widget:write',
   'reviews:reply',
 ] as const;
 export type Scope = (typeof SCOPES)[number];

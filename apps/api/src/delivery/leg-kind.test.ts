@@ -4,6 +4,7 @@ import path from 'node:path';
 import { migrate } from '@review-desk/server/db/migrate';
 import { describeEngines, useTestDatabase } from '@review-desk/server/test-support/databases';
 import { afterAll, expect, it } from 'vitest';
+import { REQUESTS_MIGRATIONS } from '../requests/origins.ts';
 import { DELIVERY_MIGRATIONS, deliveryStore, type NewLeg } from './store.ts';
 
 // A request's legs of each kind: the send's (`request`) and the reminder's (`reminder`) are kept
@@ -42,7 +43,8 @@ describeEngines('delivery legs by kind', (dialect) => {
       `INSERT INTO delivery_legs (request_id, channel, business_id, provider, to_addr, state, updated_at)
        VALUES ('req_old', 'sms', 1, 'twilio', '+14155550100', 'delivered', 1001)`,
     );
-    await migrate(db, [DELIVERY_MIGRATIONS]);
+    // Today's delivery migrations, and the requests' column of cancellations the store reads.
+    await migrate(db, [DELIVERY_MIGRATIONS, REQUESTS_MIGRATIONS]);
 
     const store = deliveryStore(db);
     expect(await store.legs('req_old')).toMatchObject([{ kind: 'request', state: 'delivered' }]);

@@ -12,7 +12,7 @@ import { outcomeRecorder } from './outcomes.ts';
 import { secretsOf } from './service.ts';
 import { webhookHeaders } from './sign.ts';
 
-// Delivering the outbox (docs/decisions/0026-webhook-outbox.md). Every process runs one: it claims
+// Delivering the outbox (docs/api.md, "Webhooks"). Every process runs one: it claims
 // due deliveries under a lease (so of several processes one attempts each), at most PER_ENDPOINT
 // of an endpoint at a time and none of an endpoint it is still attempting — one endpoint that
 // hangs holds its own lane for the 5 s timeout, never the others'. A failure is retried after

@@ -38,10 +38,10 @@ import { useUpdateSettings } from '../api/update-settings.ts';
 import { EmailPreview, SmsPreview } from './message-preview.tsx';
 import { SendTest } from './send-test.tsx';
 
-/** Settings → Website widget: its own chunk, fetched once the page is drawn. */
-const WebsiteWidget = lazy(() => import('./website-widget.tsx'));
 // Its own chunk: the Settings page's first load stays within its budget (bench/budgets.json).
 const IntegrationsSection = lazy(() => import('./integrations-section.tsx'));
+/** Settings → Website widget: its own chunk, fetched once the page is drawn. */
+const WebsiteWidget = lazy(() => import('./website-widget.tsx'));
 const GoogleConnection = lazy(() => import('./google-connection.tsx'));
 const SavedRepliesEditor = lazy(() => import('./saved-replies-editor.tsx'));
 
@@ -263,14 +263,14 @@ function SettingsPage({ title }: { title: string }) {
       )}
       {!settings.data && !settings.error && <Skeleton height={320} aria-label="Loading settings" />}
       {settings.data && <SettingsForm answer={settings.data} />}
-      <Suspense fallback={<Skeleton height={240} aria-label="Loading the website widget" />}>
-        <WebsiteWidget />
-      </Suspense>
       {settings.data && (
         <Suspense fallback={<Skeleton height={200} aria-label="Loading integrations" />}>
           <IntegrationsSection />
         </Suspense>
       )}
+      <Suspense fallback={<Skeleton height={240} aria-label="Loading the website widget" />}>
+        <WebsiteWidget />
+      </Suspense>
       {/* Below the fold, each its own chunk. */}
       <Suspense fallback={null}>
         <GoogleConnection />
