@@ -5,7 +5,6 @@ import { alertsSection } from './alerts.ts';
 import { bulkBenchmark } from './bulk.ts';
 import { bulkFloodBenchmark } from './bulk-flood.ts';
 import { browserSection, bundleSection } from './dashboard.ts';
-import { phoneSection } from './dashboard-phone.ts';
 import { deliveryBenchmark } from './delivery.ts';
 import { exportSection } from './export.ts';
 import { inboxBenchmark } from './inbox.ts';
@@ -34,9 +33,9 @@ const BENCHMARKS = [
   'locations',
   'bulk',
   'alerts',
+  'inbox',
   'webhooks',
   'widget',
-  'inbox',
 ] as const;
 type Name = (typeof BENCHMARKS)[number];
 
@@ -129,10 +128,7 @@ if (inBrowser.some((name) => only.includes(name))) {
       });
       const browser = await launchBrowser();
       try {
-        if (only.includes('dashboard')) {
-          report(await browserSection(browser, stack, quick));
-          report(await phoneSection(stack, quick));
-        }
+        if (only.includes('dashboard')) report(await browserSection(browser, stack, quick));
         if (only.includes('export')) report(await exportSection(browser, stack, quick));
         if (only.includes('inbox')) report(await inboxBrowserSection(browser, stack, quick));
       } finally {

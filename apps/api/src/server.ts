@@ -1,65 +1,36 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Clock, FakeClock, systemClock } from '@review-desk/server/clock';
 import type { Database } from '@review-desk/server/db/types';
-import { healthRoutes } from '@review-desk/server/health';
 import { jobRetention } from '@review-desk/server/jobs/retention';
 import type { JobRunner } from '@review-desk/server/jobs/runner';
 import { createLogSink, type LogSink, writeReadyLine } from '@review-desk/server/log';
 import { createHttpMetrics } from '@review-desk/server/metrics';
 import { createSecretBox, loadSecretsKey } from '@review-desk/server/secrets';
 import { type Served, serve } from '@review-desk/server/serve';
-import { API_PREFIX } from '@review-desk/shared';
-import express from 'express';
 import { createKeyUsage } from './accounts/keys.ts';
-import { analyticsRoutes } from './analytics/routes.ts';
-import { createJobs, drainAll, squareFor, startOutbox } from './background.ts';
+import { expressApp } from './app.ts';
+import { createJobs, squareFor, startOutbox } from './background.ts';
 import type { AppContext } from './context.ts';
 import { createDeliveryProvider } from './delivery/index.ts';
-import { devOutboxRoutes } from './delivery/outbox-routes.ts';
 import type { DeliveryProvider } from './delivery/provider.ts';
 import { openDeliveryTracker } from './delivery/tracker.ts';
-import { TWILIO_WEBHOOKS, twilioWebhookRoutes } from './delivery/twilio-routes.ts';
+import { TWILIO_WEBHOOKS } from './delivery/twilio-routes.ts';
 import { seedDemo } from './demo/seed.ts';
 import type { Config } from './env.ts';
-import { devClockRoutes } from './http/dev-clock.ts';
-import {
-  cors,
-  credentials,
-  errorHandler,
-  logRefusal,
-  notFound,
-  rateLimit,
-  requestId,
-  requestLogging,
-  securityHeaders,
-} from './http/index.ts';
-import { squareRoutes } from './integrations/square/routes.ts';
+import { logRefusal } from './http/index.ts';
 import type { Square } from './integrations/square/service.ts';
-import { docsRoutes } from './openapi/routes.ts';
 import { createRateLimiter, createSharedRateLimiter } from './rate/limiter.ts';
 import { createReminders, type Reminders } from './reminders/reminders.ts';
 import { recoverInterruptedSends } from './requests/held.ts';
-import { requestsRoutes } from './requests/read-routes.ts';
-import { sendRoutes } from './requests/routes.ts';
 import { sendStore } from './requests/send-store.ts';
 import { reviewLinkFor } from './requests/validate.ts';
-import { reviewPageRoutes } from './review-page/routes.ts';
 import { composeReviews, reviewJobs, scheduleReviewJobs } from './reviews/compose.ts';
-import { googleRoutes } from './reviews/google/routes.ts';
 import { recoverReplies } from './reviews/reply/recover.ts';
-import { replyRoutes } from './reviews/reply/routes.ts';
-import { reviewsRoutes } from './reviews/routes.ts';
 import { createSettingsService, openSettings } from './settings/index.ts';
-import { settingsRoutes } from './settings/routes.ts';
 import { openApiDatabase } from './store/database.ts';
 import { createStore } from './store/index.ts';
 import type { Dispatcher } from './webhooks/dispatcher.ts';
 import { deliveryEvents } from './webhooks/events.ts';
-import { webhookRoutes } from './webhooks/routes.ts';
 import { createWebhooks } from './webhooks/service.ts';
-import { widgetFastPath } from './widget/fast-path.ts';
-import { widgetOwnerRoutes } from './widget/owner-routes.ts';
-import { widgetPublicRoutes } from './widget/public-routes.ts';
 import { createWidgets } from './widget/service.ts';
 
 // Composition: configuration → store, delivery, logger → the Express app, mounted in the order
@@ -150,67 +121,13 @@ export function buildApp(config: Config, db: Database, options: ApiOptions = {})
     monthlySendAllowance: config.monthlySendAllowance,
     reviewLink: (token) => reviewLinkFor(ctx.site.publicOrigin, token),
   });
-  composeReviews(ctx);
-  const full = ctx as AppContext;
   // Finished jobs (one per reminder, per held send) are deleted after a while, by a job of their own.
   const retention = jobRetention({ db, clock, logger: sink.logger });
+  composeReviews(ctx);
+  const full = ctx as AppContext;
   ctx.jobs = createJobs(full, db, { [retention.kind]: retention.handler, ...reviewJobs(full) });
   ctx.square = squareFor(full, config.square);
-  const app = expressApp(full, config, clock, metrics);
-  // Widget views answered from memory go out before Express; everything else goes through it.
-  const fastPath = widgetFastPath(full);
-  const handler = (req: IncomingMessage, res: ServerResponse) => {
-    if (!fastPath(req, res)) app(req, res);
-  };
-  return { app, handler, ctx: full, sink, retention };
-}
-
-/** The Express app over the context, its middleware in the order of a request's story. */
-function expressApp(ctx: AppContext, config: Config, clock: Clock, metrics: AppContext['metrics']) {
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  app.set('trust proxy', config.trustProxy);
-  app.set('query parser', false); // every route reads the raw query through shared queryRecord
-
-  app.use(requestId());
-  app.use(requestLogging(ctx));
-  app.use(securityHeaders(ctx));
-  // Visitors of businesses' websites whose answer is not in memory yet (widget/fast-path.ts).
-  app.use(widgetPublicRoutes(ctx));
-  app.use(API_PREFIX, cors(ctx), credentials(ctx), rateLimit(ctx));
-  app.use(sendRoutes(ctx));
-  app.use(reviewsRoutes(ctx));
-  app.use(replyRoutes(ctx));
-  app.use(googleRoutes(ctx));
-  app.use(analyticsRoutes(ctx));
-  app.use(requestsRoutes(ctx));
-  app.use(twilioWebhookRoutes(ctx));
-  app.use(webhookRoutes(ctx));
-  app.use(squareRoutes(ctx));
-  app.use(settingsRoutes(ctx));
-  app.use(widgetOwnerRoutes(ctx));
-  app.use(docsRoutes(ctx));
-  app.use(reviewPageRoutes(ctx));
-  app.use(
-    healthRoutes({
-      checks: {
-        database: async () => {
-          await ctx.store.db.get('SELECT 1 AS ok');
-          return 'ok';
-        },
-      },
-      metrics: async () => ({ type: metrics.registry.contentType, body: await metrics.registry.metrics() }),
-      metricsToken: config.metricsToken,
-      answerOptions: true,
-    }),
-  );
-  if (config.devOutbox) app.use(devOutboxRoutes(ctx));
-  if (config.devClock && clock instanceof FakeClock)
-    app.use(devClockRoutes(clock, { drain: () => drainAll(ctx) }));
-  app.use(notFound);
-  app.use(errorHandler(ctx.logger));
-  return app;
+  return { ...expressApp(full, config, clock, metrics), ctx: full, sink, retention };
 }
 
 export type RunningApi = {

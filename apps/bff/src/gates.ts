@@ -50,13 +50,13 @@ export type RouteGates = Record<
   | 'overview'
   | 'settings.read'
   | 'settings.write'
+  | 'settings.remove'
   | 'integrations.read'
   | 'integrations.write'
   | 'integrations.remove'
   | 'widget.read'
   | 'widget.write'
   | 'widget.show'
-  | 'settings.remove'
   | 'alerts'
   | 'alerts.write'
   | 'bulk.read'
@@ -127,6 +127,7 @@ export function createGates(deps: {
       overview: [...may('analytics:read'), noBody, share],
       'settings.read': [...may('settings:manage'), at, noBody, share],
       'settings.write': [sameSite, ...may('settings:manage'), at, json, share],
+      'settings.remove': [sameSite, ...may('settings:manage'), at, noBody, share],
       // Settings → Integrations: the same owners; removals and actions carry no body.
       'integrations.read': [...may('settings:manage'), at, noBody, share],
       'integrations.write': [sameSite, ...may('settings:manage'), at, json, share],
@@ -135,7 +136,6 @@ export function createGates(deps: {
       'widget.read': [...may('settings:manage'), at, noBody, share],
       'widget.write': [sameSite, ...may('settings:manage'), at, json, share],
       'widget.show': [sameSite, ...may('settings:manage'), at, noBody, share],
-      'settings.remove': [sameSite, ...may('settings:manage'), at, noBody, share],
       alerts: [...may('reviews:read'), noBody],
       'alerts.write': [sameSite, ...may('reviews:read'), json],
       // List sends: who may send may send to a list, at the location addressed.

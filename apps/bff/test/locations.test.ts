@@ -182,7 +182,7 @@ describe('locations through the BFF', () => {
     b.reset();
     const reply = await owner.get('/bff/overview?days=30');
     expect(reply.status).toBe(200);
-    // The stand-in reports completions only, and one pending review rated 5★.
+    // The stand-in reports completions only, and one pending review rated 5★: no reply figures.
     const figures = {
       sent: null,
       completed: 3,
@@ -190,6 +190,9 @@ describe('locations through the BFF', () => {
       reviews: null,
       avgRating: null,
       lowWaiting: 0,
+      responded: null,
+      responseRate: null,
+      medianFirstReplySeconds: null,
     };
     expect(reply.json.data.rows).toEqual([
       { slug: 'downtown', name: 'Downtown', ok: true, ...figures },

@@ -107,13 +107,6 @@ export const API_ERROR_CODES = {
     action: 'Choose another slug.',
   },
   // Answering reviews (docs/api.md, "Answering reviews").
-  review_not_found: {
-    from: 'api',
-    status: 404,
-    message: 'No review with this id for this business.',
-    retry: false,
-    action: 'Check the review id: it is the `id` of a review in the list.',
-  },
   review_changed: {
     from: 'api',
     status: 409,
@@ -174,6 +167,13 @@ export const API_ERROR_CODES = {
     message: 'No website widget with this id.',
     retry: false,
     action: 'Copy the snippet again from Settings → Website widget: the id in it is not this service’s.',
+  },
+  review_not_found: {
+    from: 'api',
+    status: 404,
+    message: 'No review with this id in this business.',
+    retry: false,
+    action: 'Check the review’s id.',
   },
   review_synced: {
     from: 'api',

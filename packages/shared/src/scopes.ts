@@ -1,8 +1,8 @@
 // docs/api.md: each endpoint enforces one scope. `settings:read` and `settings:write` are the
 // extension's (GET/PUT /api/v1/settings, settings.ts), and so is `review_requests:read`
 // (GET /api/v1/requests, requests.ts; a key with review_requests:write may read them too), and
-// `widget:read` and `widget:write` (the website widget's owner calls, widget.ts).
-// `reviews:reply` (answering, ignoring and reopening reviews: review-reply.ts).
+// `reviews:reply` (answering, ignoring and reopening reviews: review-reply.ts); `widget:read` and
+// `widget:write` (the website widget's owner calls, widget.ts).
 export const SCOPES = [
   'review_requests:write',
   'reviews:read',
@@ -10,11 +10,11 @@ export const SCOPES = [
   'settings:read',
   'settings:write',
   'review_requests:read',
+  'reviews:reply',
   // Webhook endpoints (webhooks.ts): create, list, rotate, remove and their deliveries.
   'webhooks:write',
   'widget:read',
   'widget:write',
-  'reviews:reply',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

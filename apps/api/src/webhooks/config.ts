@@ -19,7 +19,7 @@ export const WEBHOOK_VARIABLES = setting.defineConfig({
     }),
     shown: '`SECRETS_KEY_FILE`',
     description:
-      'The 32-byte key (64 hex digits or base64) that seals the secrets the service keeps for others in the database (webhook signing secrets, Square keys). Unset: read from `SECRETS_KEY_FILE`.',
+      'The 32-byte key (64 hex digits or base64) that seals the secrets the service keeps for others in the database (webhook signing secrets, Square keys, Google tokens). Unset: read from `SECRETS_KEY_FILE`.',
   },
   SECRETS_KEY_FILE: {
     type: setting.text(),

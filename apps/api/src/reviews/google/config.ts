@@ -1,10 +1,9 @@
 import * as setting from '@review-desk/server/config';
 import { REPO_ROOT, resolveFrom } from '@review-desk/server/files';
-import { parseSecretsKey } from '@review-desk/server/secrets';
 import { z } from 'zod';
 
-// The variables of the Google Business Profile connection and of the secrets key its tokens are
-// sealed with: part of the service's configuration table (env.ts), read here.
+// The variables of the Google Business Profile connection: part of the service's configuration
+// table (env.ts), read here. Its tokens are sealed with the service's secrets key (webhooks/config.ts).
 
 export const GOOGLE_VARIABLES = setting.defineConfig({
   GOOGLE_API_BASE: {
@@ -39,20 +38,6 @@ export const GOOGLE_VARIABLES = setting.defineConfig({
     description:
       'How long a call to Google may take. A reply whose answer did not come in time is `unknown`, never posted again by itself.',
   },
-  SECRETS_KEY: {
-    type: z.string().refine((value) => parseSecretsKey(value) !== null, {
-      error: 'must be 32 bytes as 64 hex digits or base64',
-    }),
-    shown: '`SECRETS_KEY_FILE`',
-    description:
-      'The 32-byte key (64 hex digits or base64) the Google tokens are sealed with in the database. Unset: read from `SECRETS_KEY_FILE`.',
-  },
-  SECRETS_KEY_FILE: {
-    type: setting.text(),
-    default: 'data/api-secrets-key',
-    description:
-      'File holding the secrets key; made (0600) with a new random key when missing. Keep it out of the database’s backups, or a copy of both opens the tokens.',
-  },
 });
 
 type GoogleValues = setting.ConfigValues<typeof GOOGLE_VARIABLES>;
@@ -67,7 +52,10 @@ export type GoogleConfig = {
   secrets: { key: string | undefined; file: string };
 };
 
-export function googleConfig(e: GoogleValues): GoogleConfig {
+/** `e` also holds the secrets key's variables (webhooks/config.ts): the tokens are sealed with it. */
+export function googleConfig(
+  e: GoogleValues & { SECRETS_KEY: string | undefined; SECRETS_KEY_FILE: string },
+): GoogleConfig {
   if (e.GOOGLE_CLIENT_ID && !e.GOOGLE_CLIENT_SECRET)
     throw setting.configError('GOOGLE_CLIENT_SECRET', 'is required with GOOGLE_CLIENT_ID');
   if (e.GOOGLE_CLIENT_SECRET && !e.GOOGLE_CLIENT_ID)

@@ -38,12 +38,12 @@ import { useUpdateSettings } from '../api/update-settings.ts';
 import { EmailPreview, SmsPreview } from './message-preview.tsx';
 import { SendTest } from './send-test.tsx';
 
+const GoogleConnection = lazy(() => import('./google-connection.tsx'));
+const SavedRepliesEditor = lazy(() => import('./saved-replies-editor.tsx'));
 // Its own chunk: the Settings page's first load stays within its budget (bench/budgets.json).
 const IntegrationsSection = lazy(() => import('./integrations-section.tsx'));
 /** Settings → Website widget: its own chunk, fetched once the page is drawn. */
 const WebsiteWidget = lazy(() => import('./website-widget.tsx'));
-const GoogleConnection = lazy(() => import('./google-connection.tsx'));
-const SavedRepliesEditor = lazy(() => import('./saved-replies-editor.tsx'));
 
 // Owners word their review requests and see them as the customer will, set the one reminder,
 // the sending hours and time zone, and the review site. Checked with the shared schema (the
