@@ -81,11 +81,11 @@ async function signIn(page: Page) {
 /** The owner's navigation with two locations, in order, and the heading each page has. */
 const NAVIGATION = [
   { label: 'Reviews', path: '/reviews', heading: 'Reviews' },
+  { label: 'Inbox', path: '/inbox', heading: 'Inbox' },
   { label: 'Send request', path: '/send', heading: 'Send a review request' },
   { label: 'Recent requests', path: '/requests', heading: 'Recent requests' },
   { label: 'Analytics', path: '/analytics', heading: 'Analytics' },
   { label: 'Locations', path: '/locations', heading: 'Locations' },
-  { label: 'Needs attention', path: '/attention', heading: 'Needs attention' },
   { label: 'Users', path: '/users', heading: 'Users' },
   { label: 'Settings', path: '/settings', heading: 'Settings' },
 ];
