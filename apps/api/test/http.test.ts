@@ -141,6 +141,10 @@ describe('OpenAPI and docs', () => {
       'customerPhone',
       'customerEmail',
       'channel',
+      // The extensions of sends that wait (docs/api.md).
+      'sendAt',
+      'delayMinutes',
+      'externalId',
     ]);
     expect(sendBody.additionalProperties).toBe(false);
     const limit = result.body.paths['/api/v1/reviews'].get.parameters.find(
