@@ -78,6 +78,7 @@ const PAGES: PageCase[] = [
       await check('list checked');
     },
   },
+  { path: '/inbox', name: 'inbox', ready: (page) => page.getByTestId('inbox-row').first() },
   { path: '/requests', name: 'recent-requests', ready: (page) => page.getByTestId('send-row').first() },
   { path: '/analytics', name: 'analytics', ready: (page) => page.getByTestId('kpi-completed') },
   {

@@ -88,7 +88,11 @@ describeEachEngine({ monthlySendAllowance: 0 }, (api) => {
         external_id: `ext-${i}`,
       }));
       await importReviews(store, 'mix', rows, start);
-      expect(await importReviews(store, 'mix', rows.slice(0, 5), start)).toEqual({ imported: 0, skipped: 5 });
+      expect(await importReviews(store, 'mix', rows.slice(0, 5), start)).toEqual({
+        imported: 0,
+        updated: 0,
+        skipped: 5,
+      });
       // Status changes move reviews between counters.
       const some = await queryAll<{ id: number }>(
         store,

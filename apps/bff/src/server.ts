@@ -108,22 +108,17 @@ export type Bff = {
 
 export function createBff(
   config: Config,
-  logs: Pick<LogSink, 'logger' | 'access'>,
+  { logger, ...logs }: Pick<LogSink, 'logger' | 'access'>,
   metrics: Metrics,
   stores: Stores,
 ): Bff {
-  const { logger } = logs;
   const hasher = createContactHasher(stores.contactSecret);
   const opened = openLocations(stores.db, config);
   const directory = createLocationDirectory({
     config,
     store: opened.store,
     ...(config.devHooks ? { developmentUpstream: developmentUpstreams(2_000) } : {}),
-    onReloadFailed: (error) =>
-      logger.warn(
-        { err: error instanceof Error ? error.message : String(error) },
-        'locations: the table could not be read again; the locations read before stay in use',
-      ),
+    logger,
   });
   const handlers = createHandlerSet({
     journal: stores.journal,

@@ -37,9 +37,7 @@ export type ReviewOrder = (typeof REVIEW_ORDERS)[number];
 
 /**
  * Query of GET /api/v1/reviews, from a query record (see `queryRecord`). Unknown parameters are
- * refused. `maxRating`, `platform` and `order` are this service's extensions (docs/api.md,
- * "Listing reviews"): with `minRating` and `maxRating`, the ratings from one to the other, both
- * included.
+ * refused. `maxRating`, `platform` and `order` are this service's extensions (docs/api.md).
  */
 export const reviewsQuerySchema = /* @__PURE__ */ z
   .strictObject({
@@ -60,7 +58,7 @@ export const reviewsQuerySchema = /* @__PURE__ */ z
   })
   .check(
     z.refine((q) => q.minRating === undefined || q.maxRating === undefined || q.minRating <= q.maxRating, {
-      error: 'minRating must not be more than maxRating',
+      error: 'maxRating must be at least minRating',
       path: ['maxRating'],
     }),
   );

@@ -1,5 +1,6 @@
 import { StartupError } from '@review-desk/server/startup-error';
 import type { LocationAccess } from '@review-desk/shared';
+import type { Logger } from 'pino';
 import type { Config, Upstream } from '../env.ts';
 import { IMPLICIT_LOCATION_ID } from './records/records.ts';
 import type { Location, LocationStore } from './store.ts';
@@ -49,8 +50,8 @@ export function createLocationDirectory(deps: {
   developmentUpstream?: (url: URL) => Promise<boolean>;
   reloadMs?: number;
   now?: () => number;
-  /** A reload that failed (the last good table is kept): said once per different reason. */
-  onReloadFailed?: (error: unknown) => void;
+  /** Where a reload that failed is said (the last good table is kept), once per different reason. */
+  logger?: Pick<Logger, 'warn'>;
 }) {
   const { config } = deps;
   const reloadMs = deps.reloadMs ?? 2_000;
@@ -124,7 +125,11 @@ export function createLocationDirectory(deps: {
       (error) => {
         loading = null;
         const reason = error instanceof Error ? error.message : String(error);
-        if (reason !== lastFailure) deps.onReloadFailed?.(error);
+        if (reason !== lastFailure)
+          deps.logger?.warn(
+            { err: reason },
+            'locations: the table could not be read again; the locations read before stay in use',
+          );
         lastFailure = reason;
         throw error;
       },

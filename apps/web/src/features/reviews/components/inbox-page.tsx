@@ -1,4 +1,5 @@
 import { Alert, Button, Group, NativeSelect, Skeleton, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { replyOutcomeWords } from '@review-desk/shared/reply-words';
 import type { ReviewDetail } from '@review-desk/shared/review-reply';
 import type { ReviewItem } from '@review-desk/shared/reviews';
@@ -31,6 +32,9 @@ import { InboxList } from './inbox-list.tsx';
 
 const ReviewPanel = lazy(() => import('./review-detail.tsx'));
 
+/** On a phone, where each review is a card, the rows shown at a time: "Show more" adds as many. */
+export const INBOX_PHONE_STEP = 10;
+
 function InboxPage({ title }: { title: string }) {
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => parseInboxFilters(params), [params]);
@@ -40,9 +44,19 @@ function InboxPage({ title }: { title: string }) {
   const locations = useLocations().data?.locations ?? [];
   const inbox = useInbox(filters, depth);
   const data = inbox.data;
+  // A phone shows the rows read so far a few at a time, and reads more only once all are shown.
+  const phone = useMediaQuery('(max-width: 720px)') === true;
+  const [phoneRows, setPhoneRows] = useState(INBOX_PHONE_STEP);
+  const rows = data ? (phone ? data.items.slice(0, phoneRows) : data.items) : [];
+  const unshown = (data?.items.length ?? 0) - rows.length;
+  const showMore = () => {
+    setPhoneRows((n) => n + INBOX_PHONE_STEP);
+    if (unshown === 0) setDepth((d) => d + 1);
+  };
 
   const change = (next: Partial<InboxFilters>) => {
     setDepth(1);
+    setPhoneRows(INBOX_PHONE_STEP);
     setParams(inboxFiltersToParams({ ...filters, ...next }));
   };
 
@@ -119,7 +133,7 @@ function InboxPage({ title }: { title: string }) {
       )}
       {data && data.items.length > 0 && (
         <InboxList
-          items={data.items}
+          items={rows}
           several={locations.length > 1}
           busy={inbox.isFetching}
           selected={selected}
@@ -130,14 +144,9 @@ function InboxPage({ title }: { title: string }) {
           }}
         />
       )}
-      {data?.more && (
+      {(data?.more || unshown > 0) && (
         <div>
-          <Button
-            variant="default"
-            size="xs"
-            loading={inbox.isFetching}
-            onClick={() => setDepth((d) => d + 1)}
-          >
+          <Button variant="default" size="xs" loading={inbox.isFetching} onClick={showMore}>
             Show more
           </Button>
         </div>
