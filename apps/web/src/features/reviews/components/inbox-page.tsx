@@ -1,4 +1,4 @@
-import { Alert, Button, Group, NativeSelect, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { replyOutcomeWords } from '@review-desk/shared/reply-words';
 import type { ReviewDetail } from '@review-desk/shared/review-reply';
@@ -6,6 +6,7 @@ import type { ReviewItem } from '@review-desk/shared/reviews';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { withMantine } from '../../../app/mantine.tsx';
 import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
+import { NativeSelect } from '../../../components/field.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useLocations } from '../../../lib/location-list.ts';
@@ -84,14 +85,12 @@ function InboxPage({ title }: { title: string }) {
       <Group gap="sm" align="flex-end" wrap="wrap">
         <NativeSelect
           label="Source"
-          size="xs"
           value={filters.source}
           data={INBOX_SOURCES.map((s) => ({ value: s, label: SOURCE_LABELS[s] }))}
           onChange={(event) => change({ source: event.currentTarget.value as InboxFilters['source'] })}
         />
         <NativeSelect
           label="Rating"
-          size="xs"
           value={filters.rating}
           data={INBOX_RATINGS.map((r) => ({ value: r, label: RATING_RANGES[r].label }))}
           onChange={(event) => change({ rating: event.currentTarget.value as InboxFilters['rating'] })}
@@ -99,7 +98,6 @@ function InboxPage({ title }: { title: string }) {
         {locations.length > 1 && (
           <NativeSelect
             label="Location"
-            size="xs"
             value={filters.location ?? ''}
             data={[
               { value: '', label: 'All locations' },
