@@ -68,7 +68,7 @@ describe('/bff/settings', () => {
     const refused = await put(owner, { smsTemplate: 'Thanks from {business_name}!', reminderAfterDays: 99 });
     expect(refused.status).toBe(400);
     expect(refused.json.code).toBe('validation_failed');
-    expect(refused.json.fields.reminderAfterDays).toMatch(/0 \(no reminder\) or 1 to 14/);
+    expect(refused.json.fields.reminderAfterDays).toMatch(/none or after 1 to 14 days/);
     // The segment and link rules are the API's (they need the business's name): it names the field too.
     const upstream = await put(owner, { smsTemplate: 'Thanks from {business_name}!' });
     expect(upstream.status).toBe(400);

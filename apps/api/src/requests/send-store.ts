@@ -96,6 +96,19 @@ function writtenRecord(
   );
 }
 
+/**
+ * The answers of statements issued together in one transaction, or the failure of the first one
+ * to fail in the order they were issued: on PostgreSQL every statement after it fails only because
+ * the transaction was aborted (25P02), and may settle first. The real cause — a refusal, or a
+ * deadlock the group runs again — is the answer.
+ */
+async function firstFailureInOrder(statements: readonly unknown[]): Promise<unknown[]> {
+  const settled = await Promise.allSettled(statements);
+  const failed = settled.find((answer) => answer.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((answer) => (answer as PromiseFulfilledResult<unknown>).value);
+}
+
 export function sendStore(deps: {
   store: Store;
   tracker: DeliveryTracker;
@@ -158,7 +171,9 @@ export function sendStore(deps: {
                     asked.askedAt,
                   ),
                 ];
-        return Promise.all([inserted, ...beside, ...refusals]).then(([row]) => row);
+        return firstFailureInOrder([...refusals, inserted, ...beside]).then(
+          (answers) => answers[refusals.length] as RequestRow,
+        );
       }, checks.locks);
     },
 

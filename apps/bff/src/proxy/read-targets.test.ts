@@ -28,7 +28,7 @@ describe('the reviews list’s rating range', () => {
     );
     expect(targets.resolve('reviews', 'maxRating=3')).toBe('/api/v1/reviews?page=1&limit=20&maxRating=3');
     expect(() => targets.resolve('reviews', 'minRating=4&maxRating=2')).toThrow(
-      /minRating must not be more than maxRating/,
+      /maxRating must be at least minRating/,
     );
   });
 });
