@@ -6,8 +6,8 @@ import { chromiumLaunch, describeChromium } from '../e2e/support/chromium.ts';
 import {
   attribute,
   chunksContaining,
-  firstLoadFiles,
   type Manifest,
+  pageFirstLoad,
   readManifest,
   staticClosure,
   sumSizes,
@@ -20,7 +20,7 @@ import { type Stack, signIn } from './lib/stack.ts';
 // the whole stack, the moments users wait for, from the dashboard's own Performance API marks.
 
 type Budgets = {
-  routes: Record<string, { module: string; gzipKB: number; target?: boolean }>;
+  routes: Record<string, { module: string; gzipKB: number; goalKB: number }>;
   charts: { sources: string; onlyIn: string };
 };
 
@@ -28,21 +28,6 @@ type Budgets = {
 const budgetsFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'budgets.json');
 const KB = 1024;
 const kb = (bytes: number) => Math.round((bytes / KB) * 10) / 10;
-
-/**
- * The first load of a page. A page whose module the build put into a shared chunk (the dashboard
- * ships its landing page, /reviews, with the entry) has no chunk of its own in the manifest: its
- * code is found through the source maps, and the first load is the entry plus that chunk.
- */
-function pageFirstLoad(distDir: string, manifest: Manifest, module: string): string[] {
-  if (Object.keys(manifest).some((k) => k.endsWith(`/${module}`)))
-    return firstLoadFiles(manifest, `/${module}`);
-  const escaped = module.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const [file, ...more] = chunksContaining(distDir, manifest, new RegExp(`/src/${escaped}$`));
-  if (!file || more.length > 0) throw new Error(`no single chunk holds ${module}`);
-  const keys = Object.keys(manifest).filter((k) => manifest[k]!.file === file || manifest[k]!.isEntry);
-  return staticClosure(manifest, keys);
-}
 
 export function bundleSection(distDir: string, buildMs: number): Section {
   const budgets = JSON.parse(readFileSync(budgetsFile, 'utf8')) as Budgets;
@@ -55,6 +40,7 @@ export function bundleSection(distDir: string, buildMs: number): Section {
     loads.set(route, files);
     const size = sumSizes(distDir, files);
     const within = size.gzip <= budget.gzipKB * KB;
+    const atGoal = size.gzip <= budget.goalKB * KB;
     rows.push([
       route,
       kb(size.js.gzip),
@@ -63,14 +49,15 @@ export function bundleSection(distDir: string, buildMs: number): Section {
       kb(size.brotli),
       kb(size.raw),
       files.length,
+      budget.goalKB,
       budget.gzipKB,
-      within ? 'yes' : 'NO',
+      atGoal ? 'yes' : within ? 'no (within ceiling)' : 'NO',
     ]);
     targets.push({
-      name: `first load of ${route}, gzip${budget.target ? '' : ' (ceiling)'}`,
-      target: `≤ ${budget.gzipKB} KB`,
+      name: `first load of ${route}, gzip`,
+      target: `≤ ${budget.goalKB} KB`,
       measured: `${kb(size.gzip)} KB (brotli ${kb(size.brotli)} KB)`,
-      met: within,
+      met: atGoal,
     });
   }
 
@@ -128,7 +115,8 @@ export function bundleSection(distDir: string, buildMs: number): Section {
           'total brotli',
           'raw',
           'files',
-          'budget gzip',
+          'goal',
+          'ceiling',
           'within',
         ],
         rows,

@@ -5,6 +5,7 @@ import { alertsSection } from './alerts.ts';
 import { bulkBenchmark } from './bulk.ts';
 import { bulkFloodBenchmark } from './bulk-flood.ts';
 import { browserSection, bundleSection } from './dashboard.ts';
+import { phoneSection } from './dashboard-phone.ts';
 import { deliveryBenchmark } from './delivery.ts';
 import { exportSection } from './export.ts';
 import { inboxBenchmark } from './inbox.ts';
@@ -128,7 +129,10 @@ if (inBrowser.some((name) => only.includes(name))) {
       });
       const browser = await launchBrowser();
       try {
-        if (only.includes('dashboard')) report(await browserSection(browser, stack, quick));
+        if (only.includes('dashboard')) {
+          report(await browserSection(browser, stack, quick));
+          report(await phoneSection(stack, quick));
+        }
         if (only.includes('export')) report(await exportSection(browser, stack, quick));
         if (only.includes('inbox')) report(await inboxBrowserSection(browser, stack, quick));
       } finally {

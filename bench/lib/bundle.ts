@@ -57,6 +57,21 @@ export function firstLoadFiles(manifest: Manifest, pageModuleSuffix: string): st
   return staticClosure(manifest, [entryKey(manifest), chunkKeyOf(manifest, pageModuleSuffix)]);
 }
 
+/**
+ * The first load of a page. A page whose module the build put into a shared chunk (the dashboard
+ * ships its landing page, /reviews, with the entry) has no chunk of its own in the manifest: its
+ * code is found through the source maps, and the first load is the entry plus that chunk.
+ */
+export function pageFirstLoad(distDir: string, manifest: Manifest, module: string): string[] {
+  if (Object.keys(manifest).some((k) => k.endsWith(`/${module}`)))
+    return firstLoadFiles(manifest, `/${module}`);
+  const escaped = module.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const [file, ...more] = chunksContaining(distDir, manifest, new RegExp(`/src/${escaped}$`));
+  if (!file || more.length > 0) throw new Error(`no single chunk holds ${module}`);
+  const keys = Object.keys(manifest).filter((k) => manifest[k]!.file === file || manifest[k]!.isEntry);
+  return staticClosure(manifest, keys);
+}
+
 export type Compressed = { raw: number; gzip: number; brotli: number };
 
 const cache = new Map<string, Compressed>();

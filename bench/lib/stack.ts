@@ -26,7 +26,13 @@ export async function buildDashboard(outDir: string): Promise<number> {
       '--logLevel',
       'warn',
     ],
-    { cwd: path.join(repoRoot, 'apps/web'), stdio: ['ignore', 'inherit', 'inherit'] },
+    // A production build whoever starts it: under a test runner NODE_ENV is "test", and Vite
+    // would bundle React's development build.
+    {
+      cwd: path.join(repoRoot, 'apps/web'),
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
   );
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`vite build exited with ${code}`);

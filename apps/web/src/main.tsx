@@ -1,13 +1,18 @@
 import './app/zod-config.ts';
 import { queryClient, started } from './app/boot.ts';
-import './app/mantine.css';
+// What every page needs from Mantine's styles: its reset and the theme's variables (colours,
+// sizes, both schemes: those the dashboard's own parts use, see build/theme-variables.ts).
+// Mantine's components, the rest of the variables, its global rules and its components' styles
+// come with the modules that use them (app/mantine.tsx). Their layer lets our stylesheets
+// override them without !important.
+import '@mantine/core/styles/baseline.layer.css';
+import '@mantine/core/styles/default-css-variables.layer.css';
+import './components/ui.css';
 import './app/app.css';
 import './app/page.css';
-import './app/state-badge.css';
-import './app/features.css';
-import './app/phone.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { followSystemColorScheme } from './app/color-scheme.ts';
 import { AppProviders } from './app/providers.tsx';
 import { AppRouter } from './app/router.tsx';
 
@@ -20,6 +25,8 @@ function render() {
     </StrictMode>,
   );
 }
+
+followSystemColorScheme();
 
 // The first render waits, briefly, for what startPage asked for: when the session, the page's
 // code and its first read arrive within FIRST_RENDER_WAIT_MS, the page is drawn once, with its

@@ -8,7 +8,7 @@ import { StartupError } from './startup-error.ts';
 
 export type Variable = {
   /** Reads the variable's text. Messages say what is wrong as a predicate: "must be …". */
-  type: z.ZodType;
+  type: z.core.$ZodType;
   /** The default, written as the text one would set (it is read by `type` like any value). */
   default?: string;
   /** Unset stops the start ("NAME is required"). */
@@ -61,7 +61,7 @@ export function parseEnv<const T extends ConfigTable>(
       values[name] = undefined;
       continue;
     }
-    const parsed = variable.type.safeParse(text);
+    const parsed = z.safeParse(variable.type, text);
     if (!parsed.success) throw configError(name, parsed.error.issues[0]?.message ?? 'is not valid');
     values[name] = parsed.data;
   }

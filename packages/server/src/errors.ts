@@ -42,7 +42,7 @@ export class AppError extends Error {
   }
 
   /** 400 validation_failed from a zod error, in the shared validationFailure wording. */
-  static validation(error: z.ZodError): AppError {
+  static validation(error: z.core.$ZodError): AppError {
     const envelope = validationFailure(error);
     return new AppError(
       'validation_failed',

@@ -1,28 +1,28 @@
-import { z } from 'zod';
 import { CHANNELS } from './channels.ts';
 import { DAYS_DEFAULT, DAYS_MAX, DAYS_MIN } from './limits.ts';
 import { intParam, searchParamsOf } from './query.ts';
+import { z } from './zod.ts';
 
 // GET /api/v1/analytics (docs/api.md, "Analytics"). A deployment is only known to send `completed`
 // and `reviewLeft`; the rest is the real service's shape, extended. Definitions below are the ones
 // our service computes and the dashboard explains.
 
-export const analyticsQuerySchema = z.strictObject({
-  days: intParam('days', DAYS_MIN, DAYS_MAX).default(DAYS_DEFAULT),
+export const analyticsQuerySchema = /* @__PURE__ */ z.strictObject({
+  days: z._default(intParam('days', DAYS_MIN, DAYS_MAX), DAYS_DEFAULT),
 });
 export type AnalyticsQuery = z.output<typeof analyticsQuerySchema>;
 
-export const analyticsSearchParams = searchParamsOf(analyticsQuerySchema);
+export const analyticsSearchParams = /* @__PURE__ */ searchParamsOf(analyticsQuerySchema);
 
-const count = z.number().int().nonnegative();
+const count = /* @__PURE__ */ z.number().check(z.int(), z.nonnegative());
 /** A share from 0 to 1, or null when its denominator is 0. */
-const rate = z.number().min(0).max(1).nullable();
+const rate = /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.number().check(z.gte(0), z.lte(1)));
 /** Mean rating, or null when there is nothing to average. */
-const mean = z.number().min(0).max(5).nullable();
+const mean = /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.number().check(z.gte(0), z.lte(5)));
 
 /** What our service writes: every field present. */
-export const analyticsOutputSchema = z.object({
-  rangeDays: z.number().int(),
+export const analyticsOutputSchema = /* @__PURE__ */ z.object({
+  rangeDays: /* @__PURE__ */ z.number().check(z.int()),
   /** Window: the last `rangeDays` calendar days in UTC, today included. */
   from: z.string(),
   to: z.string(),
@@ -68,32 +68,35 @@ export const analyticsOutputSchema = z.object({
    * Extension: the automatic reminders sent in the window, and how many of their requests were
    * completed after the reminder (docs/settings.md). Another deployment may leave it out.
    */,
-  reminders: z.object({ sent: count, completedAfter: count }).optional(),
+  reminders: z.optional(z.object({ sent: count, completedAfter: count })),
   /**
    * Extension: the window's reviews that have a first reply, and the median time to it in seconds
    * (null when none has). Another deployment may leave it out.
    */
-  replies: z
-    .object({ firstReplies: count, medianFirstReplySeconds: z.number().nonnegative().nullable() })
-    .optional(),
+  replies: z.optional(
+    z.object({
+      firstReplies: count,
+      medianFirstReplySeconds: z.nullable(/* @__PURE__ */ z.number().check(z.nonnegative())),
+    }),
+  ),
 });
 export type AnalyticsOutput = z.infer<typeof analyticsOutputSchema>;
 
 // Tolerant reading: a deployment is only known to send `completed` and `reviewLeft` (under
 // `requests`, as the real service does, or at the top of `data`). Everything is optional and
 // unknown fields are kept; a missing figure is "not provided", never a zero.
-const optCount = z.number().nonnegative().optional();
-const optRate = z.number().nullable().optional();
-const numberRecord = z.record(z.string(), z.number()).optional();
+const optCount = /* @__PURE__ */ z.optional(/* @__PURE__ */ z.number().check(z.nonnegative()));
+const optRate = /* @__PURE__ */ z.optional(z.nullable(z.number()));
+const numberRecord = /* @__PURE__ */ z.optional(z.record(z.string(), z.number()));
 
-export const analyticsResultSchema = z.looseObject({
-  rangeDays: z.number().optional(),
-  from: z.string().optional(),
-  to: z.string().optional(),
+export const analyticsResultSchema = /* @__PURE__ */ z.looseObject({
+  rangeDays: z.optional(z.number()),
+  from: z.optional(z.string()),
+  to: z.optional(z.string()),
   completed: optCount,
   reviewLeft: optCount,
-  reviews: z
-    .looseObject({
+  reviews: z.optional(
+    z.looseObject({
       total: optCount,
       avgRating: optRate,
       responded: optCount,
@@ -101,10 +104,10 @@ export const analyticsResultSchema = z.looseObject({
       ignored: optCount,
       responseRate: optRate,
       byRating: numberRecord,
-    })
-    .optional(),
-  requests: z
-    .looseObject({
+    }),
+  ),
+  requests: z.optional(
+    z.looseObject({
       total: optCount,
       sent: optCount,
       clicked: optCount,
@@ -116,15 +119,15 @@ export const analyticsResultSchema = z.looseObject({
       byChannel: numberRecord,
       clickRate: optRate,
       completionRate: optRate,
-    })
-    .optional(),
-  synced: z.looseObject({ total: optCount, avgRating: optRate, byPlatform: numberRecord }).optional(),
-  reminders: z.looseObject({ sent: optCount, completedAfter: optCount }).optional(),
-  replies: z
-    .looseObject({ firstReplies: optCount, medianFirstReplySeconds: z.number().nullable().optional() })
-    .optional(),
-  daily: z
-    .array(
+    }),
+  ),
+  synced: z.optional(z.looseObject({ total: optCount, avgRating: optRate, byPlatform: numberRecord })),
+  reminders: z.optional(z.looseObject({ sent: optCount, completedAfter: optCount })),
+  replies: z.optional(
+    z.looseObject({ firstReplies: optCount, medianFirstReplySeconds: z.optional(z.nullable(z.number())) }),
+  ),
+  daily: z.optional(
+    z.array(
       z.looseObject({
         date: z.string(),
         sent: optCount,
@@ -133,8 +136,8 @@ export const analyticsResultSchema = z.looseObject({
         synced: optCount,
         avgRating: optRate,
       }),
-    )
-    .optional(),
+    ),
+  ),
 });
 export type AnalyticsResult = z.infer<typeof analyticsResultSchema>;
 

@@ -1,10 +1,10 @@
-import { z } from 'zod';
-import { recipientFields } from './bff.ts';
 import { BULK_DAILY_CAP_MAX } from './bulk-days.ts';
 import { CHANNELS, type Channel, DEFAULT_CHANNEL } from './channels.ts';
-import { fieldErrors } from './envelope.ts';
+import { fieldErrors } from './field-errors.ts';
 import { pageOf, pagingParams } from './paging.ts';
 import { type SendRequest, sendRequestSchema } from './send.ts';
+import { recipientFields } from './send-history.ts';
+import { z } from './zod.ts';
 
 // Sending to a list (docs/bulk.md): the dashboard checks every row with the same schema a single
 // send uses (send.ts), the BFF checks them again before it stores the job, and a worker sends the
@@ -44,16 +44,18 @@ export type BulkRowOutcome = (typeof BULK_ROW_OUTCOMES)[number];
  */
 export const LIST_CHANNELS = [...CHANNELS, 'sms_or_email'] as const;
 export type ListChannel = (typeof LIST_CHANNELS)[number];
-export const listChannelSchema = z.enum(LIST_CHANNELS, {
+export const listChannelSchema = /* @__PURE__ */ z.enum(LIST_CHANNELS, {
   error: `Send by must be one of ${LIST_CHANNELS.join(', ')}`,
 });
 
 /** A row as a file gives it: the fields a single send takes, without the channel. */
-export const bulkRowInputSchema = z.object({
-  customerName: z.string().max(1000).optional(),
-  customerPhone: z.string().max(1000).optional(),
-  customerEmail: z.string().max(1000).optional(),
-});
+const bulkRowInputShape = {
+  customerName: z.optional(/* @__PURE__ */ z.string().check(z.maxLength(1000))),
+  customerPhone: z.optional(/* @__PURE__ */ z.string().check(z.maxLength(1000))),
+  customerEmail: z.optional(/* @__PURE__ */ z.string().check(z.maxLength(1000))),
+};
+export const bulkRowInputSchema = /* @__PURE__ */ z.object(bulkRowInputShape);
+const bulkRowStrictSchema = /* @__PURE__ */ z.strictObject(bulkRowInputShape);
 export type BulkRowInput = z.input<typeof bulkRowInputSchema>;
 
 /** How a row is sent: the list's channel, or for `sms_or_email` a text when it has a phone, else an email. */
@@ -91,7 +93,7 @@ export type CheckedRow =
  * (apps/bff/src/bulk/check.ts); the schema below checks it whole.
  */
 export function checkListRow(row: unknown, index: number, channel: ListChannel): CheckedRow {
-  const shape = bulkRowInputSchema.strict().safeParse(row);
+  const shape = bulkRowStrictSchema.safeParse(row);
   const checked = shape.success ? checkBulkRow(shape.data, channel) : shape;
   if (checked.success) return { ok: true, send: checked.data };
   const { fields, general } = fieldErrors(checked.error);
@@ -108,22 +110,27 @@ export function checkListRow(row: unknown, index: number, channel: ListChannel):
  * POST /bff/bulk-sends without its rows checked: the list's settings, and its rows as a list of
  * anything (each checked by `checkListRow`).
  */
-export const bulkSendHeadSchema = z.strictObject({
-  channel: listChannelSchema.default(DEFAULT_CHANNEL),
-  rows: z
-    .array(z.unknown(), { error: 'The list must be a list of customers' })
-    .min(1, { error: 'The list must hold at least one customer' })
-    .max(BULK_ROWS_MAX, { error: `A list holds at most ${BULK_ROWS_MAX.toLocaleString('en')} customers` }),
-  skipRecent: z.boolean().default(false),
-  dailyCap: z
-    .number({ error: 'At most this many a day must be a whole number' })
-    .int({ error: 'At most this many a day must be a whole number' })
-    .min(1, { error: 'At most this many a day must be at least 1' })
-    .max(BULK_DAILY_CAP_MAX, {
-      error: `At most this many a day must be at most ${BULK_DAILY_CAP_MAX.toLocaleString('en')}`,
-    })
-    .nullable()
-    .default(null),
+export const bulkSendHeadSchema = /* @__PURE__ */ z.strictObject({
+  channel: z._default(listChannelSchema, DEFAULT_CHANNEL),
+  rows: z.array(z.unknown(), { error: 'The list must be a list of customers' }).check(
+    z.minLength(1, { error: 'The list must hold at least one customer' }),
+    z.maxLength(BULK_ROWS_MAX, {
+      error: `A list holds at most ${BULK_ROWS_MAX.toLocaleString('en')} customers`,
+    }),
+  ),
+  skipRecent: z._default(z.boolean(), false),
+  dailyCap: z._default(
+    z.nullable(
+      z.number({ error: 'At most this many a day must be a whole number' }).check(
+        z.int({ error: 'At most this many a day must be a whole number' }),
+        z.gte(1, { error: 'At most this many a day must be at least 1' }),
+        z.lte(BULK_DAILY_CAP_MAX, {
+          error: `At most this many a day must be at most ${BULK_DAILY_CAP_MAX.toLocaleString('en')}`,
+        }),
+      ),
+    ),
+    null,
+  ),
 });
 
 /**
@@ -133,77 +140,86 @@ export const bulkSendHeadSchema = z.strictObject({
  * skipped when its turn comes, rather than sent. `dailyCap`: at most this many rows go out a day
  * (bulk-days.ts); the rest wait for the next day.
  */
-export const bulkSendRequestSchema = bulkSendHeadSchema.transform((body, ctx) => {
-  const sends: SendRequest[] = [];
-  let bad = 0;
-  body.rows.forEach((row, index) => {
-    const checked = checkListRow(row, index, body.channel);
-    if (checked.ok) {
-      sends.push(checked.send);
-      return;
-    }
-    bad++;
-    for (const issue of checked.issues) ctx.addIssue({ code: 'custom', ...issue });
-  });
-  if (bad > 0) return z.NEVER;
-  return { channel: body.channel, skipRecent: body.skipRecent, dailyCap: body.dailyCap, rows: sends };
-});
+export const bulkSendRequestSchema = /* @__PURE__ */ z.pipe(
+  bulkSendHeadSchema,
+  z.transform((body, ctx) => {
+    const sends: SendRequest[] = [];
+    let bad = 0;
+    body.rows.forEach((row, index) => {
+      const checked = checkListRow(row, index, body.channel);
+      if (checked.ok) {
+        sends.push(checked.send);
+        return;
+      }
+      bad++;
+      for (const issue of checked.issues) ctx.issues.push({ code: 'custom', ...issue, input: body });
+    });
+    if (bad > 0) return z.NEVER;
+    return { channel: body.channel, skipRecent: body.skipRecent, dailyCap: body.dailyCap, rows: sends };
+  }),
+);
 export type BulkSendRequestInput = z.input<typeof bulkSendRequestSchema>;
 export type BulkSendRequest = z.output<typeof bulkSendRequestSchema>;
 
 /** The list's rows in all, and how many stand at each outcome. */
-type OutcomeCounts = Record<BulkRowOutcome, z.ZodNumber>;
+type OutcomeCounts = Record<BulkRowOutcome, z.ZodMiniNumber>;
 const outcomeCounts = Object.fromEntries(
-  BULK_ROW_OUTCOMES.map((o) => [o, z.number().int()]),
+  BULK_ROW_OUTCOMES.map((o) => [o, /* @__PURE__ */ z.number().check(z.int())]),
 ) as OutcomeCounts;
-export const bulkCountsSchema = z.object({ total: z.number().int(), ...outcomeCounts });
+export const bulkCountsSchema = /* @__PURE__ */ z.object({
+  total: /* @__PURE__ */ z.number().check(z.int()),
+  ...outcomeCounts,
+});
 export type BulkCounts = z.infer<typeof bulkCountsSchema>;
 
-export const bulkJobSchema = z.object({
+export const bulkJobSchema = /* @__PURE__ */ z.object({
   id: z.string(),
   status: z.enum(BULK_JOB_STATUSES),
   /** Why the job is paused or stopped, in words (null while running normally). */
-  reason: z.string().nullable(),
+  reason: z.nullable(z.string()),
   channel: listChannelSchema,
   skipRecent: z.boolean(),
   location: z.string(),
   counts: bulkCountsSchema,
   createdBy: z.string(),
   createdAt: z.string(),
-  finishedAt: z.string().nullable(),
+  finishedAt: z.nullable(z.string()),
   /** Rows per minute over the last rows sent (null before two have gone). */
-  ratePerMinute: z.number().nullable(),
+  ratePerMinute: z.nullable(z.number()),
   /** At most this many rows a day (null: no cap), days on `timeZone`'s wall clock. */
-  dailyCap: z.number().int().nullable(),
+  dailyCap: z.nullable(/* @__PURE__ */ z.number().check(z.int())),
   timeZone: z.string(),
   /** Today's cap is reached: the next row goes out at this time (the next day's start). */
-  waitingUntil: z.string().nullable(),
+  waitingUntil: z.nullable(z.string()),
 });
 export type BulkJob = z.infer<typeof bulkJobSchema>;
 
 /** `timeZone`: the wall clock a new list's days are counted on (for the preflight's finishing date). */
-export const bulkJobListSchema = z.object({ jobs: z.array(bulkJobSchema), timeZone: z.string() });
+export const bulkJobListSchema = /* @__PURE__ */ z.object({
+  jobs: z.array(bulkJobSchema),
+  timeZone: z.string(),
+});
 export type BulkJobList = z.infer<typeof bulkJobListSchema>;
 
-export const bulkRowSchema = z.object({
-  index: z.number().int(),
+export const bulkRowSchema = /* @__PURE__ */ z.object({
+  index: /* @__PURE__ */ z.number().check(z.int()),
   ...recipientFields,
   outcome: z.enum(BULK_ROW_OUTCOMES),
   /** The upstream's error code for a refusal, or why a row was skipped or is unknown. */
-  code: z.string().nullable(),
+  code: z.nullable(z.string()),
   /** The upstream's words, or ours. */
-  detail: z.string().nullable(),
-  requestId: z.string().nullable(),
-  finishedAt: z.string().nullable(),
+  detail: z.nullable(z.string()),
+  requestId: z.nullable(z.string()),
+  finishedAt: z.nullable(z.string()),
 });
 export type BulkRow = z.infer<typeof bulkRowSchema>;
 
-export const bulkRowPageSchema = pageOf('rows', bulkRowSchema);
+export const bulkRowPageSchema = /* @__PURE__ */ pageOf('rows', bulkRowSchema);
 export type BulkRowPage = z.infer<typeof bulkRowPageSchema>;
 
 /** GET /bff/bulk-sends/{id}/rows: pages of up to 500 rows. */
 export const BULK_ROWS_PAGE_MAX = 500;
-export const bulkRowsQuerySchema = z.strictObject({
+export const bulkRowsQuerySchema = /* @__PURE__ */ z.strictObject({
   ...pagingParams({ min: 1, max: BULK_ROWS_PAGE_MAX, default: 100 }),
 });
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 // The channels of POST /api/v1/requests/send and what each needs (docs/api.md, "Sending"). Apart
 // from send.ts, so a module that only names channels (analytics) does not load the phone-number
@@ -46,6 +46,6 @@ export function messagedContacts(
   };
 }
 
-export const channelSchema = z.enum(CHANNELS, {
+export const channelSchema = /* @__PURE__ */ z.enum(CHANNELS, {
   error: `Channel must be one of ${CHANNELS.join(', ')}`,
 });

@@ -1,7 +1,6 @@
-import type { z } from 'zod';
 import { type AnalyticsQuery, analyticsResultSchema, analyticsSearchParams } from './analytics.ts';
-import { errorEnvelopeSchema, successEnvelopeSchema } from './envelope.ts';
-import { type ErrorCode, isErrorCode } from './errors.ts';
+import { type ApiFailure, type ApiResponse, readAnswer } from './answer.ts';
+import { isErrorCode } from './errors.ts';
 import {
   isLastPage,
   type ReviewList,
@@ -11,85 +10,22 @@ import {
 } from './reviews.ts';
 import { API_KEY_HEADER, type AuthScheme, ENDPOINTS } from './scopes.ts';
 import { type SendRequestInput, sendResultSchema } from './send.ts';
+import type { z } from './zod.ts';
 
 // A small typed client for the three endpoints. It never throws for an HTTP failure: every
-// answer is a discriminated result, so callers handle 400/401/403/429/5xx explicitly. Network
-// failures (fetch rejecting) do propagate.
+// answer is a discriminated result (answer.ts), so callers handle 400/401/403/429/5xx explicitly.
+// Network failures (fetch rejecting) do propagate.
 
-export type ApiSuccess<T> = { ok: true; status: number; data: T; headers: Headers };
-export type ApiFailure = {
-  ok: false;
-  status: number;
-  error: string;
-  /** The envelope's code when it is one of ours (errors.ts); null otherwise: decide on `status`. */
-  code: ErrorCode | null;
-  fields?: Record<string, string>;
-  /** Seconds to wait, from Retry-After (seconds or HTTP date); null when absent. */
-  retryAfterSeconds: number | null;
-  /** True when the body was not the API's envelope (or not JSON at all). */
-  malformed: boolean;
-  headers: Headers;
-};
-export type ApiResponse<T> = ApiSuccess<T> | ApiFailure;
+export type { AnswerFailure, ApiFailure, ApiResponse, ApiSuccess } from './answer.ts';
+export { parseRetryAfter } from './answer.ts';
 
-export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
-  if (value === null || value.trim() === '') return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const date = Date.parse(value);
-  if (Number.isNaN(date)) return null;
-  return Math.max(0, Math.ceil((date - now) / 1000));
-}
-
-/** Reads a Response as the API's envelope, parsing `data` with the given schema. */
-export async function readEnvelope<S extends z.ZodType>(
+/** Reads a Response as the API's envelope (answer.ts), keeping a failure's code when it is ours. */
+export async function readEnvelope<S extends z.core.$ZodType>(
   response: Response,
   dataSchema: S,
 ): Promise<ApiResponse<z.output<S>>> {
-  const headers = response.headers;
-  const retryAfterSeconds = parseRetryAfter(headers.get('retry-after'));
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  if (response.ok) {
-    const parsed = successEnvelopeSchema(dataSchema).safeParse(body);
-    if (parsed.success)
-      return { ok: true, status: response.status, data: parsed.data.data as z.output<S>, headers };
-    return {
-      ok: false,
-      status: response.status,
-      error: 'The service answered with a response this client cannot read.',
-      code: null,
-      retryAfterSeconds,
-      malformed: true,
-      headers,
-    };
-  }
-  const failure = errorEnvelopeSchema.safeParse(body);
-  if (failure.success) {
-    return {
-      ok: false,
-      status: response.status,
-      error: failure.data.error,
-      code: isErrorCode(failure.data.code) ? failure.data.code : null,
-      ...(failure.data.fields ? { fields: failure.data.fields } : {}),
-      retryAfterSeconds,
-      malformed: false,
-      headers,
-    };
-  }
-  return {
-    ok: false,
-    status: response.status,
-    error: `Request failed with HTTP ${response.status}.`,
-    code: null,
-    retryAfterSeconds,
-    malformed: true,
-    headers,
-  };
+  const answer = await readAnswer(response, dataSchema);
+  return answer.ok ? answer : { ...answer, code: isErrorCode(answer.code) ? answer.code : null };
 }
 
 export type ApiClientOptions = {
@@ -120,7 +56,7 @@ export function createApiClient(options: ApiClientOptions) {
   }
 
   /** A GET of `path` with the query's search string (none when empty), its `data` checked by `schema`. */
-  async function read<S extends z.ZodType>(
+  async function read<S extends z.core.$ZodType>(
     path: string,
     query: URLSearchParams,
     schema: S,

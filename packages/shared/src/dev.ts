@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 // Facts of the embedded service's development features that tests and the start script rely on.
 
@@ -16,28 +16,29 @@ export const OUTBOX_FAULTS = {
   emailBouncesAtDomain: 'fail.example',
 } as const;
 
-export const outboxMessageSchema = z.object({
+export const outboxMessageSchema = /* @__PURE__ */ z.object({
   id: z.string(),
   /** The review request's id; for a settings test (`test: true`), `test_<n>`: no request was made. */
   requestId: z.string(),
   /** A "Send me a test" message of the Settings page (docs/settings.md), not a review request. */
-  test: z.boolean().optional(),
+  test: z.optional(z.boolean()),
   /** The business's reply to the review the customer left through this request (no review link). */
-  reply: z.boolean().optional(),
+  reply: z.optional(z.boolean()),
   channel: z.enum(['sms', 'email']),
   to: z.string(),
-  subject: z.string().nullable(),
+  subject: z.nullable(z.string()),
   body: z.string(),
   reviewLink: z.string(),
   status: z.enum(['accepted', 'failed']),
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
   createdAt: z.string(),
   /** An SMS's parts and encoding (GSM-7, or UCS-2 when a character such as an emoji needs it); null for email. */
-  sms: z
-    .object({ segments: z.number().int(), encoding: z.enum(['GSM-7', 'UCS-2']) })
-    .nullable()
-    .optional(),
+  sms: z.optional(
+    z.nullable(
+      z.object({ segments: /* @__PURE__ */ z.number().check(z.int()), encoding: z.enum(['GSM-7', 'UCS-2']) }),
+    ),
+  ),
 });
 export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
 
-export const outboxListSchema = z.object({ messages: z.array(outboxMessageSchema) });
+export const outboxListSchema = /* @__PURE__ */ z.object({ messages: z.array(outboxMessageSchema) });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 // A business's Google Business Profile location, connected so its Google reviews are synced and
 // answered from the dashboard (docs/api.md, "Google Business Profile"): an extension of the API,
@@ -12,27 +12,31 @@ export const GOOGLE_ENDPOINT = {
 
 /** Google's ids are digits; `accounts/123` and `locations/456` (their resource names) are accepted too. */
 const googleId = (name: string, prefix: string) =>
-  z
-    .string({ error: `${name} is required` })
-    .trim()
-    .transform((value) => (value.startsWith(`${prefix}/`) ? value.slice(prefix.length + 1) : value))
-    .pipe(
-      z.string().regex(/^[0-9]{1,30}$/, {
+  z.pipe(
+    z.pipe(
+      z.string({ error: `${name} is required` }).check(z.trim()),
+      z.transform((value) => (value.startsWith(`${prefix}/`) ? value.slice(prefix.length + 1) : value)),
+    ),
+    z.string().check(
+      z.regex(/^[0-9]{1,30}$/, {
         error: `${name} must be the number Google gives it (or ${prefix}/<number>)`,
       }),
-    );
+    ),
+  );
 
 export const REFRESH_TOKEN_MAX = 2048;
 
-export const googleConnectBodySchema = z.strictObject({
+export const googleConnectBodySchema = /* @__PURE__ */ z.strictObject({
   accountId: googleId('accountId', 'accounts'),
   locationId: googleId('locationId', 'locations'),
-  refreshToken: z
-    .string({ error: 'refreshToken is required' })
-    .trim()
-    .min(10, { error: 'refreshToken must be the refresh token Google issued' })
-    .max(REFRESH_TOKEN_MAX, { error: `refreshToken must be at most ${REFRESH_TOKEN_MAX} characters` })
-    .regex(/^[\x21-\x7e]+$/, { error: 'refreshToken must be one word of printable characters' }),
+  refreshToken: z.string({ error: 'refreshToken is required' }).check(
+    z.trim(),
+    z.minLength(10, { error: 'refreshToken must be the refresh token Google issued' }),
+    z.maxLength(REFRESH_TOKEN_MAX, {
+      error: `refreshToken must be at most ${REFRESH_TOKEN_MAX} characters`,
+    }),
+    z.regex(/^[\x21-\x7e]+$/, { error: 'refreshToken must be one word of printable characters' }),
+  ),
 });
 export type GoogleConnectBody = z.output<typeof googleConnectBodySchema>;
 
@@ -45,22 +49,22 @@ export const GOOGLE_STATES = ['connected', 'needs_owner'] as const;
 export type GoogleState = (typeof GOOGLE_STATES)[number];
 
 /** GET/PUT /api/v1/integrations/google: the connection without its token (null: not connected). */
-export const googleConnectionSchema = z.object({
-  connection: z
-    .object({
+export const googleConnectionSchema = /* @__PURE__ */ z.object({
+  connection: z.nullable(
+    z.object({
       accountId: z.string(),
       locationId: z.string(),
       state: z.enum(GOOGLE_STATES),
       /** Why it needs its owner, in Google's words. */
-      problem: z.string().nullable(),
+      problem: z.nullable(z.string()),
       connectedAt: z.string(),
-      lastSyncAt: z.string().nullable(),
+      lastSyncAt: z.nullable(z.string()),
       /** The last sync's failure (a back-off is under way), in Google's words. */
-      lastError: z.string().nullable(),
-      nextSyncAt: z.string().nullable(),
-      reviews: z.number().int().nonnegative(),
-    })
-    .nullable(),
+      lastError: z.nullable(z.string()),
+      nextSyncAt: z.nullable(z.string()),
+      reviews: z.number().check(z.int(), z.nonnegative()),
+    }),
+  ),
 });
 export type GoogleConnection = z.infer<typeof googleConnectionSchema>;
 

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { HOUR_MS } from './time.ts';
+import { z } from './zod.ts';
 
 // Requests that send themselves after a sale (docs/settings.md, "Integrations"): a point of sale
 // connected per business — Square first — whose completed payments with a customer's phone or
@@ -33,48 +33,51 @@ export const INTEGRATION_MESSAGES = {
 } as const;
 
 const secretText = (message: string) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(1, { error: message })
-    .max(SQUARE_KEY_MAX, { error: message })
-    .refine((value) => /^[\x21-\x7e]+$/.test(value), { error: message });
+  z.string({ error: message }).check(
+    z.trim(),
+    z.minLength(1, { error: message }),
+    z.maxLength(SQUARE_KEY_MAX, { error: message }),
+    z.refine((value) => /^[\x21-\x7e]+$/.test(value), { error: message }),
+  );
 
 /** PUT /api/v1/integrations/square: any of the fields; the first PUT must carry the signature key. */
-export const squareUpdateSchema = z.strictObject({
+export const squareUpdateSchema = /* @__PURE__ */ z.strictObject({
   /** The signature key of the Square webhook subscription (Developer Console → Webhooks). */
-  signatureKey: secretText(INTEGRATION_MESSAGES.key).optional(),
+  signatureKey: z.optional(secretText(INTEGRATION_MESSAGES.key)),
   /** An access token with CUSTOMERS_READ, to read a payment's customer; null forgets it. */
-  accessToken: secretText(INTEGRATION_MESSAGES.token).nullable().optional(),
-  automaticSends: z.boolean({ error: 'automaticSends must be true or false' }).optional(),
-  delayMinutes: z
-    .number({ error: INTEGRATION_MESSAGES.delay })
-    .int({ error: INTEGRATION_MESSAGES.delay })
-    .min(0, { error: INTEGRATION_MESSAGES.delay })
-    .max(AUTOMATIC_DELAY_MINUTES_MAX, { error: INTEGRATION_MESSAGES.delay })
-    .optional(),
+  accessToken: z.optional(z.nullable(secretText(INTEGRATION_MESSAGES.token))),
+  automaticSends: z.optional(z.boolean({ error: 'automaticSends must be true or false' })),
+  delayMinutes: z.optional(
+    z
+      .number({ error: INTEGRATION_MESSAGES.delay })
+      .check(
+        z.int({ error: INTEGRATION_MESSAGES.delay }),
+        z.gte(0, { error: INTEGRATION_MESSAGES.delay }),
+        z.lte(AUTOMATIC_DELAY_MINUTES_MAX, { error: INTEGRATION_MESSAGES.delay }),
+      ),
+  ),
 });
 export type SquareUpdate = z.infer<typeof squareUpdateSchema>;
 
 /** One source as GET /api/v1/integrations answers it; secrets never leave the service. */
-export const integrationSchema = z.object({
+export const integrationSchema = /* @__PURE__ */ z.object({
   source: z.enum(INTEGRATION_SOURCES),
   connected: z.boolean(),
   /** Where the point of sale posts its notifications (paste it into Square's subscription). */
-  notificationUrl: z.string().nullable(),
+  notificationUrl: z.nullable(z.string()),
   /** Whether a customer's details can be read from the payment's customer (an access token is set). */
   readsCustomers: z.boolean(),
   automaticSends: z.boolean(),
-  delayMinutes: z.number().int(),
-  connectedAt: z.string().nullable(),
+  delayMinutes: z.number().check(z.int()),
+  connectedAt: z.nullable(z.string()),
   /** The last notification that passed the signature check (ISO 8601); null: none yet. */
-  lastEventAt: z.string().nullable(),
+  lastEventAt: z.nullable(z.string()),
   /** Requests it made so far. */
-  requests: z.number().int(),
+  requests: z.number().check(z.int()),
 });
 export type Integration = z.infer<typeof integrationSchema>;
 
-export const integrationsSchema = z.object({ integrations: z.array(integrationSchema) });
+export const integrationsSchema = /* @__PURE__ */ z.object({ integrations: z.array(integrationSchema) });
 
 export const INTEGRATION_PATHS = {
   list: '/api/v1/integrations',

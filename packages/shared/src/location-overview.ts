@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { type AnalyticsResult, completionFigures } from './analytics.ts';
+import { z } from './zod.ts';
 
 // The Locations overview: one row per location for a window, and a totals row computed from the
 // counts — the completion rate is Σcompleted / Σsent and the average rating is weighted by each
@@ -31,9 +31,9 @@ export type OverviewRow = { slug: string; name: string } & (
   | { ok: false; error: string; code?: string | undefined }
 );
 
-const figure = z.number().nullable();
+const figure = /* @__PURE__ */ z.nullable(z.number());
 /** GET /bff/overview?days=N: the user's locations' rows, in their order. */
-export const overviewRowsSchema = z.object({
+export const overviewRowsSchema = /* @__PURE__ */ z.object({
   rows: z.array(
     z.union([
       z.object({
@@ -55,7 +55,7 @@ export const overviewRowsSchema = z.object({
         name: z.string(),
         ok: z.literal(false),
         error: z.string(),
-        code: z.string().optional(),
+        code: z.optional(z.string()),
       }),
     ]),
   ),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 // Query strings arrive as text. These helpers turn them into a plain record the shared
 // schemas can check strictly: a repeated parameter stays an array (and is refused by the
@@ -23,34 +23,36 @@ export function queryRecord(input: URLSearchParams | string): QueryRecord {
  */
 export function intParam(name: string, min: number, max: number, rangeText = `from ${min} to ${max}`) {
   const message = `${name} must be a whole number ${rangeText}`;
-  return z
-    .string({ error: `${name} must be given once, as a whole number ${rangeText}` })
-    .regex(/^[0-9]{1,15}$/, { error: message })
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(min, { error: message })
-        .max(max, { error: `${name} must be at most ${max}` }),
-    );
+  return z.pipe(
+    z.pipe(
+      /* @__PURE__ */ z
+        .string({ error: `${name} must be given once, as a whole number ${rangeText}` })
+        .check(z.regex(/^[0-9]{1,15}$/, { error: message })),
+      z.transform(Number),
+    ),
+    /* @__PURE__ */ z
+      .number()
+      .check(z.gte(min, { error: message }), z.lte(max, { error: `${name} must be at most ${max}` })),
+  );
 }
 
 /** A query parameter given once, naming one of `values` (which `schema` accepts). */
-export function oneOfParam<T extends z.ZodType<unknown, string>>(
+export function oneOfParam<T extends z.ZodMiniType<unknown, string>>(
   name: string,
   values: readonly string[],
   schema: T,
 ) {
-  return z
-    .string({ error: `${name} must be given once: one of ${values.join(', ')}` })
-    .pipe(schema)
-    .optional();
+  return z.optional(
+    z.pipe(z.string({ error: `${name} must be given once: one of ${values.join(', ')}` }), schema),
+  );
 }
 
 /** A query's canonical search string maker: the schema's parameters that are given, in its order. */
-export function searchParamsOf<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>) {
+export function searchParamsOf<Shape extends z.core.$ZodShape, Config extends z.core.$ZodObjectConfig>(
+  schema: z.ZodMiniObject<Shape, Config>,
+) {
   const names = Object.keys(schema.shape);
-  return (query: Partial<z.output<z.ZodObject<Shape>>>): URLSearchParams => {
+  return (query: Partial<z.output<z.ZodMiniObject<Shape, Config>>>): URLSearchParams => {
     const given = query as Record<string, string | number | undefined>;
     return toSearchParams(Object.fromEntries(names.map((name) => [name, given[name]])));
   };

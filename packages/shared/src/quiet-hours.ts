@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { DAY_MS } from './time.ts';
+import { z } from './zod.ts';
 
 // Sending hours: an SMS or email asked for outside a business's window (default 08:00–21:00 in
 // its time zone) is held and sent when the window next opens (docs/api.md, "Quiet hours"). The
@@ -56,18 +56,23 @@ export function isValidTimeZone(zone: string): boolean {
   }
 }
 
-export const sendWindowTextSchema = z.string().transform((text, ctx) => {
-  try {
-    return parseSendWindow(text);
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: (error as Error).message });
-    return z.NEVER;
-  }
-});
+export const sendWindowTextSchema = /* @__PURE__ */ z.pipe(
+  z.string(),
+  z.transform((text: string, ctx) => {
+    try {
+      return parseSendWindow(text);
+    } catch (error) {
+      ctx.issues.push({ code: 'custom', message: (error as Error).message, input: text });
+      return z.NEVER;
+    }
+  }),
+);
 
-export const timeZoneSchema = z
-  .string()
-  .refine(isValidTimeZone, { error: 'must be an IANA time zone such as Europe/London or America/New_York' });
+export const timeZoneSchema = /* @__PURE__ */ z.string().check(
+  z.refine(isValidTimeZone, {
+    error: 'must be an IANA time zone such as Europe/London or America/New_York',
+  }),
+);
 
 type WallTime = { year: number; month: number; day: number; hour: number; minute: number; second: number };
 

@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { CHANNELS, channelSchema } from './channels.ts';
 import { pageOf, pagingParams } from './paging.ts';
 import { oneOfParam, searchParamsOf } from './query.ts';
+import { z } from './zod.ts';
 
 // Reading review requests back: GET /api/v1/requests and GET /api/v1/requests/{id}, an extension
 // of the API (docs/api.md, "Reading requests back"). Clients must not require it: another
@@ -44,7 +44,7 @@ export const LEG_STATES = [
   'unknown',
 ] as const;
 export type LegState = (typeof LEG_STATES)[number];
-export const legStateSchema = z.enum(LEG_STATES);
+export const legStateSchema = /* @__PURE__ */ z.enum(LEG_STATES);
 
 /** The states a receipt can no longer move a leg out of (a late `sent` never undoes `delivered`). */
 export const FINAL_LEG_STATES: readonly LegState[] = ['delivered', 'undelivered', 'failed'];
@@ -78,7 +78,7 @@ export function legStateAdvances(current: LegState, next: LegState): boolean {
  */
 export const REQUEST_STATUSES = ['scheduled', 'sending', 'sent', 'failed', 'unknown', 'cancelled'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
-export const requestStatusSchema = z.enum(REQUEST_STATUSES, {
+export const requestStatusSchema = /* @__PURE__ */ z.enum(REQUEST_STATUSES, {
   error: `status must be one of ${REQUEST_STATUSES.join(', ')}`,
 });
 
@@ -94,51 +94,51 @@ export type LegChannel = (typeof LEG_CHANNELS)[number];
 export const LEG_KINDS = ['request', 'reminder', 'reply'] as const;
 export type LegKind = (typeof LEG_KINDS)[number];
 
-export const requestLegSchema = z.object({
+export const requestLegSchema = /* @__PURE__ */ z.object({
   channel: z.enum(LEG_CHANNELS),
-  kind: z.enum(LEG_KINDS).optional(),
+  kind: z.optional(z.enum(LEG_KINDS)),
   /** Who carries it: `twilio`, `smtp`, `outbox`. */
   provider: z.string(),
   state: legStateSchema,
   /** The carrier's reason in words, for failed, undelivered and unknown; else null. */
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
   /** When the state last changed (ISO 8601). */
   updatedAt: z.string(),
 });
 export type RequestLeg = z.infer<typeof requestLegSchema>;
 
-export const requestRecordSchema = z.object({
+export const requestRecordSchema = /* @__PURE__ */ z.object({
   id: z.string(),
   channel: channelSchema,
   status: requestStatusSchema,
   createdAt: z.string(),
   /** When a request held for sending hours goes out (ISO 8601); null when it was not held. */
-  scheduledFor: z.string().nullable(),
+  scheduledFor: z.nullable(z.string()),
   clicked: z.boolean(),
   completed: z.boolean(),
   optedOut: z.boolean(),
   legs: z.array(requestLegSchema),
   /** The sale, visit or invoice the request follows, as its sender named it; null when none. */
-  externalId: z.string().nullable().optional(),
+  externalId: z.optional(z.nullable(z.string())),
   /**
    * A request no one sent by hand: where its contact came from (`square`, and the payment's id).
    * Null for requests a person or a caller of the API sent.
    */
-  automatic: z.object({ source: z.string(), id: z.string() }).nullable().optional(),
+  automatic: z.optional(z.nullable(z.object({ source: z.string(), id: z.string() }))),
 });
 export type RequestRecord = z.infer<typeof requestRecordSchema>;
 
 /** Query of GET /api/v1/requests: paged and filtered like the review list; newest first. */
-export const requestsQuerySchema = z.strictObject({
+export const requestsQuerySchema = /* @__PURE__ */ z.strictObject({
   ...pagingParams(),
   status: oneOfParam('status', REQUEST_STATUSES, requestStatusSchema),
   channel: oneOfParam('channel', CHANNELS, channelSchema),
 });
 export type RequestsQuery = z.output<typeof requestsQuerySchema>;
 
-export const requestsSearchParams = searchParamsOf(requestsQuerySchema);
+export const requestsSearchParams = /* @__PURE__ */ searchParamsOf(requestsQuerySchema);
 
-export const requestListSchema = pageOf('requests', requestRecordSchema);
+export const requestListSchema = /* @__PURE__ */ pageOf('requests', requestRecordSchema);
 export type RequestList = z.infer<typeof requestListSchema>;
 
 /**

@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import { channelSchema } from './channels.ts';
 import { REPLY_TEXT_MAX } from './limits.ts';
 import { intParam } from './query.ts';
 import { type ReviewStatus, reviewSchema } from './reviews.ts';
+import { z } from './zod.ts';
 
 // Answering a review, an extension of the API (docs/api.md, "Answering reviews"): one review read
 // alone, the business's reply created, replaced or withdrawn, and its status changed between
@@ -44,12 +44,14 @@ function plainText(text: string): boolean {
   return true;
 }
 
-export const replyTextSchema = z
+export const replyTextSchema = /* @__PURE__ */ z
   .string({ error: 'text is required' })
-  .trim()
-  .min(1, { error: 'text must not be empty' })
-  .max(REPLY_TEXT_MAX, { error: `text must be at most ${REPLY_TEXT_MAX} characters` })
-  .refine(plainText, { error: 'text must be plain text (no control characters)' });
+  .check(
+    z.trim(),
+    z.minLength(1, { error: 'text must not be empty' }),
+    z.maxLength(REPLY_TEXT_MAX, { error: `text must be at most ${REPLY_TEXT_MAX} characters` }),
+    z.refine(plainText, { error: 'text must be plain text (no control characters)' }),
+  );
 
 /**
  * The version the caller read (GET one review, or a 409's `current`). Given: the change applies
@@ -59,34 +61,38 @@ export const replyTextSchema = z
  */
 const versionSchema = z
   .number({ error: 'version must be a whole number' })
-  .int({ error: 'version must be a whole number' })
-  .min(0, { error: 'version must be a whole number' });
+  .check(
+    z.int({ error: 'version must be a whole number' }),
+    z.gte(0, { error: 'version must be a whole number' }),
+  );
 
 const respondedBySchema = z
   .string({ error: 'respondedBy must be text' })
-  .trim()
-  .min(1, { error: 'respondedBy must not be empty' })
-  .max(RESPONDED_BY_MAX, { error: `respondedBy must be at most ${RESPONDED_BY_MAX} characters` });
+  .check(
+    z.trim(),
+    z.minLength(1, { error: 'respondedBy must not be empty' }),
+    z.maxLength(RESPONDED_BY_MAX, { error: `respondedBy must be at most ${RESPONDED_BY_MAX} characters` }),
+  );
 
 /** POST /api/v1/reviews/{id}/reply. */
-export const replyBodySchema = z.strictObject({
+export const replyBodySchema = /* @__PURE__ */ z.strictObject({
   text: replyTextSchema,
-  version: versionSchema.optional(),
-  respondedBy: respondedBySchema.optional(),
+  version: z.optional(versionSchema),
+  respondedBy: z.optional(respondedBySchema),
 });
 export type ReplyBody = z.output<typeof replyBodySchema>;
 
 /** PATCH /api/v1/reviews/{id}: only `ignored` and `pending` (a reply is what makes `responded`). */
 export const STATUS_CHANGES = ['ignored', 'pending'] as const;
-export const statusBodySchema = z.strictObject({
+export const statusBodySchema = /* @__PURE__ */ z.strictObject({
   status: z.enum(STATUS_CHANGES, { error: `status must be one of ${STATUS_CHANGES.join(', ')}` }),
-  version: versionSchema.optional(),
+  version: z.optional(versionSchema),
 });
 export type StatusBody = z.output<typeof statusBodySchema>;
 
 /** DELETE /api/v1/reviews/{id}/reply?version=N (no body). */
-export const withdrawQuerySchema = z.strictObject({
-  version: intParam('version', 0, 2 ** 31).optional(),
+export const withdrawQuerySchema = /* @__PURE__ */ z.strictObject({
+  version: z.optional(intParam('version', 0, 2 ** 31)),
 });
 
 /**
@@ -135,36 +141,36 @@ export type ReplyState = (typeof REPLY_STATES)[number];
 /** States whose call is still under way: another change waits (409 reply_in_flight). */
 export const REPLY_IN_FLIGHT: readonly ReplyState[] = ['sending', 'posting'];
 
-export const replyOutcomeSchema = z.object({
+export const replyOutcomeSchema = /* @__PURE__ */ z.object({
   action: z.enum(['reply', 'withdraw']),
   to: z.enum(REPLY_DESTINATIONS),
   state: z.enum(REPLY_STATES),
   /** The channel of the customer's request (sms, email, both); null on Google. */
-  channel: channelSchema.nullable(),
-  text: z.string().nullable(),
-  by: z.string().nullable(),
+  channel: z.nullable(channelSchema),
+  text: z.nullable(z.string()),
+  by: z.nullable(z.string()),
   /** Why it failed or is unknown, in the carrier's or Google's words; else null. */
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
   /** When a held reply goes out (ISO 8601); else null. */
-  scheduledFor: z.string().nullable(),
+  scheduledFor: z.nullable(z.string()),
   at: z.string(),
 });
 export type ReplyOutcome = z.infer<typeof replyOutcomeSchema>;
 
 /** GET /api/v1/reviews/{id}, and the answer to every change: the review as it now is. */
-export const reviewDetailSchema = reviewSchema.extend({
-  responded_at: z.string().nullable(),
-  responded_by: z.string().nullable(),
+export const reviewDetailSchema = /* @__PURE__ */ z.extend(reviewSchema, {
+  responded_at: z.nullable(z.string()),
+  responded_by: z.nullable(z.string()),
   /** Changes with every change of the review: send it back to change it (no lost updates). */
-  version: z.number().int().nonnegative(),
+  version: z.number().check(z.int(), z.nonnegative()),
   source: z.object({
     platform: z.string(),
     /** The request the review was left through (our own page), and its channel. */
-    requestId: z.string().nullable(),
-    channel: channelSchema.nullable(),
+    requestId: z.nullable(z.string()),
+    channel: z.nullable(channelSchema),
   }),
   /** The latest reply or withdrawal and how far it got; null when nobody answered here. */
-  reply: replyOutcomeSchema.nullable(),
+  reply: z.nullable(replyOutcomeSchema),
 });
 export type ReviewDetail = z.infer<typeof reviewDetailSchema>;
 
@@ -173,20 +179,20 @@ export type ReviewDetail = z.infer<typeof reviewDetailSchema>;
  * a user asked for, and how it went.
  */
 export const REVIEW_ACTIONS = ['reply', 'withdraw', 'ignore', 'reopen'] as const;
-export const reviewActionSchema = z.object({
+export const reviewActionSchema = /* @__PURE__ */ z.object({
   id: z.string(),
   at: z.string(),
   by: z.string(),
   action: z.enum(REVIEW_ACTIONS),
-  text: z.string().nullable(),
+  text: z.nullable(z.string()),
   /** done — the service answered; refused — it said no; unknown — the answer was lost; in_flight — not yet. */
   outcome: z.enum(['in_flight', 'done', 'refused', 'unknown']),
-  replyState: z.enum(REPLY_STATES).nullable(),
-  error: z.string().nullable(),
+  replyState: z.nullable(z.enum(REPLY_STATES)),
+  error: z.nullable(z.string()),
 });
 export type ReviewActionEntry = z.infer<typeof reviewActionSchema>;
-export const reviewActionsSchema = z.object({ actions: z.array(reviewActionSchema) });
+export const reviewActionsSchema = /* @__PURE__ */ z.object({ actions: z.array(reviewActionSchema) });
 export const BFF_REVIEW_ACTIONS_PATH = '/bff/review-actions';
 
 /** What the dashboard sends for a reply: the BFF names who answered (the signed-in user). */
-export const bffReplyBodySchema = replyBodySchema.omit({ respondedBy: true });
+export const bffReplyBodySchema = /* @__PURE__ */ z.omit(replyBodySchema, { respondedBy: true });

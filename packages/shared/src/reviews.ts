@@ -1,13 +1,13 @@
-import { z } from 'zod';
 import { RATING_MAX, RATING_MIN } from './limits.ts';
 import { pageFields, pageOf, pagingParams } from './paging.ts';
 import { intParam, oneOfParam, searchParamsOf } from './query.ts';
+import { z } from './zod.ts';
 
 // GET /api/v1/reviews: review items, paging and limits (docs/api.md).
 
 export const REVIEW_STATUSES = ['pending', 'responded', 'ignored'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
-export const reviewStatusSchema = z.enum(REVIEW_STATUSES, {
+export const reviewStatusSchema = /* @__PURE__ */ z.enum(REVIEW_STATUSES, {
   error: `status must be one of ${REVIEW_STATUSES.join(', ')}`,
 });
 
@@ -22,11 +22,14 @@ export function isSyncedPlatform(platform: string | null | undefined): boolean {
   return typeof platform === 'string' && platform !== '' && platform !== DIRECT_PLATFORM;
 }
 
-export const ratingSchema = z
+const RATING_WORDS = `rating must be a whole number from ${RATING_MIN} to ${RATING_MAX}`;
+export const ratingSchema = /* @__PURE__ */ z
   .number()
-  .int({ error: `rating must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
-  .min(RATING_MIN, { error: `rating must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
-  .max(RATING_MAX, { error: `rating must be a whole number from ${RATING_MIN} to ${RATING_MAX}` });
+  .check(
+    z.int({ error: RATING_WORDS }),
+    z.gte(RATING_MIN, { error: RATING_WORDS }),
+    z.lte(RATING_MAX, { error: RATING_WORDS }),
+  );
 
 /** The list's order: newest first (the API's), or oldest first (the inbox: who waited longest). */
 export const REVIEW_ORDERS = ['newest', 'oldest'] as const;
@@ -36,12 +39,12 @@ export type ReviewOrder = (typeof REVIEW_ORDERS)[number];
  * Query of GET /api/v1/reviews, from a query record (see `queryRecord`). Unknown parameters are
  * refused. `maxRating`, `platform` and `order` are this service's extensions (docs/api.md).
  */
-export const reviewsQuerySchema = z
+export const reviewsQuerySchema = /* @__PURE__ */ z
   .strictObject({
     ...pagingParams(),
     status: oneOfParam('status', REVIEW_STATUSES, reviewStatusSchema),
-    minRating: intParam('minRating', RATING_MIN, RATING_MAX).optional(),
-    maxRating: intParam('maxRating', RATING_MIN, RATING_MAX).optional(),
+    minRating: z.optional(intParam('minRating', RATING_MIN, RATING_MAX)),
+    maxRating: z.optional(intParam('maxRating', RATING_MIN, RATING_MAX)),
     platform: oneOfParam(
       'platform',
       PLATFORMS,
@@ -53,25 +56,27 @@ export const reviewsQuerySchema = z
       z.enum(REVIEW_ORDERS, { error: `order must be one of ${REVIEW_ORDERS.join(', ')}` }),
     ),
   })
-  .refine((q) => q.minRating === undefined || q.maxRating === undefined || q.minRating <= q.maxRating, {
-    error: 'maxRating must be at least minRating',
-    path: ['maxRating'],
-  });
+  .check(
+    z.refine((q) => q.minRating === undefined || q.maxRating === undefined || q.minRating <= q.maxRating, {
+      error: 'maxRating must be at least minRating',
+      path: ['maxRating'],
+    }),
+  );
 export type ReviewsQuery = z.output<typeof reviewsQuerySchema>;
 
-export const reviewsSearchParams = searchParamsOf(reviewsQuerySchema);
+export const reviewsSearchParams = /* @__PURE__ */ searchParamsOf(reviewsQuerySchema);
 
 /**
  * A review as our service writes it, in the real service's field names. Dates are ISO 8601.
  */
-export const reviewSchema = z.object({
+export const reviewSchema = /* @__PURE__ */ z.object({
   id: z.string(),
   rating: ratingSchema,
   response_status: reviewStatusSchema,
-  author_name: z.string().nullable(),
-  text: z.string().nullable(),
+  author_name: z.nullable(z.string()),
+  text: z.nullable(z.string()),
   review_date: z.string(),
-  response_text: z.string().nullable(),
+  response_text: z.nullable(z.string()),
   platform: z.string(),
 });
 export type Review = z.infer<typeof reviewSchema>;
@@ -82,22 +87,24 @@ export type Review = z.infer<typeof reviewSchema>;
  * `response_status` (the real service) or `status`. Unknown fields are kept for display.
  * A status outside the known three is kept as text rather than failing the whole page.
  */
-export const reviewItemSchema = z
+export const reviewItemSchema = /* @__PURE__ */ z
   .looseObject({
     id: z.union([z.string(), z.number()]),
     rating: ratingSchema,
-    response_status: z.string().optional(),
-    status: z.string().optional(),
-    author_name: z.string().nullish(),
-    text: z.string().nullish(),
-    review_date: z.string().nullish(),
-    response_text: z.string().nullish(),
-    platform: z.string().nullish(),
+    response_status: z.optional(z.string()),
+    status: z.optional(z.string()),
+    author_name: z.nullish(z.string()),
+    text: z.nullish(z.string()),
+    review_date: z.nullish(z.string()),
+    response_text: z.nullish(z.string()),
+    platform: z.nullish(z.string()),
   })
-  .refine((item) => typeof (item.response_status ?? item.status) === 'string', {
-    error: 'review has no status (response_status or status)',
-    path: ['response_status'],
-  });
+  .check(
+    z.refine((item) => typeof (item.response_status ?? item.status) === 'string', {
+      error: 'review has no status (response_status or status)',
+      path: ['response_status'],
+    }),
+  );
 export type ReviewItem = z.infer<typeof reviewItemSchema>;
 
 export function reviewStatusOf(item: ReviewItem): string {
@@ -105,14 +112,14 @@ export function reviewStatusOf(item: ReviewItem): string {
 }
 
 /** The review list inside `data` (docs/api.md, "Paging the reviews"). */
-export const reviewListSchema = z.looseObject({
+export const reviewListSchema = /* @__PURE__ */ z.looseObject({
   ...pageFields,
   reviews: z.array(reviewItemSchema),
 });
 export type ReviewList = z.infer<typeof reviewListSchema>;
 
 /** The list our service writes (strict review items). */
-export const reviewListOutputSchema = pageOf('reviews', reviewSchema);
+export const reviewListOutputSchema = /* @__PURE__ */ pageOf('reviews', reviewSchema);
 
 /** The API's paging rule: stop when reviews is empty or when page × limit reaches total. */
 export function isLastPage(list: {

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { RATING_MAX, RATING_MIN, REPLY_TEXT_MAX } from './limits.ts';
+import { z } from './zod.ts';
 
 // Saved replies: a location's ready-made answers, each for a range of ratings, which the reply
 // box offers for the review at hand (docs/bff.md, "Saved replies"). Written by owners, used by
@@ -16,9 +16,11 @@ export const BFF_SAVED_REPLIES_PATH = '/bff/saved-replies';
 const rating = (field: string) =>
   z
     .number({ error: `${field} must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
-    .int({ error: `${field} must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
-    .min(RATING_MIN, { error: `${field} must be a whole number from ${RATING_MIN} to ${RATING_MAX}` })
-    .max(RATING_MAX, { error: `${field} must be a whole number from ${RATING_MIN} to ${RATING_MAX}` });
+    .check(
+      z.int({ error: `${field} must be a whole number from ${RATING_MIN} to ${RATING_MAX}` }),
+      z.gte(RATING_MIN, { error: `${field} must be a whole number from ${RATING_MIN} to ${RATING_MAX}` }),
+      z.lte(RATING_MAX, { error: `${field} must be a whole number from ${RATING_MIN} to ${RATING_MAX}` }),
+    );
 
 /** Placeholders a text names that are not ours (`{customer_name}` is a request's, not a reply's). */
 export function unknownPlaceholders(text: string): string[] {
@@ -27,39 +29,46 @@ export function unknownPlaceholders(text: string): string[] {
     .filter((name) => !(SAVED_REPLY_PLACEHOLDERS as readonly string[]).includes(name));
 }
 
-export const savedReplySchema = z
+export const savedReplySchema = /* @__PURE__ */ z
   .strictObject({
-    title: z
-      .string({ error: 'title is required' })
-      .trim()
-      .min(1, { error: 'title must not be empty' })
-      .max(SAVED_REPLY_TITLE_MAX, { error: `title must be at most ${SAVED_REPLY_TITLE_MAX} characters` }),
-    text: z
-      .string({ error: 'text is required' })
-      .trim()
-      .min(1, { error: 'text must not be empty' })
-      .max(REPLY_TEXT_MAX, { error: `text must be at most ${REPLY_TEXT_MAX} characters` })
-      .refine((text) => unknownPlaceholders(text).length === 0, {
+    title: z.string({ error: 'title is required' }).check(
+      z.trim(),
+      z.minLength(1, { error: 'title must not be empty' }),
+      z.maxLength(SAVED_REPLY_TITLE_MAX, {
+        error: `title must be at most ${SAVED_REPLY_TITLE_MAX} characters`,
+      }),
+    ),
+    text: z.string({ error: 'text is required' }).check(
+      z.trim(),
+      z.minLength(1, { error: 'text must not be empty' }),
+      z.maxLength(REPLY_TEXT_MAX, { error: `text must be at most ${REPLY_TEXT_MAX} characters` }),
+      z.refine((text) => unknownPlaceholders(text).length === 0, {
         error: 'text may only use the placeholders {first_name} and {business_name}',
       }),
+    ),
     minRating: rating('minRating'),
     maxRating: rating('maxRating'),
   })
-  .refine((reply) => reply.minRating <= reply.maxRating, {
-    error: 'maxRating must be at least minRating',
-    path: ['maxRating'],
-  });
+  .check(
+    z.refine((reply) => reply.minRating <= reply.maxRating, {
+      error: 'maxRating must be at least minRating',
+      path: ['maxRating'],
+    }),
+  );
 export type SavedReply = z.infer<typeof savedReplySchema>;
 
 /** PUT /bff/saved-replies: the whole list, in the order the reply box offers them. */
-export const savedRepliesBodySchema = z.strictObject({
+export const savedRepliesBodySchema = /* @__PURE__ */ z.strictObject({
   replies: z
     .array(savedReplySchema)
-    .max(SAVED_REPLIES_MAX, { error: `at most ${SAVED_REPLIES_MAX} saved replies` }),
+    .check(z.maxLength(SAVED_REPLIES_MAX, { error: `at most ${SAVED_REPLIES_MAX} saved replies` })),
 });
 
 /** GET (and PUT) /bff/saved-replies: the location's list; `builtIn` until an owner saves one. */
-export const savedRepliesSchema = z.object({ replies: z.array(savedReplySchema), builtIn: z.boolean() });
+export const savedRepliesSchema = /* @__PURE__ */ z.object({
+  replies: z.array(savedReplySchema),
+  builtIn: z.boolean(),
+});
 export type SavedReplies = z.infer<typeof savedRepliesSchema>;
 
 export const BUILT_IN_SAVED_REPLIES: readonly SavedReply[] = [

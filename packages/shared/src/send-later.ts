@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { DAY_MS } from './time.ts';
+import { z } from './zod.ts';
 
 // Requests that send themselves later (docs/api.md, "Sending later"): a send may name its time
 // (`sendAt`) or a delay (`delayMinutes`), and the sale, visit or invoice it follows
@@ -23,28 +23,33 @@ export const SEND_LATER_MESSAGES = {
   externalId: `externalId must be 1 to ${EXTERNAL_ID_MAX} visible characters`,
 } as const;
 
-export const sendAtSchema = z
-  .string({ error: SEND_LATER_MESSAGES.sendAt })
-  .pipe(z.iso.datetime({ offset: true, error: SEND_LATER_MESSAGES.sendAt }))
+export const sendAtSchema = /* @__PURE__ */ z.pipe(
+  z.pipe(
+    z.string({ error: SEND_LATER_MESSAGES.sendAt }),
+    z.iso.datetime({ offset: true, error: SEND_LATER_MESSAGES.sendAt }),
+  ),
   // One spelling of one instant (UTC), still text: a client that re-serialises the parsed body
   // sends what the API reads.
-  .transform((value) => new Date(Date.parse(value)).toISOString());
+  z.transform((value: string) => new Date(Date.parse(value)).toISOString()),
+);
 
-export const delayMinutesSchema = z
+export const delayMinutesSchema = /* @__PURE__ */ z
   .number({ error: SEND_LATER_MESSAGES.delay })
-  .int({ error: SEND_LATER_MESSAGES.delay })
-  .min(1, { error: SEND_LATER_MESSAGES.delay })
-  .max(DELAY_MINUTES_MAX, { error: SEND_LATER_MESSAGES.delay });
+  .check(
+    z.int({ error: SEND_LATER_MESSAGES.delay }),
+    z.gte(1, { error: SEND_LATER_MESSAGES.delay }),
+    z.lte(DELAY_MINUTES_MAX, { error: SEND_LATER_MESSAGES.delay }),
+  );
 
 /** Printable text without control characters: it is echoed in logs, events and the dashboard. */
-export const externalIdSchema = z
-  .string({ error: SEND_LATER_MESSAGES.externalId })
-  .min(1, { error: SEND_LATER_MESSAGES.externalId })
-  .max(EXTERNAL_ID_MAX, { error: SEND_LATER_MESSAGES.externalId })
+export const externalIdSchema = /* @__PURE__ */ z.string({ error: SEND_LATER_MESSAGES.externalId }).check(
+  z.minLength(1, { error: SEND_LATER_MESSAGES.externalId }),
+  z.maxLength(EXTERNAL_ID_MAX, { error: SEND_LATER_MESSAGES.externalId }),
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
-  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value) && value.trim() === value, {
+  z.refine((value) => !/[\u0000-\u001f\u007f]/.test(value) && value.trim() === value, {
     error: SEND_LATER_MESSAGES.externalId,
-  });
+  }),
+);
 
 /**
  * When a send asked for later goes, before the sending hours are applied: `sendAt`, or `now`

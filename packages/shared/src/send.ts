@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import { CHANNEL_REQUIRES, CHANNEL_SENDS_BY, channelSchema, DEFAULT_CHANNEL } from './channels.ts';
 import { CUSTOMER_NAME_WEB_ADDRESS_MESSAGE, cleanCustomerName, holdsWebAddress } from './customer-name.ts';
 import { CUSTOMER_EMAIL_MAX, CUSTOMER_NAME_MAX } from './limits.ts';
 import { checkPhone } from './phone.ts';
 import { delayMinutesSchema, externalIdSchema, SEND_LATER_MESSAGES, sendAtSchema } from './send-later.ts';
+import { z } from './zod.ts';
 
 // POST /api/v1/requests/send (docs/api.md, "Sending").
 
@@ -17,6 +17,7 @@ export {
   DEFAULT_CHANNEL,
   messagedContacts,
 } from './channels.ts';
+export { LINK_CREATED } from './link-created.ts';
 
 /**
  * What the send form calls each field. Every message about a field names it so (a person reads
@@ -39,53 +40,60 @@ const blankToUndefined = (value: unknown) =>
  * collapsed (customer-name.ts says why), at most CUSTOMER_NAME_MAX characters, and no web
  * address in it.
  */
-export const customerNameSchema = z
-  .string({ error: `${LABEL.customerName} must be text` })
-  .transform(cleanCustomerName)
-  .pipe(
-    z
-      .string()
-      .max(CUSTOMER_NAME_MAX, {
-        error: `${LABEL.customerName} must be at most ${CUSTOMER_NAME_MAX} characters`,
-      })
-      .refine((name) => !holdsWebAddress(name), { error: CUSTOMER_NAME_WEB_ADDRESS_MESSAGE }),
-  );
+export const customerNameSchema = /* @__PURE__ */ z.pipe(
+  z.pipe(z.string({ error: `${LABEL.customerName} must be text` }), z.transform(cleanCustomerName)),
+  /* @__PURE__ */ z.string().check(
+    z.maxLength(CUSTOMER_NAME_MAX, {
+      error: `${LABEL.customerName} must be at most ${CUSTOMER_NAME_MAX} characters`,
+    }),
+    z.refine((name) => !holdsWebAddress(name), { error: CUSTOMER_NAME_WEB_ADDRESS_MESSAGE }),
+  ),
+);
 
-export const customerPhoneSchema = z
-  .string({ error: `${LABEL.customerPhone} must be text` })
-  .transform((value, ctx) => {
+export const customerPhoneSchema = /* @__PURE__ */ z.pipe(
+  z.string({ error: `${LABEL.customerPhone} must be text` }),
+  z.transform((value: string, ctx) => {
     const result = checkPhone(value);
     if (!result.ok) {
-      ctx.addIssue({ code: 'custom', message: `${LABEL.customerPhone} ${result.reason}` });
+      ctx.issues.push({ code: 'custom', message: `${LABEL.customerPhone} ${result.reason}`, input: value });
       return z.NEVER;
     }
     return result.e164;
-  });
+  }),
+);
 
-export const customerEmailSchema = z
-  .string({ error: `${LABEL.customerEmail} must be text` })
-  .trim()
-  .max(CUSTOMER_EMAIL_MAX, {
-    error: `${LABEL.customerEmail} must be at most ${CUSTOMER_EMAIL_MAX} characters`,
-  })
-  .pipe(z.email({ error: `${LABEL.customerEmail} must be a valid email address, e.g. name@example.com` }))
-  // One contact, one spelling: the frequency cap and opt-outs compare lower-cased addresses.
-  .transform((value) => value.toLowerCase());
-
-const sendRequestObject = z.strictObject({
-  // A name of nothing but invisible characters is no name.
-  customerName: z.preprocess(
-    (value) => blankToUndefined(typeof value === 'string' ? cleanCustomerName(value) : value),
-    customerNameSchema.optional(),
+export const customerEmailSchema = /* @__PURE__ */ z.pipe(
+  z.pipe(
+    /* @__PURE__ */ z.string({ error: `${LABEL.customerEmail} must be text` }).check(
+      z.trim(),
+      z.maxLength(CUSTOMER_EMAIL_MAX, {
+        error: `${LABEL.customerEmail} must be at most ${CUSTOMER_EMAIL_MAX} characters`,
+      }),
+    ),
+    z.email({ error: `${LABEL.customerEmail} must be a valid email address, e.g. name@example.com` }),
   ),
-  customerPhone: z.preprocess(blankToUndefined, customerPhoneSchema.optional()),
+  // One contact, one spelling: the frequency cap and opt-outs compare lower-cased addresses.
+  z.transform((value: string) => value.toLowerCase()),
+);
+
+/** An optional field whose blank value (after `blank`) counts as not given. */
+const blankIsUnset = <T extends z.core.$ZodType>(blank: (value: unknown) => unknown, schema: T) =>
+  z.optional(z.pipe(z.transform(blank), z.optional(schema)));
+
+const sendRequestObject = /* @__PURE__ */ z.strictObject({
+  // A name of nothing but invisible characters is no name.
+  customerName: blankIsUnset(
+    (value) => blankToUndefined(typeof value === 'string' ? cleanCustomerName(value) : value),
+    customerNameSchema,
+  ),
+  customerPhone: blankIsUnset(blankToUndefined, customerPhoneSchema),
   /** The API leaves this field's name open; `customerEmail` is the real service's name. */
-  customerEmail: z.preprocess(blankToUndefined, customerEmailSchema.optional()),
-  channel: channelSchema.default(DEFAULT_CHANNEL),
+  customerEmail: blankIsUnset(blankToUndefined, customerEmailSchema),
+  channel: z._default(channelSchema, DEFAULT_CHANNEL),
   // Sending later (send-later.ts): a time or a delay, and the sale it follows.
-  sendAt: sendAtSchema.optional(),
-  delayMinutes: delayMinutesSchema.optional(),
-  externalId: externalIdSchema.optional(),
+  sendAt: z.optional(sendAtSchema),
+  delayMinutes: z.optional(delayMinutesSchema),
+  externalId: z.optional(externalIdSchema),
 });
 
 /** The message on a missing phone or email: what the channel needs, in the form's words. */
@@ -98,30 +106,32 @@ export const requiredFor = (
  * The send body, validated and normalised: phone → E.164, email → trimmed lower case, name →
  * visible characters only, single-spaced and trimmed. Unknown fields are rejected. Channel rules 1–3 put their message on the missing field.
  */
-export const sendRequestSchema = sendRequestObject.superRefine((body, ctx) => {
-  const needs = CHANNEL_REQUIRES[body.channel];
-  if (!needs) return; // an invalid channel already has its own issue
-  if (needs.phone && body.customerPhone === undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['customerPhone'],
-      message: requiredFor('customerPhone', body.channel),
-    });
-  }
-  if (needs.email && body.customerEmail === undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['customerEmail'],
-      message: requiredFor('customerEmail', body.channel),
-    });
-  }
-  const later =
-    body.sendAt !== undefined ? 'sendAt' : body.delayMinutes !== undefined ? 'delayMinutes' : null;
-  if (body.sendAt !== undefined && body.delayMinutes !== undefined)
-    ctx.addIssue({ code: 'custom', path: ['delayMinutes'], message: SEND_LATER_MESSAGES.both });
-  else if (later && body.channel === 'link')
-    ctx.addIssue({ code: 'custom', path: [later], message: SEND_LATER_MESSAGES.link });
-});
+export const sendRequestSchema = sendRequestObject.check(
+  z.superRefine((body, ctx) => {
+    const needs = CHANNEL_REQUIRES[body.channel];
+    if (!needs) return; // an invalid channel already has its own issue
+    if (needs.phone && body.customerPhone === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customerPhone'],
+        message: requiredFor('customerPhone', body.channel),
+      });
+    }
+    if (needs.email && body.customerEmail === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customerEmail'],
+        message: requiredFor('customerEmail', body.channel),
+      });
+    }
+    const later =
+      body.sendAt !== undefined ? 'sendAt' : body.delayMinutes !== undefined ? 'delayMinutes' : null;
+    if (body.sendAt !== undefined && body.delayMinutes !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['delayMinutes'], message: SEND_LATER_MESSAGES.both });
+    else if (later && body.channel === 'link')
+      ctx.addIssue({ code: 'custom', path: [later], message: SEND_LATER_MESSAGES.link });
+  }),
+);
 /** What a caller writes. */
 export type SendRequestInput = z.input<typeof sendRequestSchema>;
 /** What the service acts on (normalised). */
@@ -132,22 +142,22 @@ export type SendRequest = z.output<typeof sendRequestSchema>;
  * names only `sent` ("not a delivery receipt and not proof that a review was published"); clients
  * must show values they do not know. Unknown fields are kept.
  */
-export const sendResultSchema = z.looseObject({
+export const sendResultSchema = /* @__PURE__ */ z.looseObject({
   requestId: z.string(),
   status: z.string(),
   channel: z.string(),
   reviewLink: z.string(),
-  warning: z.string().optional(),
+  warning: z.optional(z.string()),
   /**
    * Our extension: with status `scheduled`, when the message goes out (ISO 8601): it was asked
    * for outside the business's sending hours (docs/api.md, "Quiet hours").
    */
-  scheduledFor: z.string().optional(),
+  scheduledFor: z.optional(z.string()),
   /**
    * Our extension: true when the body's `externalId` had already made a request for this business:
    * the answer names that request (`requestId`, its status now) and nothing was sent again.
    */
-  existing: z.boolean().optional(),
+  existing: z.optional(z.boolean()),
 });
 export type SendResult = z.infer<typeof sendResultSchema>;
 
@@ -166,16 +176,6 @@ export const SEND_STATUS_MEANINGS: Record<string, string> = {
   unknown:
     'Outcome unknown: the carrier did not answer in time, so the message may have gone out. Check recent requests before sending again.',
 };
-
-/**
- * A review link's state: nothing was sent, so none of the send statuses fits it (the service
- * answers `sent` for a link too).
- */
-export const LINK_CREATED = {
-  label: 'Link created',
-  meaning:
-    'A review link for this customer. No message was sent: share the link or show its QR code. It is not a review until the customer leaves one.',
-} as const;
 
 /**
  * What a send means, as text in a fixed order: two spellings of one intent (a phone with spaces,

@@ -1,15 +1,15 @@
-import { z } from 'zod';
 import type { Scope } from './scopes.ts';
 import { settingsObjectSchema } from './settings.ts';
+import { z } from './zod.ts';
 
 // The settings extension's calls (docs/settings.md): what they take and what they answer.
 
 /** PUT /api/v1/settings: any of the fields; the ones left out keep their values. */
-export const settingsUpdateSchema = settingsObjectSchema.partial();
+export const settingsUpdateSchema = /* @__PURE__ */ z.partial(settingsObjectSchema);
 export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
 
 /** GET and PUT answer with the settings and what the dashboard's preview needs. */
-export const settingsResponseSchema = z.object({
+export const settingsResponseSchema = /* @__PURE__ */ z.object({
   settings: settingsObjectSchema,
   /** The business's name and an example link of real length: what the SMS limit is counted with. */
   preview: z.object({ businessName: z.string(), reviewLink: z.string() }),

@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { checkPhone } from './phone.ts';
 import type { Scope } from './scopes.ts';
 import { settingsObjectSchema } from './settings.ts';
+import { z } from './zod.ts';
 
 // "Send me a test" (POST /api/v1/settings/test, an extension beside GET/PUT /api/v1/settings:
 // docs/settings.md): the business's words, written with a sample customer name and a sample link,
@@ -23,38 +23,44 @@ export const BFF_SETTINGS_TEST_PATH = '/bff/settings/test';
  * The words to try: the ones on the owner's screen, saved or not (each left out: the saved one).
  * They are checked with the same rules as a PUT.
  */
-export const testTemplatesSchema = settingsObjectSchema
-  .pick({ smsTemplate: true, emailSubject: true, emailTemplate: true })
-  .partial();
+export const testTemplatesSchema = /* @__PURE__ */ z.partial(
+  z.pick(settingsObjectSchema, { smsTemplate: true, emailSubject: true, emailTemplate: true }),
+);
 
 /** A phone in any spelling the send form takes, as E.164; the refusal names it as the page does. */
 const phoneField = (field = 'Phone number') =>
-  z.string({ error: `${field} must be a phone number` }).transform((value, ctx) => {
-    const result = checkPhone(value);
-    if (!result.ok) {
-      ctx.addIssue({ code: 'custom', message: `${field} ${result.reason}` });
-      return z.NEVER;
-    }
-    return result.e164;
-  });
+  z.pipe(
+    z.string({ error: `${field} must be a phone number` }),
+    z.transform((value: string, ctx) => {
+      const result = checkPhone(value);
+      if (!result.ok) {
+        ctx.issues.push({ code: 'custom', message: `${field} ${result.reason}`, input: value });
+        return z.NEVER;
+      }
+      return result.e164;
+    }),
+  );
 
-export const settingsTestBodySchema = z.discriminatedUnion(
+export const settingsTestBodySchema = /* @__PURE__ */ z.discriminatedUnion(
   'channel',
   [
     z.strictObject({
       channel: z.literal('sms'),
       to: phoneField(),
-      templates: testTemplatesSchema.optional(),
+      templates: z.optional(testTemplatesSchema),
     }),
     z.strictObject({
       channel: z.literal('email'),
-      to: z
-        .string({ error: 'Email address must be text' })
-        .trim()
-        .max(320, { error: 'Email address must be at most 320 characters' })
-        .pipe(z.email({ error: 'Email address must be a valid email address, e.g. name@example.com' }))
-        .transform((value) => value.toLowerCase()),
-      templates: testTemplatesSchema.optional(),
+      to: z.pipe(
+        z.pipe(
+          z
+            .string({ error: 'Email address must be text' })
+            .check(z.trim(), z.maxLength(320, { error: 'Email address must be at most 320 characters' })),
+          z.email({ error: 'Email address must be a valid email address, e.g. name@example.com' }),
+        ),
+        z.transform((value) => value.toLowerCase()),
+      ),
+      templates: z.optional(testTemplatesSchema),
     }),
   ],
   { error: 'Send it as SMS or email' },
@@ -62,15 +68,15 @@ export const settingsTestBodySchema = z.discriminatedUnion(
 export type SettingsTestBody = z.input<typeof settingsTestBodySchema>;
 
 /** POST /bff/settings/test: an SMS goes to the phone given; an email to the signed-in owner's address. */
-export const bffSettingsTestBodySchema = z.discriminatedUnion(
+export const bffSettingsTestBodySchema = /* @__PURE__ */ z.discriminatedUnion(
   'channel',
   [
     z.strictObject({
       channel: z.literal('sms'),
       phone: phoneField(),
-      templates: testTemplatesSchema.optional(),
+      templates: z.optional(testTemplatesSchema),
     }),
-    z.strictObject({ channel: z.literal('email'), templates: testTemplatesSchema.optional() }),
+    z.strictObject({ channel: z.literal('email'), templates: z.optional(testTemplatesSchema) }),
   ],
   { error: 'Send it as SMS or email' },
 );
@@ -81,13 +87,13 @@ export type BffSettingsTestBody = z.input<typeof bffSettingsTestBodySchema>;
  * the carrier did not answer in time, it may have gone out. A test that failed is the error
  * envelope (`delivery_failed`), and one over the hourly limit `test_send_limited`.
  */
-export const settingsTestResultSchema = z.object({
+export const settingsTestResultSchema = /* @__PURE__ */ z.object({
   channel: z.enum(['sms', 'email']),
   to: z.string(),
   status: z.enum(['sent', 'unknown']),
   /** The carrier's words for `unknown`; else null. */
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
   /** Tests left in the current hour. */
-  remaining: z.number().int().nonnegative(),
+  remaining: /* @__PURE__ */ z.number().check(z.int(), z.nonnegative()),
 });
 export type SettingsTestResult = z.infer<typeof settingsTestResultSchema>;

@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import { holdsWebAddress } from './customer-name.ts';
 import { formatClockTime, isValidTimeZone, parseClockTime, type SendWindow } from './quiet-hours.ts';
 import { SETTINGS_FIELD_LABELS } from './settings-labels.ts';
 import { type SmsSegmentInfo, smsSegments } from './sms-segments.ts';
+import { z } from './zod.ts';
 
 export { SETTINGS_FIELD_LABELS };
 
@@ -177,31 +177,36 @@ const CONTROL = /\p{Cc}/u; // tested with line breaks (\n, \r\n) taken out: bodi
 const LINE_BREAK = /[\r\n]/;
 
 function templateText(field: string, max: number, opts: { singleLine: boolean }) {
-  return z
-    .string({ error: `${field} must be text` })
-    .max(max, { error: `${field} must be at most ${max} characters` })
-    .refine((text) => text.trim().length > 0, { error: `${field} must not be empty` })
-    .refine((text) => !CONTROL.test(text.replace(/\r?\n/g, '')), {
+  return z.string({ error: `${field} must be text` }).check(
+    z.maxLength(max, { error: `${field} must be at most ${max} characters` }),
+    z.refine((text) => text.trim().length > 0, { error: `${field} must not be empty` }),
+    z.refine((text) => !CONTROL.test(text.replace(/\r?\n/g, '')), {
       error: `${field} must not contain control characters`,
-    })
-    .refine((text) => !opts.singleLine || !LINE_BREAK.test(text), {
+    }),
+    z.refine((text) => !opts.singleLine || !LINE_BREAK.test(text), {
       error: `${field} must be one line`,
-    });
+    }),
+  );
 }
 
 const clockTime = (field: string) =>
-  z.string({ error: `${field} must be a time as HH:MM` }).refine((text) => parseClockTime(text) !== null, {
-    error: `${field} must be a time as HH:MM (24-hour, e.g. 08:00)`,
-  });
+  /* @__PURE__ */ z.string({ error: `${field} must be a time as HH:MM` }).check(
+    z.refine((text) => parseClockTime(text) !== null, {
+      error: `${field} must be a time as HH:MM (24-hour, e.g. 08:00)`,
+    }),
+  );
 
 /** The sending window: messages asked for outside [start, end) wait until it opens; null sends at any hour. */
-export const quietHoursSchema = z
-  .strictObject({ start: clockTime(LABEL['quietHours.start']), end: clockTime(LABEL['quietHours.end']) })
-  .refine((hours) => hours.start !== hours.end, {
-    error: `${LABEL['quietHours.end']} must differ from ${LABEL['quietHours.start']} (or send at any hour)`,
-    path: ['end'],
-  })
-  .nullable();
+export const quietHoursSchema = /* @__PURE__ */ z.nullable(
+  z
+    .strictObject({ start: clockTime(LABEL['quietHours.start']), end: clockTime(LABEL['quietHours.end']) })
+    .check(
+      z.refine((hours) => hours.start !== hours.end, {
+        error: `${LABEL['quietHours.end']} must differ from ${LABEL['quietHours.start']} (or send at any hour)`,
+        path: ['end'],
+      }),
+    ),
+);
 export type QuietHours = z.infer<typeof quietHoursSchema>;
 
 export function quietHoursToWindow(hours: QuietHours): SendWindow | null {
@@ -220,26 +225,35 @@ const settingsShape = {
   emailTemplate: templateText(LABEL.emailTemplate, EMAIL_TEMPLATE_MAX, { singleLine: false }),
   reminderAfterDays: z
     .number({ error: `${LABEL.reminderAfterDays} must be a whole number of days, 0 to 14` })
-    .int({ error: `${LABEL.reminderAfterDays} must be a whole number of days, 0 to 14` })
-    .min(0, { error: `${LABEL.reminderAfterDays} must be none or after 1 to 14 days` })
-    .max(REMINDER_AFTER_DAYS_MAX, { error: `${LABEL.reminderAfterDays} must be none or after 1 to 14 days` }),
+    .check(
+      z.int({ error: `${LABEL.reminderAfterDays} must be a whole number of days, 0 to 14` }),
+      z.gte(0, { error: `${LABEL.reminderAfterDays} must be none or after 1 to 14 days` }),
+      z.lte(REMINDER_AFTER_DAYS_MAX, {
+        error: `${LABEL.reminderAfterDays} must be none or after 1 to 14 days`,
+      }),
+    ),
   quietHours: quietHoursSchema,
   timeZone: z
     .string({ error: `${LABEL.timeZone} must be text` })
-    .refine(isValidTimeZone, { error: `${LABEL.timeZone} must be a time zone such as Europe/London` }),
-  reviewSiteUrl: z
-    .url({
-      protocol: /^https?$/,
-      error: `${LABEL.reviewSiteUrl} must be a web address starting with https:// or http://, or empty`,
-    })
-    .max(REVIEW_SITE_URL_MAX, {
-      error: `${LABEL.reviewSiteUrl} must be at most ${REVIEW_SITE_URL_MAX} characters`,
-    })
-    .nullable(),
+    .check(
+      z.refine(isValidTimeZone, { error: `${LABEL.timeZone} must be a time zone such as Europe/London` }),
+    ),
+  reviewSiteUrl: z.nullable(
+    z
+      .url({
+        protocol: /^https?$/,
+        error: `${LABEL.reviewSiteUrl} must be a web address starting with https:// or http://, or empty`,
+      })
+      .check(
+        z.maxLength(REVIEW_SITE_URL_MAX, {
+          error: `${LABEL.reviewSiteUrl} must be at most ${REVIEW_SITE_URL_MAX} characters`,
+        }),
+      ),
+  ),
 };
 
 /** The settings' fields and their own rules; `settingsSchemaFor` adds the checks across fields. */
-export const settingsObjectSchema = z.strictObject(settingsShape);
+export const settingsObjectSchema = /* @__PURE__ */ z.strictObject(settingsShape);
 export type Settings = z.infer<typeof settingsObjectSchema>;
 export const SETTINGS_FIELDS = Object.keys(settingsShape) as (keyof Settings)[];
 
@@ -275,9 +289,11 @@ export function templateProblems(
 
 /** The whole settings, checked for this business (its name and the length of its links). */
 export function settingsSchemaFor(context: TemplateContext = SAMPLE_CONTEXT) {
-  return settingsObjectSchema.superRefine((settings, ctx) => {
-    for (const [field, message] of Object.entries(templateProblems(settings, context))) {
-      ctx.addIssue({ code: 'custom', message, path: [field] });
-    }
-  });
+  return settingsObjectSchema.check(
+    z.superRefine((settings, ctx) => {
+      for (const [field, message] of Object.entries(templateProblems(settings, context))) {
+        ctx.addIssue({ code: 'custom', message, path: [field] });
+      }
+    }),
+  );
 }

@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { pageOf, pagingParams } from './paging.ts';
 import { searchParamsOf } from './query.ts';
 import { HOUR_MS, MINUTE_MS, SECOND_MS } from './time.ts';
+import { z } from './zod.ts';
 
 // Events out (docs/api.md, "Webhooks"): a business's endpoints, the events they subscribe to, and
 // each delivery's log. Signed by Standard Webhooks (webhook-id, webhook-timestamp,
@@ -89,27 +89,29 @@ export const WEBHOOK_MESSAGES = {
 } as const;
 
 /** An https URL with a host and no credentials; where it points is checked again at each delivery. */
-export const webhookUrlSchema = z
-  .string({ error: WEBHOOK_MESSAGES.url })
-  .trim()
-  .max(WEBHOOK_URL_MAX, { error: WEBHOOK_MESSAGES.url })
-  .refine(
+export const webhookUrlSchema = /* @__PURE__ */ z.string({ error: WEBHOOK_MESSAGES.url }).check(
+  z.trim(),
+  z.maxLength(WEBHOOK_URL_MAX, { error: WEBHOOK_MESSAGES.url }),
+  z.refine(
     (value) => {
       if (!URL.canParse(value)) return false;
       const url = new URL(value);
       return url.protocol === 'https:' && url.hostname !== '' && !url.username && !url.password;
     },
     { error: WEBHOOK_MESSAGES.url },
+  ),
+);
+
+export const webhookEventsSchema = /* @__PURE__ */ z
+  .array(z.enum(WEBHOOK_EVENT_TYPES, { error: WEBHOOK_MESSAGES.events }), { error: WEBHOOK_MESSAGES.events })
+  .check(
+    z.minLength(1, { error: WEBHOOK_MESSAGES.events }),
+    z.maxLength(WEBHOOK_EVENT_TYPES.length, { error: WEBHOOK_MESSAGES.events }),
+    z.refine((events) => new Set(events).size === events.length, { error: WEBHOOK_MESSAGES.events }),
   );
 
-export const webhookEventsSchema = z
-  .array(z.enum(WEBHOOK_EVENT_TYPES, { error: WEBHOOK_MESSAGES.events }), { error: WEBHOOK_MESSAGES.events })
-  .min(1, { error: WEBHOOK_MESSAGES.events })
-  .max(WEBHOOK_EVENT_TYPES.length, { error: WEBHOOK_MESSAGES.events })
-  .refine((events) => new Set(events).size === events.length, { error: WEBHOOK_MESSAGES.events });
-
 /** POST /api/v1/webhooks. */
-export const webhookCreateSchema = z.strictObject({
+export const webhookCreateSchema = /* @__PURE__ */ z.strictObject({
   url: webhookUrlSchema,
   events: webhookEventsSchema,
 });
@@ -117,29 +119,29 @@ export type WebhookCreate = z.infer<typeof webhookCreateSchema>;
 
 export const WEBHOOK_STATES = ['active', 'paused'] as const;
 
-export const webhookEndpointSchema = z.object({
+export const webhookEndpointSchema = /* @__PURE__ */ z.object({
   id: z.string(),
   url: z.string(),
   events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
   /** `paused`: nothing is delivered until it is resumed; events are still logged. */
   state: z.enum(WEBHOOK_STATES),
-  pausedAt: z.string().nullable(),
+  pausedAt: z.nullable(z.string()),
   /** Why it was paused, in words (the last failure's). */
-  pausedReason: z.string().nullable(),
+  pausedReason: z.nullable(z.string()),
   createdAt: z.string(),
   /** Until when the secret before the last rotation still signs beside the new one; null: none. */
-  previousSecretUntil: z.string().nullable(),
+  previousSecretUntil: z.nullable(z.string()),
   /** The last delivery that succeeded, and the last that failed (ISO 8601); null: none yet. */
-  lastSuccessAt: z.string().nullable(),
-  lastFailureAt: z.string().nullable(),
+  lastSuccessAt: z.nullable(z.string()),
+  lastFailureAt: z.nullable(z.string()),
 });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
 /** The answer of a create and of a rotation: the secret, shown this once. */
-export const webhookSecretSchema = webhookEndpointSchema.extend({ secret: z.string() });
+export const webhookSecretSchema = /* @__PURE__ */ z.extend(webhookEndpointSchema, { secret: z.string() });
 export type WebhookWithSecret = z.infer<typeof webhookSecretSchema>;
 
-export const webhookListSchema = z.object({ webhooks: z.array(webhookEndpointSchema) });
+export const webhookListSchema = /* @__PURE__ */ z.object({ webhooks: z.array(webhookEndpointSchema) });
 
 /**
  * One event's delivery to one endpoint. pending — waiting for its next attempt; delivered — the
@@ -148,26 +150,26 @@ export const webhookListSchema = z.object({ webhooks: z.array(webhookEndpointSch
 export const WEBHOOK_DELIVERY_STATES = ['pending', 'delivering', 'delivered', 'failed'] as const;
 export type WebhookDeliveryState = (typeof WEBHOOK_DELIVERY_STATES)[number];
 
-export const webhookDeliverySchema = z.object({
+export const webhookDeliverySchema = /* @__PURE__ */ z.object({
   id: z.string(),
   /** The event's id: the webhook-id header, the same on every attempt. */
   eventId: z.string(),
   type: z.string(),
   state: z.enum(WEBHOOK_DELIVERY_STATES),
-  attempts: z.number().int(),
+  attempts: z.number().check(z.int()),
   /** The endpoint's last HTTP status; null when it never answered (timeout, refused address). */
-  lastStatus: z.number().int().nullable(),
-  lastError: z.string().nullable(),
+  lastStatus: z.nullable(z.number().check(z.int())),
+  lastError: z.nullable(z.string()),
   createdAt: z.string(),
-  lastAttemptAt: z.string().nullable(),
-  nextAttemptAt: z.string().nullable(),
-  deliveredAt: z.string().nullable(),
+  lastAttemptAt: z.nullable(z.string()),
+  nextAttemptAt: z.nullable(z.string()),
+  deliveredAt: z.nullable(z.string()),
 });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
-export const webhookDeliveriesQuerySchema = z.strictObject({ ...pagingParams() });
-export const webhookDeliveriesSearchParams = searchParamsOf(webhookDeliveriesQuerySchema);
-export const webhookDeliveryListSchema = pageOf('deliveries', webhookDeliverySchema);
+export const webhookDeliveriesQuerySchema = /* @__PURE__ */ z.strictObject({ ...pagingParams() });
+export const webhookDeliveriesSearchParams = /* @__PURE__ */ searchParamsOf(webhookDeliveriesQuerySchema);
+export const webhookDeliveryListSchema = /* @__PURE__ */ pageOf('deliveries', webhookDeliverySchema);
 export type WebhookDeliveryList = z.infer<typeof webhookDeliveryListSchema>;
 
 /** What an event's body holds (Standard Webhooks' payload structure): `data` is the resource. */

@@ -1,46 +1,46 @@
-import { z } from 'zod';
 import { RATING_MAX, RATING_MIN } from './limits.ts';
 import { ratingSchema } from './reviews.ts';
 import type { Scope } from './scopes.ts';
 import { hideReasonSchema, WIDGET_ID_PATTERN, WIDGET_REVIEWS_MAX } from './widget.ts';
 import { widgetWordsSchema } from './widget-words.ts';
+import { z } from './zod.ts';
 
 // The website widget's shapes (docs/widget.md): the public data every view reads, and the
 // owner's calls (an extension of the API, like settings).
 
 // ── The public data: GET /widget/v1/<id>.json ─────────────────────────────────────────────────
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
 
-export const widgetReviewSchema = z.object({
+export const widgetReviewSchema = /* @__PURE__ */ z.object({
   rating: ratingSchema,
   /** First name and initial, or null. */
-  author: z.string().nullable(),
+  author: z.nullable(z.string()),
   /** The UTC day it was left. */
   date: day,
-  text: z.string().nullable(),
+  text: z.nullable(z.string()),
 });
 export type WidgetReview = z.infer<typeof widgetReviewSchema>;
 
 /** Another site's reviews of the business: its figures and link only, never the reviews. */
-export const widgetSourceSchema = z.object({
+export const widgetSourceSchema = /* @__PURE__ */ z.object({
   platform: z.string(),
   name: z.string(),
-  count: z.number().int().min(1),
-  average: z.number().min(RATING_MIN).max(RATING_MAX),
-  url: z.url().nullable(),
+  count: z.number().check(z.int(), z.gte(1)),
+  average: z.number().check(z.gte(RATING_MIN), z.lte(RATING_MAX)),
+  url: z.nullable(z.url()),
 });
 export type WidgetSource = z.infer<typeof widgetSourceSchema>;
 
-export const widgetShownSchema = z.object({
+export const widgetShownSchema = /* @__PURE__ */ z.object({
   enabled: z.literal(true),
   business: z.object({ name: z.string() }),
-  window: z.object({ days: z.number().int(), from: day, to: day }),
+  window: z.object({ days: z.number().check(z.int()), from: day, to: day }),
   /** Every review left on the business's own page in the window: shown, hidden or not consented. */
-  summary: z.object({ count: z.number().int().min(0), average: z.number().nullable() }),
-  reviews: z.array(widgetReviewSchema).max(WIDGET_REVIEWS_MAX),
+  summary: z.object({ count: z.number().check(z.int(), z.gte(0)), average: z.nullable(z.number()) }),
+  reviews: z.array(widgetReviewSchema).check(z.maxLength(WIDGET_REVIEWS_MAX)),
   /** Consented reviews of the window the business reported for a content reason. */
-  hidden: z.object({ count: z.number().int().min(0) }),
+  hidden: z.object({ count: z.number().check(z.int(), z.gte(0)) }),
   sources: z.array(widgetSourceSchema),
   /** The public page of reviews. */
   page: z.url(),
@@ -50,7 +50,7 @@ export const widgetShownSchema = z.object({
 export type WidgetShown = z.infer<typeof widgetShownSchema>;
 
 /** `enabled: false`: the owner turned the widget off, and nothing is shown. */
-export const widgetDataSchema = z.discriminatedUnion('enabled', [
+export const widgetDataSchema = /* @__PURE__ */ z.discriminatedUnion('enabled', [
   widgetShownSchema,
   z.object({ enabled: z.literal(false) }),
 ]);
@@ -59,8 +59,8 @@ export type WidgetData = z.infer<typeof widgetDataSchema>;
 // ── The owner's calls (an extension of the API, like settings) ─────────────────────────────────
 
 /** A review as its owner sees it in Settings → Website widget (author as the widget shows it). */
-export const widgetOwnerReviewSchema = widgetReviewSchema.extend({ id: z.string() });
-export const hiddenReviewSchema = widgetOwnerReviewSchema.extend({
+export const widgetOwnerReviewSchema = /* @__PURE__ */ z.extend(widgetReviewSchema, { id: z.string() });
+export const hiddenReviewSchema = /* @__PURE__ */ z.extend(widgetOwnerReviewSchema, {
   reason: hideReasonSchema,
   hiddenAt: z.string(),
 });
@@ -69,8 +69,8 @@ export type HiddenReview = z.infer<typeof hiddenReviewSchema>;
 /** At most this many hidden reviews are listed (newest report first); `hiddenTotal` counts them all. */
 export const HIDDEN_LIST_MAX = 100;
 
-export const widgetOwnerSchema = z.object({
-  id: z.string().regex(WIDGET_ID_PATTERN),
+export const widgetOwnerSchema = /* @__PURE__ */ z.object({
+  id: z.string().check(z.regex(WIDGET_ID_PATTERN)),
   enabled: z.boolean(),
   urls: z.object({ script: z.url(), data: z.url(), embed: z.url(), page: z.url() }),
   /** What to paste into the website. */
@@ -80,14 +80,14 @@ export const widgetOwnerSchema = z.object({
   /** The reviews shown now, with their ids: what may be reported. */
   shown: z.array(widgetOwnerReviewSchema),
   hidden: z.array(hiddenReviewSchema),
-  hiddenTotal: z.number().int().min(0),
+  hiddenTotal: z.number().check(z.int(), z.gte(0)),
 });
 export type WidgetOwner = z.infer<typeof widgetOwnerSchema>;
 
-export const widgetUpdateSchema = z.strictObject({
+export const widgetUpdateSchema = /* @__PURE__ */ z.strictObject({
   enabled: z.boolean({ error: 'enabled must be true or false' }),
 });
-export const hideReviewBodySchema = z.strictObject({ reason: hideReasonSchema });
+export const hideReviewBodySchema = /* @__PURE__ */ z.strictObject({ reason: hideReasonSchema });
 export type HideReviewBody = z.infer<typeof hideReviewBodySchema>;
 
 /** The owner's calls: read (and create) the widget, switch it, hide or show a review. */

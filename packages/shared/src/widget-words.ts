@@ -1,12 +1,12 @@
-import { z } from 'zod';
 import { RATING_MAX } from './limits.ts';
 import { WIDGET_WINDOW_WORDS } from './widget.ts';
+import { z } from './zod.ts';
 
 // Everything the website widget says, written once: the service puts these sentences in the
 // widget's data, so the script, the HTML rendition and the public page say the same words, and
 // the words a visitor reads about what is left out can only change here.
 
-export const widgetWordsSchema = z.object({
+export const widgetWordsSchema = /* @__PURE__ */ z.object({
   heading: z.string(),
   /** "4.6 out of 5 from 128 reviews in the last 12 months", or that there were none. */
   summary: z.string(),

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { SyncedPlatform } from './reviews.ts';
+import { z } from './zod.ts';
 
 // The website widget (docs/widget.md): a business's reviews on its own site. The rules a careful
 // business relies on are written here once:
@@ -44,7 +44,7 @@ export const HIDE_REASON_LABELS: Record<HideReason, string> = {
   abuse: 'Abuse: threats, hate, harassment or obscenity',
   private_data: 'Private information about someone (a phone number, an address, health details)',
 };
-export const hideReasonSchema = z.enum(HIDE_REASONS, {
+export const hideReasonSchema = /* @__PURE__ */ z.enum(HIDE_REASONS, {
   error: `reason must be one of ${HIDE_REASONS.join(', ')}`,
 });
 

@@ -31,8 +31,8 @@ export const importRowSchema = z
       .refine((v) => /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), {
         error: 'review_date must be an ISO 8601 date, e.g. 2024-05-01 or 2024-05-01T10:00:00Z',
       }),
-    response_status: z.preprocess((v) => (v === '' ? undefined : v), reviewStatusSchema.optional()),
-    status: z.preprocess((v) => (v === '' ? undefined : v), reviewStatusSchema.optional()),
+    response_status: z.preprocess((v) => (v === '' ? undefined : v), z.optional(reviewStatusSchema)),
+    status: z.preprocess((v) => (v === '' ? undefined : v), z.optional(reviewStatusSchema)),
     author_name: optionalText(200),
     text: optionalText(REVIEW_TEXT_MAX),
     response_text: optionalText(REVIEW_TEXT_MAX),

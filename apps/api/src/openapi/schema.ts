@@ -7,7 +7,7 @@ import { z } from 'zod';
 export type JsonSchema = Record<string, unknown>;
 
 /** zod 4's JSON Schema 2020-12, which OpenAPI 3.1 uses as is. */
-export function schemaOf(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema {
+export function schemaOf(schema: z.core.$ZodType, io: 'input' | 'output' = 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   delete json.$schema;
   return json;

@@ -6,7 +6,7 @@ import {
   reviewListSchema,
 } from '@review-desk/shared';
 import { alertExcerpt } from '@review-desk/shared/alerts';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { RoutedLocation } from '../locations/directory.ts';
 import { getFromLocation, type LocationRead, pendingReviewsQuery } from '../locations/upstream-get.ts';
 import { retryAfterMs } from './decide.ts';
@@ -31,7 +31,7 @@ export class UpstreamFailure extends Error {
   }
 }
 
-async function upstreamGet<S extends z.ZodType>(read: LocationRead, schema: S): Promise<z.output<S>> {
+async function upstreamGet<S extends z.core.$ZodType>(read: LocationRead, schema: S): Promise<z.output<S>> {
   const reply = await getFromLocation(read, randomUUID());
   if (reply.kind === 'error') {
     const timeout = reply.reason === 'timeout';
@@ -50,7 +50,7 @@ async function upstreamGet<S extends z.ZodType>(read: LocationRead, schema: S): 
   } catch {
     throw new UpstreamFailure('The API answered something other than JSON', reply.status);
   }
-  const data = schema.safeParse((parsed as { data?: unknown } | null)?.data);
+  const data = z.safeParse(schema, (parsed as { data?: unknown } | null)?.data);
   if (!data.success) throw new UpstreamFailure('The API answered in an unexpected shape', reply.status);
   return data.data;
 }

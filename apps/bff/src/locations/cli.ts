@@ -1,7 +1,7 @@
 import * as setting from '@review-desk/server/config';
 import { StartupError } from '@review-desk/server/startup-error';
 import { AUTH_SCHEMES, type AuthScheme, locationNameSchema, locationSlugSchema } from '@review-desk/shared';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { unfinishedBulkJobs } from '../bulk/active.ts';
 import { commandArgs, readSecretLine, required, UsageError } from '../cli-input.ts';
 import { keyFromText, loadCliConfig, readKeyFile } from '../env.ts';
@@ -22,8 +22,8 @@ export const LOCATION_USAGE = `  location add --slug S --name N [--upstream URL]
                                         records: send history, list sends, alerts (refused
                                         while a list send of it is not finished).`;
 
-function parsed<T extends z.ZodType>(schema: T, value: string, flag: string): z.output<T> {
-  const result = schema.safeParse(value);
+function parsed<T extends z.core.$ZodType>(schema: T, value: string, flag: string): z.output<T> {
+  const result = z.safeParse(schema, value);
   if (!result.success) throw new UsageError(`--${flag}: ${result.error.issues[0]?.message ?? 'invalid'}`);
   return result.data;
 }

@@ -14,7 +14,7 @@ import {
   reviewListSchema,
 } from '@review-desk/shared';
 import { type RequestHandler, Router } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { RouteGates } from '../gates.ts';
 import { gateway } from '../http/gate.ts';
 import { methodNotAllowed } from '../http/method.ts';
@@ -39,7 +39,7 @@ class RowFailure extends Error {
   }
 }
 
-async function upstreamGet<S extends z.ZodType>(
+async function upstreamGet<S extends z.core.$ZodType>(
   read: LocationRead,
   schema: S,
   requestId: string,
@@ -58,7 +58,7 @@ async function upstreamGet<S extends z.ZodType>(
   );
   const parsed = JSON.parse(answer.body.toString('utf8')) as unknown;
   if (answer.status >= 200 && answer.status < 300) {
-    const data = schema.safeParse((parsed as { data?: unknown }).data);
+    const data = z.safeParse(schema, (parsed as { data?: unknown }).data);
     if (data.success) return data.data;
     throw new RowFailure(PROXY_MESSAGES.unreadable, 'upstream_unreadable');
   }

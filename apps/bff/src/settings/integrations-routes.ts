@@ -16,7 +16,7 @@ import {
   webhookPath,
 } from '@review-desk/shared';
 import { type Request, type Response, Router } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { RouteGates } from '../gates.ts';
 import { readJsonBody } from '../http/body.ts';
 import { gateway } from '../http/gate.ts';
@@ -59,8 +59,8 @@ export function integrationRoutes(deps: { gates: RouteGates }): Router {
     const answer = interpretReply(reply, scope, Buffer.from(location.upstream.key));
     res.status(answer.status).type('application/json').set('cache-control', 'no-store').send(answer.body);
   }
-  const parsed = async <S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> => {
-    const result = schema.safeParse(await readJsonBody(req));
+  const parsed = async <S extends z.core.$ZodType>(req: Request, schema: S): Promise<z.output<S>> => {
+    const result = z.safeParse(schema, await readJsonBody(req));
     if (!result.success) throw AppError.validation(result.error);
     return result.data;
   };

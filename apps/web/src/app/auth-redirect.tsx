@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { loginHref, paths } from '../config/paths.ts';
 import { onAuthRequired } from '../lib/auth-events.ts';
+import { useLocation, useNavigate } from '../lib/router.tsx';
 
 /**
  * A 401 from the BFF carrying "session required", on any call, ends here: the cached data of

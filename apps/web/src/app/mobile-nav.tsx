@@ -1,10 +1,11 @@
 import '../components/overlays.css';
 import { Drawer, Stack, Text } from '@mantine/core';
 import { useSession } from '../lib/session.ts';
+import { withMantine } from './mantine.tsx';
 import { NavItems } from './nav-items.tsx';
 
 /** Navigation on narrow screens, in a drawer (loaded the first time the menu button is used). */
-export default function MobileNav({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+function MobileNav({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const me = useSession();
   return (
     <Drawer opened={opened} onClose={onClose} title="Review Desk" size={280} className="shell-drawer">
@@ -19,3 +20,5 @@ export default function MobileNav({ opened, onClose }: { opened: boolean; onClos
     </Drawer>
   );
 }
+
+export default withMantine(MobileNav);

@@ -1,11 +1,12 @@
 import '../components/overlays.css';
 import { Menu } from '@mantine/core';
 import { useEffect, useRef } from 'react';
-import { NavLink } from 'react-router';
+import { NavLink } from '../lib/router.tsx';
+import { withMantine } from './mantine.tsx';
 import type { Page } from './pages.ts';
 
 /** The header's links that do not fit beside the others (loaded on first use, opened at once). */
-export default function MoreMenu({ pages, className }: { pages: Page[]; className: string }) {
+function MoreMenu({ pages, className }: { pages: Page[]; className: string }) {
   // It takes the place of the button that was clicked: the focus stays on the button.
   const button = useRef<HTMLButtonElement>(null);
   useEffect(() => button.current?.focus(), []);
@@ -31,3 +32,5 @@ export default function MoreMenu({ pages, className }: { pages: Page[]; classNam
     </Menu>
   );
 }
+
+export default withMantine(MoreMenu);

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useLayoutEffect, useRef, useState } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../lib/router.tsx';
 import { NavItem, useNavPages } from './nav-items.tsx';
 import type { Page } from './pages.ts';
 

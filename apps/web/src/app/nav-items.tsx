@@ -1,5 +1,5 @@
-import { NavLink } from 'react-router';
 import { useLocations } from '../lib/location-list.ts';
+import { NavLink } from '../lib/router.tsx';
 import { useSession } from '../lib/session.ts';
 import { type Page, pages } from './pages.ts';
 

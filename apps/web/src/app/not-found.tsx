@@ -1,30 +1,29 @@
-import { Anchor, Stack, Text } from '@mantine/core';
-import { Link } from 'react-router';
 import { PageHeader } from '../components/page-header.tsx';
 import { paths } from '../config/paths.ts';
+import { Link } from '../lib/router.tsx';
 
 export function NotFound() {
   return (
-    <Stack>
+    <div className="stack">
       <PageHeader title="Page not found" />
-      <Text>There is no page at this address.</Text>
-      <Anchor component={Link} to={paths.home}>
+      <p className="text">There is no page at this address.</p>
+      <Link to={paths.home} className="anchor">
         Go to the dashboard
-      </Anchor>
-    </Stack>
+      </Link>
+    </div>
   );
 }
 
 export function NotAllowed({ page, role }: { page: string; role: string }) {
   return (
-    <Stack data-testid="not-allowed">
+    <div className="stack" data-testid="not-allowed">
       <PageHeader title="Not allowed" />
-      <Text>
+      <p className="text">
         Your role ({role}) does not give access to {page}. If you need it, ask an owner of this Review Desk.
-      </Text>
-      <Anchor component={Link} to={paths.home}>
+      </p>
+      <Link to={paths.home} className="anchor">
         Go to the dashboard
-      </Anchor>
-    </Stack>
+      </Link>
+    </div>
   );
 }

@@ -2,7 +2,6 @@ import type { Permission } from '@review-desk/shared/bff';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType, SVGProps } from 'react';
 import { paths } from '../config/paths.ts';
-import { inboxQueryOptionsForUrl } from '../features/reviews/api/get-inbox.ts';
 import { reviewsQueryOptionsForUrl } from '../features/reviews/api/get-reviews.ts';
 import { type LazyPage, lazyPage, type PageModule } from './lazy-page.tsx';
 
@@ -54,7 +53,11 @@ export const PAGES = {
     access: 'reviews:read',
     load: () => import('../features/reviews/components/inbox-page.tsx'),
     nav: { label: 'Inbox' },
-    firstRead: (client, search) => client.prefetchQuery(inboxQueryOptionsForUrl(client, search)),
+    // Its reader comes with its first read: not part of every page's first load.
+    firstRead: async (client, search) => {
+      const { inboxQueryOptionsForUrl } = await import('../features/reviews/api/get-inbox.ts');
+      await client.prefetchQuery(inboxQueryOptionsForUrl(client, search));
+    },
   },
   send: {
     path: paths.send,

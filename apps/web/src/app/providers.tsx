@@ -1,8 +1,6 @@
-import { type MantineColorSchemeManager, MantineProvider } from '@mantine/core';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { useToastHostWanted } from '../lib/toast.ts';
-import { theme } from './theme.ts';
 
 const ToastHost = lazy(() => import('./toast-host.tsx'));
 
@@ -16,34 +14,15 @@ function Toasts() {
 }
 
 /**
- * The colour scheme follows the system and the dashboard offers no switch, so there is nothing to
- * remember: Mantine's default manager reads (and writes) localStorage on start, and a fresh
- * profile's first storage access costs several milliseconds of the first row's time.
- */
-const systemColorScheme: MantineColorSchemeManager = {
-  get: (defaultValue) => defaultValue,
-  set: () => {},
-  subscribe: () => {},
-  unsubscribe: () => {},
-  clear: () => {},
-};
-
-/**
- * withCssVariables / withGlobalClasses off: both make Mantine inject inline <style> elements,
- * which a strict CSP (style-src 'self') refuses. Their content comes from static CSS instead.
- * defaultColorScheme "auto": light or dark follows the system, and changes with it.
+ * The query client for everything below. Mantine has no provider here: the parts that use its
+ * components bring their own (app/mantine.tsx), and the colour scheme is set at start
+ * (app/color-scheme.ts).
  */
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
-    <MantineProvider
-      theme={theme}
-      defaultColorScheme="auto"
-      colorSchemeManager={systemColorScheme}
-      withCssVariables={false}
-      withGlobalClasses={false}
-    >
+    <QueryClientProvider client={queryClient}>
       <Toasts />
-      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-    </MantineProvider>
+      {children}
+    </QueryClientProvider>
   );
 }

@@ -1,10 +1,9 @@
-import '@mantine/core/styles/Center.layer.css';
-import { Center, Loader } from '@mantine/core';
-import { Navigate, useLocation } from 'react-router';
-import { ErrorState } from '../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../components/error-state-lazy.tsx';
+import { Loader } from '../components/loader.tsx';
 import { loginHref } from '../config/paths.ts';
 import { useMe } from '../features/auth/api/get-me.ts';
 import { isAuthRequired } from '../lib/api-error.ts';
+import { Navigate, useLocation } from '../lib/router.tsx';
 import { SessionContext } from '../lib/session.ts';
 import { Shell } from './shell.tsx';
 import { useStartPageCode } from './start-page.ts';
@@ -36,8 +35,8 @@ export function RequireSession() {
     );
   }
   return (
-    <Center className="center-page" aria-busy="true">
+    <div className="center-page" aria-busy="true">
       <Loader aria-label="Loading Review Desk" />
-    </Center>
+    </div>
   );
 }

@@ -1,5 +1,6 @@
-import { Alert, Button, Stack, Text } from '@mantine/core';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Alert } from '../components/alert.tsx';
+import { Button } from '../components/button.tsx';
 
 type State = { error: unknown };
 
@@ -30,18 +31,18 @@ export class RouteErrorBoundary extends Component<{ children: ReactNode }, State
         title={chunkFailed ? 'This page could not be loaded' : 'This page failed'}
         role="alert"
       >
-        <Stack gap="xs">
-          <Text size="sm">
+        <div className="stack stack--xs">
+          <p className="text-sm">
             {chunkFailed
               ? 'Review Desk may have been updated, or the connection dropped. Reload to get the current version.'
               : 'Something unexpected happened while showing this page. Reloading usually helps; nothing you entered elsewhere is lost.'}
-          </Text>
+          </p>
           <div>
             <Button size="xs" variant="default" onClick={() => window.location.reload()}>
               Reload
             </Button>
           </div>
-        </Stack>
+        </div>
       </Alert>
     );
   }

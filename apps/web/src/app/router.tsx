@@ -1,9 +1,8 @@
-import '@mantine/core/styles/Center.layer.css';
-import { Center, Loader } from '@mantine/core';
 import { Suspense } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { Loader } from '../components/loader.tsx';
 import { OLD_INBOX_PATH } from '../config/paths.ts';
 import { ROUTER_BASENAME } from '../lib/location.ts';
+import { BrowserRouter, Navigate, Route, Routes } from '../lib/router.tsx';
 import { AuthRedirect } from './auth-redirect.tsx';
 import { NotFound } from './not-found.tsx';
 import { LANDING, PAGES, pages } from './pages.ts';
@@ -15,15 +14,13 @@ import { RequireSession } from './require-session.tsx';
 
 export function AppRouter() {
   return (
-    // Location updates are urgent, not transitions: a list page's state is its URL, and a second
-    // filter change made before a deferred render committed would build on the stale URL.
-    <BrowserRouter useTransitions={false} basename={ROUTER_BASENAME}>
+    <BrowserRouter basename={ROUTER_BASENAME}>
       <AuthRedirect />
       <Suspense
         fallback={
-          <Center className="center-page">
+          <div className="center-page">
             <Loader aria-label="Loading" />
-          </Center>
+          </div>
         }
       >
         <Routes>

@@ -1,7 +1,7 @@
-import { Burger } from '@mantine/core';
+import './shell.css';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { Outlet, useLocation } from 'react-router';
 import { useLocations } from '../lib/location-list.ts';
+import { Outlet, useLocation } from '../lib/router.tsx';
 import { useSession } from '../lib/session.ts';
 import { NavBar } from './nav-bar.tsx';
 import { PageSkeleton } from './page-skeleton.tsx';
@@ -73,17 +73,18 @@ export function Shell() {
       </a>
       <header className="shell-header">
         <div className="shell-header__inner">
-          <Burger
-            opened={navOpen}
+          <button
+            type="button"
             onClick={() => {
               setNavLoaded(true);
               setNavOpen((open) => !open);
             }}
             onMouseEnter={() => void loadMobileNav()}
             className="shell-burger"
-            size="sm"
             aria-label={navOpen ? 'Close navigation' : 'Open navigation'}
-          />
+          >
+            <span className="shell-burger__lines" data-opened={navOpen || undefined} />
+          </button>
           <div className="brand">
             <span className="brand-name">Review Desk</span>
             {me.business && !several && (

@@ -1,16 +1,17 @@
 import '../components/overlays.css';
 import { Menu } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { paths } from '../config/paths.ts';
 import { useLogout } from '../features/auth/api/logout.ts';
+import { useNavigate } from '../lib/router.tsx';
 import { useSession } from '../lib/session.ts';
+import { withMantine } from './mantine.tsx';
 import { UserButton } from './user-button.tsx';
 
 const ChangePasswordDialog = lazy(() => import('../features/auth/components/change-password-dialog.tsx'));
 
 /** The account menu (loaded on first use: the header paints without the floating-menu code). */
-export default function UserMenu({ initiallyOpened }: { initiallyOpened: boolean }) {
+function UserMenu({ initiallyOpened }: { initiallyOpened: boolean }) {
   const me = useSession();
   const [changing, setChanging] = useState(false);
   const logout = useLogout();
@@ -41,3 +42,5 @@ export default function UserMenu({ initiallyOpened }: { initiallyOpened: boolean
     </>
   );
 }
+
+export default withMantine(UserMenu);

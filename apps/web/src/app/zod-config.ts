@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@review-desk/shared/zod';
 
 // Imported first by main.tsx, before any schema is built: zod decides at schema construction
 // whether to probe `new Function` for a faster parser, and under the BFF's CSP (no

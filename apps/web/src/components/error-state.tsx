@@ -1,22 +1,21 @@
-import { Alert, Button, Stack, Text } from '@mantine/core';
 import { describeError } from '../lib/describe-error.ts';
 import { useCountdown } from '../lib/use-countdown.ts';
+import { Alert } from './alert.tsx';
+import { Button } from './button.tsx';
 
 /** A failed read, told as what happened and what to do, with a Retry-After countdown for 429. */
 export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const description = describeError(error);
   const wait = useCountdown(description.retryAfterSeconds, description.receivedAt);
   return (
-    <Alert color="red" variant="light" title={description.title} data-testid="error-state">
-      <Stack gap={6}>
-        {description.detail && <Text size="sm">{description.detail}</Text>}
-        <Text size="sm">
+    <Alert color="red" title={description.title} data-testid="error-state">
+      <div className="stack stack--6">
+        {description.detail && <p className="text-sm">{description.detail}</p>}
+        <p className="text-sm">
           {description.meaning} <strong>{description.action}</strong>
-        </Text>
+        </p>
         {wait > 0 && (
-          <Text size="sm" fw={600}>
-            The server asked to wait: you can try again in {wait} s.
-          </Text>
+          <p className="text-sm text-strong">The server asked to wait: you can try again in {wait} s.</p>
         )}
         {onRetry && description.retryable && (
           <div>
@@ -25,7 +24,7 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
             </Button>
           </div>
         )}
-      </Stack>
+      </div>
     </Alert>
   );
 }

@@ -1,8 +1,9 @@
-import '../components/overlays.css';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { ROUTER_BASENAME } from '../lib/location.ts';
+import { useNavigate } from '../lib/router.tsx';
+
+// The dialog's code (Mantine's overlays) comes when a link is clicked with changes unsaved.
+const LeaveDialog = lazy(() => import('./leave-dialog.tsx'));
 
 /**
  * Asks before unsaved changes are left behind (`when`): a link to another page of the dashboard
@@ -16,6 +17,8 @@ export function LeaveGuard({ when, what }: { when: boolean; what: string }) {
 
   useEffect(() => {
     if (!when) return;
+    // Changes made: the dialog's code is fetched now, so it opens at once when asked for.
+    void import('./leave-dialog.tsx');
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
       event.preventDefault();
       event.returnValue = '';
@@ -42,28 +45,18 @@ export function LeaveGuard({ when, what }: { when: boolean; what: string }) {
     };
   }, [when]);
 
+  if (leavingTo === null) return null;
   return (
-    <Modal opened={leavingTo !== null} onClose={() => setLeavingTo(null)} title="Leave without saving?">
-      <Stack>
-        <Text size="sm">
-          Your changes to {what} are not saved yet. If you leave this page, they are lost.
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setLeavingTo(null)} data-autofocus>
-            Stay and save
-          </Button>
-          <Button
-            color="red"
-            onClick={() => {
-              const to = leavingTo;
-              setLeavingTo(null);
-              if (to !== null) navigate(to);
-            }}
-          >
-            Leave without saving
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <Suspense fallback={null}>
+      <LeaveDialog
+        what={what}
+        onStay={() => setLeavingTo(null)}
+        onLeave={() => {
+          const to = leavingTo;
+          setLeavingTo(null);
+          navigate(to);
+        }}
+      />
+    </Suspense>
   );
 }

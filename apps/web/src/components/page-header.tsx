@@ -1,4 +1,3 @@
-import { Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { usePageTitle } from '../lib/use-page-title.ts';
 
@@ -16,14 +15,10 @@ export function PageHeader({
   return (
     <header className="page-header">
       <div className="page-header__text">
-        <Title order={1} id="page-title" tabIndex={-1} className="page-title">
+        <h1 id="page-title" tabIndex={-1} className="page-title">
           {title}
-        </Title>
-        {lead && (
-          <Text c="dimmed" size="sm">
-            {lead}
-          </Text>
-        )}
+        </h1>
+        {lead && <p className="page-header__lead">{lead}</p>}
       </div>
       {actions && <div className="page-header__actions">{actions}</div>}
     </header>

@@ -1,3 +1,4 @@
+import './state-badge.css';
 import { type HTMLAttributes, useId, useState } from 'react';
 
 export type StateTone = 'green' | 'blue' | 'grape' | 'yellow' | 'orange' | 'red' | 'gray';
@@ -5,7 +6,7 @@ export type StateTone = 'green' | 'blue' | 'grape' | 'yellow' | 'orange' | 'red'
 /**
  * A state in words (“Scheduled for 08:00 tomorrow”, “Link created”, “Delivered”), its definition
  * one tap away: a tap or a click shows it beneath, a pointer held over it shows it too. Drawn as
- * the review rows' badges are (page.css, state-badge.css), but wrapping rather than cutting a
+ * the review rows' badges are (reviews.css, state-badge.css), but wrapping rather than cutting a
  * long state short.
  */
 export function StateBadge({

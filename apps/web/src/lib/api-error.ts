@@ -1,5 +1,5 @@
-import type { ApiFailure } from '@review-desk/shared/client';
-import type { ErrorCode } from '@review-desk/shared/errors';
+import type { ApiFailure } from '@review-desk/shared/answer';
+import type { ErrorCode, StatusInfo } from '@review-desk/shared/errors';
 
 /**
  * An HTTP answer that was not a success envelope (or a success whose data the shared schema
@@ -19,8 +19,10 @@ export class ApiError extends Error {
   readonly headers: Headers;
   /** When the answer arrived: countdowns run from here, not from when the message is shown. */
   readonly receivedAt: number;
+  /** What it means, what to do and whether a read may be retried (the shared error table). */
+  readonly info: StatusInfo;
 
-  constructor(failure: ApiFailure, authRequired: boolean) {
+  constructor(failure: ApiFailure, authRequired: boolean, info: StatusInfo) {
     super(failure.error);
     this.name = 'ApiError';
     this.status = failure.status;
@@ -31,6 +33,7 @@ export class ApiError extends Error {
     this.authRequired = authRequired;
     this.headers = failure.headers;
     this.receivedAt = Date.now();
+    this.info = info;
   }
 }
 

@@ -1,4 +1,3 @@
-import { failureInfo } from '@review-desk/shared/errors';
 import { ApiError, NetworkError } from './api-error.ts';
 
 // What a failed call means to a dashboard user and what they can do, from the shared error
@@ -57,7 +56,7 @@ export function describeError(error: unknown): ErrorDescription {
       retryable: true,
     };
   }
-  const info = failureInfo(error);
+  const info = error.info;
   // With one of our codes, the server's message already says what happened: the table adds what
   // to do. Without one, the status's meaning is added to the message.
   const described =

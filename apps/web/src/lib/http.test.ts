@@ -1,6 +1,6 @@
 import { AUTH_REQUIRED_HEADER } from '@review-desk/shared/bff';
+import { z } from '@review-desk/shared/zod';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
 import { fail, ok, stubFetch } from '../test/fetch-stub.ts';
 import { ApiError, NetworkError } from './api-error.ts';
 import { onAuthRequired } from './auth-events.ts';

@@ -1,11 +1,11 @@
+import { type AnswerFailure, readAnswer } from '@review-desk/shared/answer';
 import {
   AUTH_REQUIRED_HEADER,
   AUTH_REQUIRED_SESSION,
   CSRF_HEADER,
   CSRF_HEADER_VALUE,
 } from '@review-desk/shared/bff';
-import { readEnvelope } from '@review-desk/shared/client';
-import type { z } from 'zod';
+import type { z } from '@review-desk/shared/zod';
 import { ApiError, isAbortError, NetworkError } from './api-error.ts';
 import { notifyAuthRequired } from './auth-events.ts';
 import { inLocation } from './location.ts';
@@ -27,7 +27,7 @@ export type RequestOptions = {
 
 export type HttpResult<T> = { data: T; headers: Headers; status: number };
 
-export async function request<S extends z.ZodType>(
+export async function request<S extends z.core.$ZodType>(
   path: string,
   schema: S,
   options: RequestOptions = {},
@@ -53,17 +53,33 @@ export async function request<S extends z.ZodType>(
     throw new NetworkError(error);
   }
 
-  const result = await readEnvelope(response, schema);
+  const result = await readAnswer(response, schema);
   if (result.ok) return { data: result.data, headers: result.headers, status: result.status };
 
   const authRequired =
     result.status === 401 && response.headers.get(AUTH_REQUIRED_HEADER) === AUTH_REQUIRED_SESSION;
   if (authRequired && !options.skipAuthRedirect) notifyAuthRequired();
-  throw new ApiError(result, authRequired);
+  throw await apiError(result, authRequired);
+}
+
+/**
+ * A failed answer as an ApiError, its code looked up in the shared error table. The table loads
+ * with the first failure (it is not needed to show a page); if it cannot be fetched, the
+ * connection is failing, and the failure is one.
+ */
+async function apiError(answer: AnswerFailure, authRequired: boolean): Promise<ApiError | NetworkError> {
+  let errors: typeof import('@review-desk/shared/errors');
+  try {
+    errors = await import('@review-desk/shared/errors');
+  } catch (error) {
+    return new NetworkError(error);
+  }
+  const failure = { ...answer, code: errors.isErrorCode(answer.code) ? answer.code : null };
+  return new ApiError(failure, authRequired, errors.failureInfo(failure));
 }
 
 /** GET returning only the parsed data. */
-export async function getJson<S extends z.ZodType>(
+export async function getJson<S extends z.core.$ZodType>(
   path: string,
   schema: S,
   signal?: AbortSignal,

@@ -1,20 +1,13 @@
-import {
-  keepPreviousData,
-  type QueryKey,
-  queryOptions,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
-import type { z } from 'zod';
-import { getJson, type RequestOptions, request } from './http.ts';
+import type { z } from '@review-desk/shared/zod';
+import { keepPreviousData, type QueryKey, queryOptions, useQuery } from '@tanstack/react-query';
+import { getJson } from './http.ts';
 
-// The dashboard's server state, each kind declared once: a read of a fixed path, a read that
-// depends on its query (a page of a list, a window of days), and a change after which what it
-// touched is read again.
+// The dashboard's server state, each kind declared once: a read of a fixed path, and a read that
+// depends on its query (a page of a list, a window of days). Changes: lib/changes.ts (not needed
+// to show a page, so not part of any first load).
 
 /** A GET of a fixed path, cached under `key`: the call, its query options and its hook. */
-export function fixedRead<S extends z.ZodType>(key: QueryKey, path: string, schema: S) {
+export function fixedRead<S extends z.core.$ZodType>(key: QueryKey, path: string, schema: S) {
   const get = (signal?: AbortSignal) => getJson(path, schema, signal);
   const options = () => queryOptions({ queryKey: key, queryFn: ({ signal }) => get(signal) });
   return { get, options, use: () => useQuery(options()) };
@@ -35,20 +28,4 @@ export function queryRead<Q, T>(
       placeholderData: keepPreviousData,
     });
   return { options, use: (query: Q) => useQuery(options(query)) };
-}
-
-/** A POST, PUT, PATCH or DELETE with a JSON body: only the parsed data. */
-export async function sendJson<S extends z.ZodType>(
-  method: NonNullable<RequestOptions['method']>,
-  path: string,
-  schema: S,
-  body?: unknown,
-): Promise<z.output<S>> {
-  return (await request(path, schema, body === undefined ? { method } : { method, body })).data;
-}
-
-/** A change, after which what is cached under `key` is read again. */
-export function useChangeThenReread<A, R>(mutationFn: (arg: A) => Promise<R>, key: QueryKey) {
-  const queryClient = useQueryClient();
-  return useMutation({ mutationFn, onSuccess: () => queryClient.invalidateQueries({ queryKey: key }) });
 }

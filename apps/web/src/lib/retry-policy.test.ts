@@ -1,9 +1,10 @@
 import type { ErrorCode } from '@review-desk/shared/errors';
+import { failureInfo } from '@review-desk/shared/errors';
+import { z } from '@review-desk/shared/zod';
 import { QueryClientProvider, useMutation, useQuery } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
 import { fail, ok, stubFetch } from '../test/fetch-stub.ts';
 import { ApiError, NetworkError } from './api-error.ts';
 import { getJson, request } from './http.ts';
@@ -36,6 +37,7 @@ function apiError(
       headers: new Headers(),
     },
     opts.authRequired ?? false,
+    failureInfo({ status, code: opts.code ?? null }),
   );
 }
 

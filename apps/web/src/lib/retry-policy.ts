@@ -1,4 +1,3 @@
-import { failureInfo } from '@review-desk/shared/errors';
 import { ApiError, NetworkError } from './api-error.ts';
 
 // Reads are retried only when waiting can help (docs/api.md, Errors: 429 "wait, retry with
@@ -22,7 +21,7 @@ export function isRetryableRead(error: unknown): boolean {
   if (error.authRequired) return false;
   // A 2xx the contract cannot read will read the same way next time.
   if (error.status < 400) return false;
-  if (!failureInfo(error).retryRead) return false;
+  if (!error.info.retryRead) return false;
   if (error.retryAfterSeconds !== null && error.retryAfterSeconds > MAX_SILENT_RETRY_AFTER_S) return false;
   return true;
 }

@@ -4,8 +4,8 @@ import { ROLE_PERMISSIONS } from '@review-desk/shared/bff';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { createQueryClient } from '../lib/query-client.ts';
+import { MemoryRouter, Route, Routes, useLocation } from '../lib/router.tsx';
 import { SessionContext } from '../lib/session.ts';
 
 export function session(role: Role = 'owner', frequencyCapDays = 30): Me {
@@ -42,7 +42,7 @@ export function renderPage(
   const result = render(
     <MantineProvider withCssVariables={false} withGlobalClasses={false}>
       <QueryClientProvider client={queryClient}>
-        <MemoryRouter initialEntries={[url]} useTransitions={false}>
+        <MemoryRouter initialEntries={[url]}>
           <SessionContext value={me}>
             <Routes>
               <Route path={path} element={ui} />

@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 // jsdom lacks a few browser APIs Mantine relies on.
@@ -27,3 +27,8 @@ class ResizeObserverStub {
 window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
 
 afterEach(() => cleanup());
+
+// A page's module is imported on first use (lazy routes), and on this project's shared 2-core
+// machine the first import of a page's modules can take seconds: findBy and waitFor wait for
+// what they look for up to 5 s rather than Testing Library's default 1 s.
+configure({ asyncUtilTimeout: 5_000 });

@@ -9,6 +9,7 @@ import {
   withdrawQuerySchema,
 } from '@review-desk/shared';
 import { type Request, type Response, Router } from 'express';
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { jsonBody, methodNotAllowed, originRule, queryOf, requireScope } from '../../http/index.ts';
 import { idempotencyKeyOf } from './intents.ts';
@@ -39,7 +40,7 @@ export function replyRoutes(ctx: AppContext): Router {
 
   router.get(onePath, requireScope(ctx, one.scope), async (req, res) => {
     const id = reviewIdOf(req);
-    const parsed = withdrawQuerySchema.pick({}).safeParse(queryOf(req));
+    const parsed = z.strictObject({}).safeParse(queryOf(req));
     if (!parsed.success) throw AppError.validation(parsed.error);
     res.json(ok(await ctx.replies.detail(req.apiKey!.businessId, id)));
   });

@@ -1,5 +1,6 @@
 import type { SendHistoryEntry } from '@review-desk/shared/bff';
 import type { ErrorCode } from '@review-desk/shared/errors';
+import { failureInfo } from '@review-desk/shared/errors';
 import { requiredFor, sendRequestSchema } from '@review-desk/shared/send';
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../../lib/api-error.ts';
@@ -152,6 +153,7 @@ describe('what a failed send means', () => {
         headers: new Headers(),
       },
       false,
+      failureInfo({ status, code }),
     );
   it('is unknown when a request may have gone out', () => {
     expect(classifySendFailure(new NetworkError(new TypeError()))).toBe('unknown');

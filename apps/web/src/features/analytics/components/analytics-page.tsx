@@ -1,3 +1,4 @@
+import './analytics.css';
 import '@mantine/core/styles/FloatingIndicator.layer.css';
 import '@mantine/core/styles/SegmentedControl.layer.css';
 import '../../../components/overlays.css';
@@ -7,10 +8,11 @@ import { Alert, Button, Group, SegmentedControl, Skeleton, Stack, Text, TextInpu
 import { analyticsQuerySchema } from '@review-desk/shared/analytics';
 import { DAYS_MAX, DAYS_MIN } from '@review-desk/shared/limits';
 import { type FormEvent, useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { withMantine } from '../../../app/mantine.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { formatDate } from '../../../lib/format.ts';
+import { useSearchParams } from '../../../lib/router.tsx';
 import { useAnalytics } from '../api/get-analytics.ts';
 import {
   channelRows,
@@ -88,7 +90,7 @@ function WindowPicker({ days, onDays }: { days: number; onDays: (days: number) =
   );
 }
 
-export default function AnalyticsPage({ title }: { title: string }) {
+function AnalyticsPage({ title }: { title: string }) {
   const [params, setParams] = useSearchParams();
   const raw = params.get('days');
   const { days, correction } = parseDays(raw);
@@ -163,3 +165,5 @@ export default function AnalyticsPage({ title }: { title: string }) {
     </Stack>
   );
 }
+
+export default withMantine(AnalyticsPage);

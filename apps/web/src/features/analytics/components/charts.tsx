@@ -1,3 +1,4 @@
+import './analytics.css';
 import { BarChart, LineChart } from '@mantine/charts';
 import { Paper, Text, Title } from '@mantine/core';
 import { type ReactNode, useLayoutEffect, useRef } from 'react';

@@ -1,6 +1,6 @@
 import { BFF_PATHS } from '@review-desk/shared/bff';
+import { z } from '@review-desk/shared/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { request } from '../../../lib/http.ts';
 
 export async function logout() {

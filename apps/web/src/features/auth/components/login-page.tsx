@@ -1,12 +1,14 @@
-import '@mantine/core/styles/PasswordInput.layer.css';
-import { Alert, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import './login.css';
 import { loginBodySchema } from '@review-desk/shared/bff';
 import { formErrors } from '@review-desk/shared/envelope';
 import { type FormEvent, useState } from 'react';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Alert } from '../../../components/alert.tsx';
+import { Button } from '../../../components/button.tsx';
+import { PasswordInput, TextInput } from '../../../components/text-input.tsx';
 import { safeNext } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-error.ts';
 import { describeError } from '../../../lib/describe-error.ts';
+import { Navigate, useNavigate, useSearchParams } from '../../../lib/router.tsx';
 import { useCountdown } from '../../../lib/use-countdown.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useMe } from '../api/get-me.ts';
@@ -29,8 +31,8 @@ function LoginError({ error }: { error: unknown }) {
       color="red"
       title={error instanceof ApiError && error.status === 429 ? 'Too many attempts' : description.title}
     >
-      <Text size="sm">{description.detail ?? description.meaning}</Text>
-      {wait > 0 && <Text size="sm">You can try again in {wait} s.</Text>}
+      <p className="text-sm">{description.detail ?? description.meaning}</p>
+      {wait > 0 && <p className="text-sm">You can try again in {wait} s.</p>}
     </Alert>
   );
 }
@@ -61,16 +63,14 @@ export default function LoginPage({ title }: { title: string }) {
 
   return (
     <main className="login-page">
-      <Paper withBorder shadow="sm" p="xl" radius="md" className="login-card">
+      <div className="login-card">
         <form onSubmit={submit} noValidate>
-          <Stack>
+          <div className="stack">
             <div>
-              <Title order={1} className="login-title">
-                Review Desk
-              </Title>
-              <Text c="dimmed" size="sm">
+              <h1 className="login-title">Review Desk</h1>
+              <p className="text-sm dimmed">
                 {params.get('next') ? 'Sign in to continue where you were.' : 'Sign in to your dashboard.'}
-              </Text>
+              </p>
             </div>
             {login.error && <LoginError error={login.error} />}
             <TextInput
@@ -92,9 +92,9 @@ export default function LoginPage({ title }: { title: string }) {
             <Button type="submit" loading={login.isPending} fullWidth>
               Sign in
             </Button>
-          </Stack>
+          </div>
         </form>
-      </Paper>
+      </div>
     </main>
   );
 }

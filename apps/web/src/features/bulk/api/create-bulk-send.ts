@@ -1,6 +1,6 @@
 import { type BulkSendRequestInput, bulkPaths } from '@review-desk/shared/bulk';
+import { z } from '@review-desk/shared/zod';
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
 import { request } from '../../../lib/http.ts';
 
 // POST /bff/bulk-sends: the job is stored and answered at once (202 {id}); the BFF sends it.

@@ -1,19 +1,22 @@
+import './bulk.css';
 import '@mantine/core/styles/Combobox.layer.css';
 import '@mantine/core/styles/Badge.layer.css';
 import { Anchor, Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine/core';
 import type { ListChannel } from '@review-desk/shared/bulk';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { withMantine } from '../../../app/mantine.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-error.ts';
 import { countOf } from '../../../lib/format.ts';
+import { Link, useSearchParams } from '../../../lib/router.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { useCreateBulkSend } from '../api/create-bulk-send.ts';
 import { useBulkSends } from '../api/get-bulk-sends.ts';
 import { askAgainAt, contactHistory } from '../api/get-contact-history.ts';
+import { CHANNEL_WORDS } from '../channel-words.ts';
 import {
   checkFileSize,
   contactsOfRow,
@@ -43,21 +46,12 @@ import { ProgressView } from './progress-view.tsx';
 // confirm with the count, then follow the job, which the dashboard server runs (closing the page
 // does not stop it; its address, ?job=…, shows its progress again).
 
-/** The list's channels, in the order offered: the one that sends every row it can first. */
-const CHANNEL_WORDS: [ListChannel, string][] = [
-  ['sms_or_email', 'Text if there is a phone, else email'],
-  ['sms', 'SMS'],
-  ['email', 'Email'],
-  ['both', 'SMS and email'],
-  ['link', 'Link only (nothing is sent to the customer)'],
-];
-
 type Recent =
   | { state: 'idle' }
   | { state: 'checking'; done: number }
   | { state: 'checked'; lines: Map<number, number> };
 
-export default function BulkSendPage({ title }: { title: string }) {
+function BulkSendPage({ title }: { title: string }) {
   const [params, setParams] = useSearchParams();
   const job = params.get('job');
   return (
@@ -297,3 +291,5 @@ function ListForm({ onStarted }: { onStarted: (id: string) => void }) {
     </Stack>
   );
 }
+
+export default withMantine(BulkSendPage);

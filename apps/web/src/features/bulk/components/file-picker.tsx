@@ -1,3 +1,4 @@
+import './bulk.css';
 import { Paper, Stack, Text } from '@mantine/core';
 import { type DragEvent, useState } from 'react';
 import { countOf } from '../../../lib/format.ts';

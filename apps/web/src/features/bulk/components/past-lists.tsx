@@ -1,7 +1,7 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
 import { DataTable } from '../../../components/data-table.tsx';
 import { paths } from '../../../config/paths.ts';
+import { Link } from '../../../lib/router.tsx';
 import { useBulkSends } from '../api/get-bulk-sends.ts';
 import { numberFormat } from '../model.ts';
 

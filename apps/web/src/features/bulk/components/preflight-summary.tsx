@@ -1,3 +1,4 @@
+import './bulk.css';
 import '@mantine/core/styles/List.layer.css';
 import { Alert, List, Text } from '@mantine/core';
 import { DataTable } from '../../../components/data-table.tsx';

@@ -1,3 +1,4 @@
+import './bulk.css';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Progress.layer.css';
 import {
@@ -16,7 +17,7 @@ import { SEND_OUTCOME_MEANINGS } from '@review-desk/shared/bff';
 import { BULK_ROW_OUTCOMES, type BulkJob, type BulkRowOutcome, bulkPaths } from '@review-desk/shared/bulk';
 import { type ReactNode, useState } from 'react';
 import { DataTable } from '../../../components/data-table.tsx';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { StateBadge, type StateTone } from '../../../components/state-badge.tsx';
 import { describeError } from '../../../lib/describe-error.ts';
 import { countOf } from '../../../lib/format.ts';

@@ -1,7 +1,8 @@
+import './locations.css';
 import '@mantine/core/styles/Combobox.layer.css';
 import { NativeSelect } from '@mantine/core';
 import { useEffect } from 'react';
-import { useLocation } from 'react-router';
+import { withMantine } from '../../../app/mantine.tsx';
 import {
   CURRENT_LOCATION,
   locationHref,
@@ -9,6 +10,7 @@ import {
   rememberLocation,
 } from '../../../lib/location.ts';
 import { useLocations } from '../../../lib/location-list.ts';
+import { useLocation } from '../../../lib/router.tsx';
 import { useSession } from '../../../lib/session.ts';
 
 /**
@@ -16,7 +18,7 @@ import { useSession } from '../../../lib/session.ts';
  * page in it (the address carries the location, so it can be shared); the choice is remembered
  * per user on this browser and taken again when an address names no location.
  */
-export default function LocationSwitcher() {
+function LocationSwitcher() {
   const me = useSession();
   const { data } = useLocations();
   const { pathname, search } = useLocation();
@@ -50,3 +52,5 @@ export default function LocationSwitcher() {
     />
   );
 }
+
+export default withMantine(LocationSwitcher);

@@ -7,9 +7,10 @@ import {
   overviewTotals,
   sortOverview,
 } from '@review-desk/shared/location-overview';
-import { useSearchParams } from 'react-router';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { withMantine } from '../../../app/mantine.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { useSearchParams } from '../../../lib/router.tsx';
 import { overviewDays, useOverview } from '../api/get-overview.ts';
 import { OverviewTable, type Sort } from './overview-table.tsx';
 
@@ -24,7 +25,7 @@ function readSort(params: URLSearchParams): Sort {
 }
 
 /** Every location side by side for a window: owners and managers (analytics:read). */
-export default function LocationsOverviewPage({ title }: { title: string }) {
+function LocationsOverviewPage({ title }: { title: string }) {
   const [params, setParams] = useSearchParams();
   const days = overviewDays(params);
   const sort = readSort(params);
@@ -90,3 +91,5 @@ export default function LocationsOverviewPage({ title }: { title: string }) {
     </Stack>
   );
 }
+
+export default withMantine(LocationsOverviewPage);

@@ -1,3 +1,4 @@
+import './locations.css';
 import { formatDuration } from '@review-desk/shared/durations';
 import {
   OVERVIEW_SORT_KEYS,

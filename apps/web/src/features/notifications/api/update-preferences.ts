@@ -1,6 +1,6 @@
 import { ALERT_PATHS, type AlertPreferences, preferencesReplySchema } from '@review-desk/shared/alerts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { sendJson } from '../../../lib/queries.ts';
+import { sendJson } from '../../../lib/changes.ts';
 import { alertsKeys } from './get-alerts.ts';
 import { preferencesKeys } from './get-preferences.ts';
 

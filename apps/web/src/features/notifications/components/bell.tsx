@@ -5,12 +5,13 @@ import { Badge, Button, Group, Popover, Text } from '@mantine/core';
 import { type Alert, reviewDetailPath } from '@review-desk/shared/alerts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { Link } from 'react-router';
+import { withMantine } from '../../../app/mantine.tsx';
 import { Stars } from '../../../components/stars.tsx';
 import { paths } from '../../../config/paths.ts';
 import { formatAgo } from '../../../lib/format.ts';
 import { CURRENT_LOCATION } from '../../../lib/location.ts';
 import { useLocations } from '../../../lib/location-list.ts';
+import { Link } from '../../../lib/router.tsx';
 import { useAlerts } from '../api/get-alerts.ts';
 import { preferencesQueryOptions } from '../api/get-preferences.ts';
 import { useMarkAlertsRead } from '../api/mark-alerts-read.ts';
@@ -101,7 +102,7 @@ function AlertsOff() {
   );
 }
 
-export default function Bell() {
+function Bell() {
   const alerts = useAlerts();
   const markRead = useMarkAlertsRead();
   const locations = useLocations();
@@ -179,3 +180,5 @@ export default function Bell() {
     </Popover>
   );
 }
+
+export default withMantine(Bell);

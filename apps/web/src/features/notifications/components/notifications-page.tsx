@@ -22,7 +22,8 @@ import {
 } from '@review-desk/shared/alerts';
 import { RATING_MAX, RATING_MIN } from '@review-desk/shared/limits';
 import { useMemo, useState } from 'react';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { withMantine } from '../../../app/mantine.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { describeError } from '../../../lib/describe-error.ts';
 import { toast } from '../../../lib/toast.ts';
@@ -168,7 +169,7 @@ function PreferencesForm({ reply }: { reply: PreferencesReply }) {
   );
 }
 
-export default function NotificationsPage({ title }: { title: string }) {
+function NotificationsPage({ title }: { title: string }) {
   const preferences = usePreferences();
   return (
     <Stack gap="md">
@@ -184,3 +185,5 @@ export default function NotificationsPage({ title }: { title: string }) {
     </Stack>
   );
 }
+
+export default withMantine(NotificationsPage);

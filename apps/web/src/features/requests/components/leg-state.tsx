@@ -1,3 +1,5 @@
+import '../../../components/field-list.css';
+import './requests.css';
 import { Text } from '@mantine/core';
 import { describeSendTime } from '@review-desk/shared/quiet-hours';
 import { LEG_STATE_WORDS, LEG_STATES, type LegState, type RequestRecord } from '@review-desk/shared/requests';

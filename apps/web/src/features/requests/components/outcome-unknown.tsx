@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
-import { Link } from 'react-router';
 import { requestsHref } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-error.ts';
+import { Link } from '../../../lib/router.tsx';
 
 /**
  * Neither success nor failure: the request may have reached the service (docs/api.md: resending

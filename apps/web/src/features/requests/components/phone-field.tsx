@@ -1,3 +1,4 @@
+import './send.css';
 import '@mantine/core/styles/Combobox.layer.css';
 import { NativeSelect, Text } from '@mantine/core';
 import { SEND_FIELD_LABELS } from '@review-desk/shared/send';

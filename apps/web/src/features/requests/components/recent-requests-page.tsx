@@ -1,14 +1,17 @@
+import '../../../components/field-list.css';
+import './requests.css';
 import { Anchor, Button, CopyButton, Group, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { LIMIT_DEFAULT, PAGE_MAX, PAGE_MIN } from '@review-desk/shared/limits';
 import { isLastPage, pageRange } from '@review-desk/shared/reviews';
 import { type FormEvent, useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { withMantine } from '../../../app/mantine.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-error.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+import { Link, useSearchParams } from '../../../lib/router.tsx';
 import { isNotOffered, useRequestsDelivery } from '../api/get-requests.ts';
 import { useSends } from '../api/get-sends.ts';
 import { channelLabel } from '../channel-labels.ts';
@@ -31,7 +34,7 @@ function readQuery(params: URLSearchParams) {
   return { page, limit: LIMIT_DEFAULT, contact, country };
 }
 
-export default function RecentRequestsPage({ title }: { title: string }) {
+function RecentRequestsPage({ title }: { title: string }) {
   const [params, setParams] = useSearchParams();
   const query = readQuery(params);
   const sends = useSends(query);
@@ -209,3 +212,5 @@ export default function RecentRequestsPage({ title }: { title: string }) {
     </Stack>
   );
 }
+
+export default withMantine(RecentRequestsPage);

@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import type { SendHistoryEntry } from '@review-desk/shared/bff';
+import { LINK_CREATED } from '@review-desk/shared/link-created';
 import type { RequestRecord } from '@review-desk/shared/requests';
-import { LINK_CREATED } from '@review-desk/shared/send';
 import { StateBadge } from '../../../components/state-badge.tsx';
 import { LegStates } from './leg-state.tsx';
 import { OutcomeBadge } from './outcome-badge.tsx';

@@ -257,7 +257,10 @@ describe('Send page: sending', () => {
     async ({ answer, words }) => {
       await sendAnswered(user(), answer);
       const refused = await refusal();
-      for (const text of words) expect(refused).toHaveTextContent(text);
+      // The error state's code comes with the first failure (components/error-state-lazy.tsx).
+      await waitFor(() => {
+        for (const text of words) expect(refused).toHaveTextContent(text);
+      });
     },
   );
 

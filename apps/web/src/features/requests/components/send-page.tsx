@@ -1,3 +1,4 @@
+import './send.css';
 import '@mantine/core/styles/FloatingIndicator.layer.css';
 import '@mantine/core/styles/SegmentedControl.layer.css';
 import '../../../components/overlays.css';
@@ -6,12 +7,13 @@ import { Anchor, Button, Paper, Stack, Text } from '@mantine/core';
 import type { SendRequest, SendResult } from '@review-desk/shared/send';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { withMantine } from '../../../app/mantine.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-error.ts';
 import { newIdempotencyKey } from '../../../lib/idempotency.ts';
+import { Link } from '../../../lib/router.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { sendsQueryOptions } from '../api/get-sends.ts';
 import { useSendReviewRequest } from '../api/send-request.ts';
@@ -43,7 +45,7 @@ type Phase =
   | { kind: 'unknown'; error: unknown; body: SendRequest }
   | { kind: 'refused'; error: unknown; body: SendRequest };
 
-export default function SendPage({ title }: { title: string }) {
+function SendPage({ title }: { title: string }) {
   const me = useSession();
   const capDays = me.settings.frequencyCapDays;
   const queryClient = useQueryClient();
@@ -243,3 +245,5 @@ export default function SendPage({ title }: { title: string }) {
     </Stack>
   );
 }
+
+export default withMantine(SendPage);

@@ -1,3 +1,5 @@
+import '../../../components/field-list.css';
+
 import {
   Alert,
   Anchor,
@@ -20,9 +22,11 @@ import {
   type SendResult,
 } from '@review-desk/shared/send';
 import { QRCodeSVG } from 'qrcode.react';
-import { Link } from 'react-router';
+
 import { StateBadge, type StateTone } from '../../../components/state-badge.tsx';
+
 import { requestsHref } from '../../../config/paths.ts';
+import { Link } from '../../../lib/router.tsx';
 import { channelLabel } from '../channel-labels.ts';
 import { localZone } from './leg-state.tsx';
 

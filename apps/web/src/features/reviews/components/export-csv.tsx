@@ -1,11 +1,10 @@
-import { Button, Group, Progress, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { Button } from '../../../components/button.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { isAbortError } from '../../../lib/api-error.ts';
-import { downloadText } from '../../../lib/csv.ts';
 import { MARKS, markNow } from '../../../lib/perf-marks.ts';
 import { toast } from '../../../lib/toast.ts';
-import { type ExportProgress, exportFileName, fetchAllReviews, reviewsToCsv } from '../api/export-reviews.ts';
+import type { ExportProgress } from '../api/export-reviews.ts';
 import type { ReviewFilters } from '../filters.ts';
 
 type ExportState =
@@ -28,6 +27,11 @@ export function ExportCsv({
     controller.current = abort;
     setState({ kind: 'running', progress: null });
     try {
+      // The export's code (the page walk, the CSV writer) loads on the first export.
+      const [{ exportFileName, fetchAllReviews, reviewsToCsv }, { downloadText }] = await Promise.all([
+        import('../api/export-reviews.ts'),
+        import('../../../lib/csv.ts'),
+      ]);
       const reviews = await fetchAllReviews(
         filters,
         (progress) => setState({ kind: 'running', progress }),
@@ -66,13 +70,24 @@ export function ExportCsv({
       : 'Exporting: starting…';
     return (
       <div className="export-panel" data-testid="export-progress">
-        <Text size="sm">{label}</Text>
-        <Group gap="xs" wrap="nowrap">
-          <Progress value={percent} aria-label="Export progress" className="export-panel__bar" animated />
+        <p className="text-sm">{label}</p>
+        <div className="group group--xs export-panel__row">
+          <div className="export-panel__bar">
+            <div
+              className="export-panel__done"
+              role="progressbar"
+              aria-label="Export progress"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={percent}
+              aria-valuetext={`${percent}%`}
+              style={{ width: `${percent}%` }}
+            />
+          </div>
           <Button size="xs" variant="default" onClick={cancel}>
             Cancel
           </Button>
-        </Group>
+        </div>
       </div>
     );
   }

@@ -1,3 +1,4 @@
+import './inbox.css';
 import { waitingFor } from '@review-desk/shared/durations';
 import { type KeyboardEvent, useLayoutEffect, useRef } from 'react';
 import { Stars } from '../../../components/stars.tsx';

@@ -1,14 +1,16 @@
-import { Alert, Button, Group, NativeSelect, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { replyOutcomeWords } from '@review-desk/shared/reply-words';
 import type { ReviewDetail } from '@review-desk/shared/review-reply';
 import type { ReviewItem } from '@review-desk/shared/reviews';
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { withMantine } from '../../../app/mantine.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
+import { NativeSelect } from '../../../components/field.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useLocations } from '../../../lib/location-list.ts';
+import { useSearchParams } from '../../../lib/router.tsx';
 import { toast } from '../../../lib/toast.ts';
 import { useInbox } from '../api/get-inbox.ts';
 import {
@@ -34,7 +36,7 @@ const ReviewPanel = lazy(() => import('./review-detail.tsx'));
 /** On a phone, where each review is a card, the rows shown at a time: "Show more" adds as many. */
 export const INBOX_PHONE_STEP = 10;
 
-export default function InboxPage({ title }: { title: string }) {
+function InboxPage({ title }: { title: string }) {
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => parseInboxFilters(params), [params]);
   const [depth, setDepth] = useState(1);
@@ -83,14 +85,12 @@ export default function InboxPage({ title }: { title: string }) {
       <Group gap="sm" align="flex-end" wrap="wrap">
         <NativeSelect
           label="Source"
-          size="xs"
           value={filters.source}
           data={INBOX_SOURCES.map((s) => ({ value: s, label: SOURCE_LABELS[s] }))}
           onChange={(event) => change({ source: event.currentTarget.value as InboxFilters['source'] })}
         />
         <NativeSelect
           label="Rating"
-          size="xs"
           value={filters.rating}
           data={INBOX_RATINGS.map((r) => ({ value: r, label: RATING_RANGES[r].label }))}
           onChange={(event) => change({ rating: event.currentTarget.value as InboxFilters['rating'] })}
@@ -98,7 +98,6 @@ export default function InboxPage({ title }: { title: string }) {
         {locations.length > 1 && (
           <NativeSelect
             label="Location"
-            size="xs"
             value={filters.location ?? ''}
             data={[
               { value: '', label: 'All locations' },
@@ -164,3 +163,5 @@ export default function InboxPage({ title }: { title: string }) {
     </Stack>
   );
 }
+
+export default withMantine(InboxPage);

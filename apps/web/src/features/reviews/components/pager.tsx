@@ -1,5 +1,5 @@
-import { Button, Group, Text } from '@mantine/core';
 import { isLastPage, pageRange } from '@review-desk/shared/reviews';
+import { Button } from '../../../components/button.tsx';
 
 type PageInfo = { page: number; limit: number; total: number; reviews: readonly unknown[] };
 
@@ -22,10 +22,10 @@ export function Pager({
   const pages = Math.max(1, Math.ceil(list.total / Math.max(1, list.limit)));
   return (
     <nav className="pager" aria-label="Pages">
-      <Text size="sm" aria-live="polite" data-testid="page-range">
+      <p className="text-sm" aria-live="polite" data-testid="page-range">
         {list.reviews.length === 0 ? `0 of ${list.total}` : `${from}–${to} of ${list.total}`}
-      </Text>
-      <Group gap="xs">
+      </p>
+      <div className="group group--xs">
         <Button variant="default" size="xs" onClick={() => onPage(1)} disabled={busy || list.page <= 1}>
           First
         </Button>
@@ -37,13 +37,13 @@ export function Pager({
         >
           Previous
         </Button>
-        <Text size="sm" className="pager__page">
+        <p className="text-sm pager__page">
           Page {list.page} of {pages}
-        </Text>
+        </p>
         <Button variant="default" size="xs" onClick={() => onPage(list.page + 1)} disabled={busy || last}>
           Next
         </Button>
-      </Group>
+      </div>
     </nav>
   );
 }

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Combobox.layer.css';
 import { Button, NativeSelect, Stack, Text, Textarea } from '@mantine/core';
 import { REPLY_TEXT_MAX } from '@review-desk/shared/limits';
 import type { ReviewDetail } from '@review-desk/shared/review-reply';

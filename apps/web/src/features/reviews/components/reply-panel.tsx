@@ -3,7 +3,7 @@ import { type ReplyTone, replyOutcomeWords } from '@review-desk/shared/reply-wor
 import type { ReviewDetail } from '@review-desk/shared/review-reply';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { ApiError } from '../../../lib/api-error.ts';
 import { describeError } from '../../../lib/describe-error.ts';
 import { formatDateTime } from '../../../lib/format.ts';

@@ -1,8 +1,10 @@
+import '../../../components/field-list.css';
 import '../../../components/overlays.css';
 import { Drawer, Skeleton, Stack, Text } from '@mantine/core';
 import { type ReviewDetail as Detail, REVIEW_ID_PATTERN } from '@review-desk/shared/review-reply';
 import { type ReviewItem, reviewStatusOf } from '@review-desk/shared/reviews';
 import { lazy, type ReactNode, Suspense } from 'react';
+import { withMantine } from '../../../app/mantine.tsx';
 import { Stars } from '../../../components/stars.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { PlatformBadge, StatusBadge } from './badges.tsx';
@@ -82,7 +84,7 @@ export function reviewFieldRows(
   ];
 }
 
-export default function ReviewDetail({
+function ReviewDetail({
   review,
   onClose,
   slug = null,
@@ -145,3 +147,5 @@ export default function ReviewDetail({
     </Drawer>
   );
 }
+
+export default withMantine(ReviewDetail);

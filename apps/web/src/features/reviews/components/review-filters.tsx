@@ -1,7 +1,7 @@
-import '@mantine/core/styles/Combobox.layer.css';
-import { Button, NativeSelect } from '@mantine/core';
 import { RATING_MAX, RATING_MIN } from '@review-desk/shared/limits';
 import { REVIEW_STATUSES, type ReviewStatus } from '@review-desk/shared/reviews';
+import { Button } from '../../../components/button.tsx';
+import { NativeSelect } from '../../../components/field.tsx';
 import { PAGE_SIZES, type ReviewFilters, ratingRangeLabel } from '../filters.ts';
 
 const ANY = 'any';

@@ -1,9 +1,12 @@
-import { Alert, Button, Loader, Skeleton, Stack, Text } from '@mantine/core';
+import './reviews.css';
 import type { ReviewItem } from '@review-desk/shared/reviews';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { Alert } from '../../../components/alert.tsx';
+import { Button } from '../../../components/button.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
+import { Loader, Skeleton } from '../../../components/loader.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { useSearchParams } from '../../../lib/router.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { useReviewsList } from '../api/get-reviews.ts';
 import {
@@ -25,12 +28,18 @@ const ReviewDetail = lazy(() => import('./review-detail.tsx'));
 
 function TableSkeleton({ rows }: { rows: number }) {
   return (
-    <Stack gap="xs" aria-busy="true" aria-label="Loading reviews" data-testid="reviews-skeleton">
+    <div
+      className="stack stack--xs"
+      role="status"
+      aria-busy="true"
+      aria-label="Loading reviews"
+      data-testid="reviews-skeleton"
+    >
       {Array.from({ length: Math.min(rows, 8) }, (_, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
         <Skeleton key={i} height={44} />
       ))}
-    </Stack>
+    </div>
   );
 }
 
@@ -91,7 +100,7 @@ export default function ReviewsPage({ title }: { title: string }) {
   const busy = reviews.isFetching && reviews.isPlaceholderData;
 
   return (
-    <Stack gap="md">
+    <div className="stack">
       <PageHeader
         title={title}
         lead="Reviews of your business: left through review requests, and synced from external networks."
@@ -105,7 +114,6 @@ export default function ReviewsPage({ title }: { title: string }) {
       {notice.length > 0 && (
         <Alert
           color="blue"
-          variant="light"
           title="The address was corrected"
           withCloseButton
           closeButtonLabel="Dismiss"
@@ -115,7 +123,7 @@ export default function ReviewsPage({ title }: { title: string }) {
         </Alert>
       )}
       {rangeNotOffered && (
-        <Alert color="blue" variant="light" data-testid="range-not-offered">
+        <Alert color="blue" data-testid="range-not-offered">
           This review service does not filter by highest rating: the list shows every rating from{' '}
           {filters.minRating ?? 1}★ up.
         </Alert>
@@ -126,17 +134,19 @@ export default function ReviewsPage({ title }: { title: string }) {
       {data ? (
         data.reviews.length === 0 ? (
           <div className="empty-state" data-testid="reviews-empty">
-            <Text fw={600}>{filterText ? 'No reviews match these filters' : 'No reviews yet'}</Text>
-            <Text size="sm" c="dimmed">
+            <p className="text text-strong">
+              {filterText ? 'No reviews match these filters' : 'No reviews yet'}
+            </p>
+            <p className="text-sm dimmed">
               {filterText
                 ? `Nothing matched ${filterText}.`
                 : 'Reviews appear here once customers leave them or they are synced from external networks.'}
-            </Text>
+            </p>
             {filterText && (
               <Button
                 variant="default"
                 size="xs"
-                mt="xs"
+                className="empty-state__action"
                 onClick={() => go({ ...DEFAULT_FILTERS, limit: filters.limit })}
               >
                 Clear filters
@@ -146,10 +156,10 @@ export default function ReviewsPage({ title }: { title: string }) {
         ) : (
           <div className={busy ? 'is-refreshing' : undefined}>
             {busy && (
-              <Text size="xs" c="dimmed" className="refresh-note">
-                <Loader size={12} mr={6} aria-hidden="true" />
+              <p className="text-xs dimmed refresh-note">
+                <Loader size={12} className="refresh-note__loader" aria-hidden="true" />
                 Loading…
-              </Text>
+              </p>
             )}
             <ReviewsTable reviews={data.reviews} onOpen={setOpen} busy={busy} />
           </div>
@@ -169,6 +179,6 @@ export default function ReviewsPage({ title }: { title: string }) {
           />
         </Suspense>
       )}
-    </Stack>
+    </div>
   );
 }

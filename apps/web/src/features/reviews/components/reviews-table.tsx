@@ -76,7 +76,7 @@ const ReviewRow = memo(function ReviewRow({
       <td className="cell-action">
         <button
           type="button"
-          className="row-action mantine-focus-auto mantine-active"
+          className="row-action"
           onClick={() => onOpen(review)}
           aria-label={`Details of the review by ${author}`}
         >

@@ -1,5 +1,6 @@
 import {
   BFF_INTEGRATION_PATHS,
+  integrationSchema,
   integrationsSchema,
   type SquareUpdate,
 } from '@review-desk/shared/integrations';
@@ -27,10 +28,10 @@ export function useChangeSquare() {
   return useMutation({
     mutationFn: async (change: SquareUpdate | 'disconnect') =>
       change === 'disconnect'
-        ? await request(BFF_INTEGRATION_PATHS.square, integrationsSchema.shape.integrations.element, {
+        ? await request(BFF_INTEGRATION_PATHS.square, integrationSchema, {
             method: 'DELETE',
           })
-        : await request(BFF_INTEGRATION_PATHS.square, integrationsSchema.shape.integrations.element, {
+        : await request(BFF_INTEGRATION_PATHS.square, integrationSchema, {
             method: 'PUT',
             body: change,
           }),

@@ -7,8 +7,8 @@ import {
   webhookListSchema,
   webhookSecretSchema,
 } from '@review-desk/shared/webhooks';
+import { z } from '@review-desk/shared/zod';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { getJson, request } from '../../../lib/http.ts';
 
 // The business's webhook endpoints through /bff/webhooks (owners): listed, added (the secret in

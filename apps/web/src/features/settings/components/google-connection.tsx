@@ -13,7 +13,7 @@ import {
 import { fieldErrors } from '@review-desk/shared/envelope';
 import { googleConnectBodySchema } from '@review-desk/shared/google';
 import { type FormEvent, useState } from 'react';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { ApiError } from '../../../lib/api-error.ts';
 import { describeError } from '../../../lib/describe-error.ts';
 import { formatDateTime } from '../../../lib/format.ts';

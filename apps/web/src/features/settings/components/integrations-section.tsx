@@ -1,5 +1,5 @@
 import { Skeleton, Stack, Text, Title } from '@mantine/core';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { useIntegrations } from '../api/get-integrations.ts';
 import { SquareCard } from './square-card.tsx';
 import { WebhooksCard } from './webhooks-card.tsx';

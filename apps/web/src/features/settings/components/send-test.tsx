@@ -5,7 +5,7 @@ import { fieldErrors } from '@review-desk/shared/envelope';
 import { type MessageTemplates, SAMPLE_CUSTOMER_NAME } from '@review-desk/shared/settings';
 import { bffSettingsTestBodySchema, TEST_SENDS_PER_HOUR } from '@review-desk/shared/settings-test';
 import { useState } from 'react';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { PhoneInput } from '../../../components/phone-input.tsx';
 import { ApiError } from '../../../lib/api-error.ts';
 import { useSession } from '../../../lib/session.ts';

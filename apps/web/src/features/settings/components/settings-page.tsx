@@ -1,3 +1,4 @@
+import './settings.css';
 import '@mantine/core/styles/InlineInput.layer.css';
 import '@mantine/core/styles/Checkbox.layer.css';
 import '@mantine/core/styles/Combobox.layer.css';
@@ -26,7 +27,8 @@ import {
 } from '@review-desk/shared/settings';
 import type { SettingsResponse } from '@review-desk/shared/settings-api';
 import { type ChangeEvent, type FormEvent, lazy, Suspense, useMemo, useState } from 'react';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { withMantine } from '../../../app/mantine.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { LeaveGuard } from '../../../components/leave-guard.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ApiError } from '../../../lib/api-error.ts';
@@ -241,7 +243,7 @@ export function SettingsForm({ answer }: { answer: SettingsResponse }) {
   );
 }
 
-export default function SettingsPage({ title }: { title: string }) {
+function SettingsPage({ title }: { title: string }) {
   const settings = useSettings();
   const notOffered = settings.error instanceof ApiError && settings.error.code === 'settings_not_offered';
   return (
@@ -277,3 +279,5 @@ export default function SettingsPage({ title }: { title: string }) {
     </Stack>
   );
 }
+
+export default withMantine(SettingsPage);

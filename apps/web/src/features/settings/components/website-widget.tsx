@@ -16,7 +16,7 @@ import {
 } from '@mantine/core';
 import type { WidgetOwner } from '@review-desk/shared/widget-schema';
 import { useState } from 'react';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { ApiError } from '../../../lib/api-error.ts';
 import { useChangeWidget } from '../api/change-widget.ts';
 import { useWidget } from '../api/get-widget.ts';

@@ -1,6 +1,6 @@
 import { BFF_PATHS } from '@review-desk/shared/bff';
-import { z } from 'zod';
-import { sendJson, useChangeThenReread } from '../../../lib/queries.ts';
+import { z } from '@review-desk/shared/zod';
+import { sendJson, useChangeThenReread } from '../../../lib/changes.ts';
 import { usersKeys } from './get-users.ts';
 
 export async function deleteUser(id: string) {

@@ -1,6 +1,6 @@
 import { BFF_PATHS, type updateUserSchema } from '@review-desk/shared/bff';
-import type { z } from 'zod';
-import { sendJson, useChangeThenReread } from '../../../lib/queries.ts';
+import type { z } from '@review-desk/shared/zod';
+import { sendJson, useChangeThenReread } from '../../../lib/changes.ts';
 import { userResultSchema, usersKeys } from './get-users.ts';
 
 export type UpdateUserBody = z.output<typeof updateUserSchema>;

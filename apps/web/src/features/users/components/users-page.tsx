@@ -1,7 +1,8 @@
 import { Button, Skeleton, Stack } from '@mantine/core';
 import type { User } from '@review-desk/shared/bff';
 import { lazy, Suspense, useState } from 'react';
-import { ErrorState } from '../../../components/error-state.tsx';
+import { withMantine } from '../../../app/mantine.tsx';
+import { LazyErrorState as ErrorState } from '../../../components/error-state-lazy.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { useUsers } from '../api/get-users.ts';
@@ -14,7 +15,7 @@ import { UsersTable } from './users-table.tsx';
 const LocationsDialog = lazy(() => import('./locations-dialog.tsx'));
 
 /** Owners manage who can sign in: the list, and a dialog for adding, a new password, removing. */
-export default function UsersPage({ title }: { title: string }) {
+function UsersPage({ title }: { title: string }) {
   const me = useSession();
   const users = useUsers();
   const [adding, setAdding] = useState(false);
@@ -51,3 +52,5 @@ export default function UsersPage({ title }: { title: string }) {
     </Stack>
   );
 }
+
+export default withMantine(UsersPage);
