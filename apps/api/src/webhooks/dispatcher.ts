@@ -41,7 +41,7 @@ export type DispatcherOptions = {
   allowPrivate: boolean;
   /** Extra trust anchors for the receivers' certificates (tests' own authority). */
   ca?: string | undefined;
-  /** Told when an endpoint was paused (its owners are to be told). */
+  /** Told when an endpoint was paused (besides the log line; the dashboard tells the owners when it next reads the endpoints). */
   onPaused?: (endpoint: EndpointRow) => void;
 };
 

@@ -70,10 +70,6 @@ export function endpointStore(db: Queryable) {
   const expired = db.prepare(
     'UPDATE webhook_endpoints SET previous_secret = NULL, previous_until = NULL WHERE previous_until < $1',
   );
-  const untold = db.prepare(
-    "SELECT * FROM webhook_endpoints WHERE state = 'paused' AND pause_told_at IS NULL ORDER BY paused_at LIMIT 100",
-  );
-  const told = db.prepare('UPDATE webhook_endpoints SET pause_told_at = $2 WHERE id = $1');
   return {
     /** The new endpoint; undefined when the business has `max` already. */
     async create(
@@ -147,10 +143,6 @@ export function endpointStore(db: Queryable) {
     /** Forgets the secrets whose 24 hours beside a new one are over. */
     async expireSecrets(now: number): Promise<number> {
       return (await expired.run(now)).changes;
-    },
-    untold: async () => (await untold.all<EndpointRow>()).map(toEndpoint),
-    async told(id: string, at: number) {
-      await told.run(id, at);
     },
   };
 }

@@ -57,3 +57,43 @@ export function renderAlertEmail(input: AlertEmailInput): RenderedEmail {
 </body></html>`;
   return { subject, text, html };
 }
+
+export type PauseEmailInput = {
+  locationName: string;
+  url: string;
+  pausedAt: string;
+  reason: string | null;
+  /** Absolute URL of the location's Settings page in the dashboard. */
+  link: string;
+};
+
+/** The owners' notice that a webhook endpoint was paused: nothing reaches it until it is resumed. */
+export function renderPauseEmail(input: PauseEmailInput): RenderedEmail {
+  const location = oneLine(input.locationName);
+  const url = oneLine(input.url);
+  const reason = oneLine(input.reason ?? '') || 'Every delivery attempt failed.';
+  const subject = `A webhook endpoint was paused at ${location}`;
+  const lines = [
+    `Review Desk stopped delivering events to a webhook endpoint of ${location}: its deliveries kept failing.`,
+    '',
+    `Endpoint: ${url}`,
+    `Paused at: ${input.pausedAt}`,
+    `Last failure: ${reason}`,
+    '',
+    'Nothing is delivered to it until it is resumed. Events are still kept in its delivery log and go out once it is resumed.',
+    '',
+    `Resume it in Settings → Integrations: ${input.link}`,
+    '',
+    'You get this email because you are an owner of this location in Review Desk.',
+  ];
+  const html = `<!doctype html><html><body style="font-family:sans-serif">
+<p>Review Desk stopped delivering events to a webhook endpoint of ${escapeHtml(location)}: its deliveries kept failing.</p>
+<p><strong>Endpoint:</strong> ${escapeHtml(url)}<br>
+<strong>Paused at:</strong> ${escapeHtml(input.pausedAt)}<br>
+<strong>Last failure:</strong> ${escapeHtml(reason)}</p>
+<p>Nothing is delivered to it until it is resumed. Events are still kept in its delivery log and go out once it is resumed.</p>
+<p><a href="${escapeHtml(input.link)}">Resume it in Settings → Integrations</a></p>
+<p style="color:#666;font-size:12px">You get this email because you are an owner of this location in Review Desk.</p>
+</body></html>`;
+  return { subject, text: lines.join('\n'), html };
+}

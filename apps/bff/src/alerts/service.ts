@@ -5,25 +5,27 @@ import type { Database } from '@review-desk/server/db/types';
 import { type JobHandler, JobRunner } from '@review-desk/server/jobs/runner';
 import { jobStore, schedulingMigrations } from '@review-desk/server/jobs/store';
 import { can, type User } from '@review-desk/shared';
-import { ALERTS_ON_BY_DEFAULT, reviewDetailPath } from '@review-desk/shared/alerts';
+import { ALERTS_ON_BY_DEFAULT } from '@review-desk/shared/alerts';
 import type { Logger } from 'pino';
 import type { UserStore } from '../auth/users.ts';
 import type { Config } from '../env.ts';
-import type { LocationDirectory, RoutedLocation } from '../locations/directory.ts';
+import type { LocationDirectory } from '../locations/directory.ts';
 import { nextPollDelay, recipients } from './decide.ts';
+import { createAlertDelivery } from './delivery.ts';
 import { createDigests, DIGEST_KIND } from './digest-job.ts';
 import { createDigestStore, type DigestStore } from './digest-store.ts';
-import { renderAlertEmail } from './email.ts';
 import { createMailer, createOutboxMailer, type Mailer } from './mailer.ts';
 import { POLL_KIND, pollKey } from './poll-key.ts';
-import { ALERT_MIGRATIONS, type AlertStore, createAlertStore, type RaisedAlert } from './store.ts';
+import { ALERT_MIGRATIONS, type AlertStore, createAlertStore } from './store.ts';
 import { newestReviews, UpstreamFailure } from './upstream.ts';
+import { createPauseNotices } from './webhook-pauses.ts';
 
 // Watching each location for new low ratings. One job per location (`alerts.poll:<id>`) in the
 // scheduling tables: whichever BFF process holds its lease polls, then reschedules it one
 // interval later (longer after failures), so however many processes run, one poll of a location
 // runs at a time. Alerts are raised in the same transaction that records the reviews as seen;
-// emails go out after it commits, at most once each (docs/alerts.md).
+// emails go out after it commits, at most once each (docs/alerts.md). The same job tells the
+// location's owners when one of its webhook endpoints has been paused (webhook-pauses.ts).
 
 export { POLL_KIND, pollKey };
 
@@ -65,6 +67,7 @@ export function createAlerts(deps: AlertsDeps) {
   let ensureTimer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
   let dashboardOrigin = config.publicOrigin;
+  const origin = () => dashboardOrigin ?? '';
 
   const open = async () => {
     const { db } = deps;
@@ -84,39 +87,18 @@ export function createAlerts(deps: AlertsDeps) {
     mailer,
     clock,
     logger,
-    origin: () => dashboardOrigin ?? '',
+    origin,
   });
-
-  async function deliver(raised: readonly RaisedAlert[], location: RoutedLocation): Promise<number> {
-    const alerts = await store();
-    let emailed = 0;
-    for (const alert of raised) {
-      if (alert.channel !== 'email' || !mailer.configured) continue;
-      const user = await users.get(alert.userId);
-      if (!user) {
-        await alerts.setEmailState(alert.alertId, 'failed', 'The user no longer exists');
-        continue;
-      }
-      const link = `${dashboardOrigin ?? ''}${reviewDetailPath(location.slug, alert.id)}`;
-      const email = renderAlertEmail({
-        rating: alert.rating,
-        author: alert.author,
-        excerpt: alert.excerpt,
-        locationName: location.name,
-        link,
-      });
-      try {
-        await mailer.send({ to: user.email, ...email });
-        await alerts.setEmailState(alert.alertId, 'sent');
-        emailed++;
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        await alerts.setEmailState(alert.alertId, 'failed', message.slice(0, 500));
-        logger.warn({ alert: alert.alertId, err: message }, 'alert email refused by the mail server');
-      }
-    }
-    return emailed;
-  }
+  const deliver = createAlertDelivery({ store, users, mailer, logger, origin });
+  const checkPauses = createPauseNotices({
+    db: async () => (await handle()).db,
+    directory,
+    users,
+    mailer,
+    clock,
+    logger,
+    origin,
+  });
 
   /** One poll of one location (by id); never throws for an upstream failure (it is recorded instead). */
   async function poll(id: string): Promise<PollOutcome & { delayMs: number }> {
@@ -190,6 +172,9 @@ export function createAlerts(deps: AlertsDeps) {
         delayMs = nextPollDelay(intervalMs, failures);
         logger.error({ location: id, err: error }, 'alerts poll crashed; backing off');
       }
+      await checkPauses(id).catch((error) =>
+        logger.error({ location: id, err: error }, 'checking for paused webhook endpoints crashed'),
+      );
       return { continueAt: clock.now() + delayMs };
     },
   };

@@ -4,6 +4,8 @@ import {
   analyticsResultSchema,
   isLastPage,
   reviewListSchema,
+  type WebhookEndpoint,
+  webhookListSchema,
 } from '@review-desk/shared';
 import { alertExcerpt } from '@review-desk/shared/alerts';
 import { z } from 'zod';
@@ -12,8 +14,8 @@ import { getFromLocation, type LocationRead, pendingReviewsQuery } from '../loca
 import { retryAfterMs } from './decide.ts';
 import type { SeenReview } from './store.ts';
 
-// The two reads alerts need, with a location's own upstream and key: the newest reviews and the
-// analytics. A refusal never carries the upstream's body (it could echo the key).
+// The reads alerts need, with a location's own upstream and key: the newest reviews, the
+// analytics and the webhook endpoints. A refusal never carries the upstream's body (it could echo the key).
 
 /** Reviews asked for per page; the list is newest first (docs/api.md, Listing reviews). */
 export const POLL_PAGE_SIZE = 50;
@@ -94,4 +96,11 @@ export async function pendingCount(location: RoutedLocation, minRating?: number)
 export function analyticsFor(location: RoutedLocation, days: number): Promise<AnalyticsResult> {
   const query = new URLSearchParams({ days: String(days) });
   return upstreamGet({ location, endpoint: 'analytics', query }, analyticsResultSchema);
+}
+
+/** GET /api/v1/webhooks: the location's webhook endpoints (its key needs webhooks:write). */
+export async function webhookEndpoints(location: RoutedLocation): Promise<WebhookEndpoint[]> {
+  return (
+    await upstreamGet({ location, endpoint: 'webhooks', query: new URLSearchParams() }, webhookListSchema)
+  ).webhooks;
 }

@@ -4,7 +4,6 @@ import {
   analyticsResultSchema,
   analyticsSearchParams,
   BFF_PATHS,
-  ENDPOINTS,
   errorEnvelopeSchema,
   LOW_RATING_MAX,
   mapBounded,
@@ -21,7 +20,7 @@ import { methodNotAllowed } from '../http/method.ts';
 import { interpretReply } from '../proxy/answer.ts';
 import { PROXY_MESSAGES } from '../proxy/messages.ts';
 import type { LocationDirectory, RoutedLocation } from './directory.ts';
-import { getFromLocation, type LocationRead, pendingReviewsQuery } from './upstream-get.ts';
+import { getFromLocation, LOCATION_READS, type LocationRead, pendingReviewsQuery } from './upstream-get.ts';
 
 // GET /bff/overview?days=N: the Locations overview in one call. The BFF fans out to the user's
 // locations, at most OVERVIEW_PARALLEL at a time, each call with that location's own key and
@@ -53,7 +52,7 @@ async function upstreamGet<S extends z.core.$ZodType>(
   }
   const answer = interpretReply(
     { status: reply.status, contentType: reply.headers.get('content-type') ?? undefined, body: reply.body },
-    ENDPOINTS[endpoint].scope,
+    LOCATION_READS[endpoint].scope,
     Buffer.from(location.upstream.key),
   );
   const parsed = JSON.parse(answer.body.toString('utf8')) as unknown;

@@ -4,7 +4,7 @@ import { pollKey } from '../../alerts/poll-key.ts';
 
 // The records a location keeps in the BFF's database, each bound to the location's id (never its
 // slug, which a later location may take): the send journal's entries, the list sends and their
-// rows, the alerts, what its polls have seen and its poll job, who answered its reviews and its
+// rows, the alerts, what its polls have seen and its poll job, the webhook pauses told, who answered its reviews and its
 // saved replies. Written here once, for the two moments they change hands: a location's removal
 // drops them, and the first location stored takes over those of the implicit location ('') that
 // UPSTREAM_URL gave before.
@@ -21,6 +21,7 @@ const TABLES = [
   'alerts',
   'alert_seen',
   'alert_watches',
+  'webhook_pause_notices',
   'review_actions',
   'saved_replies',
 ] as const;
