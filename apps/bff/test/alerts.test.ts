@@ -41,6 +41,8 @@ const reviewsCalls = () => link.count('/api/v1/reviews');
 
 /** The BFF's clock a poll interval on, `n` times, each poll run to its end; it read the reviews each time. */
 async function polls(n: number) {
+  // A poll a change of preferences started may still be running: let it end before counting.
+  await drainDevJobs(bff.url);
   const target = reviewsCalls() + n;
   clock = await nextPolls(bff, n);
   expect(reviewsCalls()).toBeGreaterThanOrEqual(target);
