@@ -30,36 +30,41 @@ export type PauseNoticeDeps = {
   origin: () => string;
 };
 
-export function createPauseNotices(deps: PauseNoticeDeps) {
-  const { directory, users, mailer, clock, logger } = deps;
-
-  /** Records this location's paused endpoints; returns the pauses no check had recorded before. */
-  async function record(location: string, paused: readonly WebhookEndpoint[]): Promise<WebhookEndpoint[]> {
-    const db = await deps.db();
-    return db.transaction(async (tx) => {
-      const fresh: WebhookEndpoint[] = [];
-      for (const endpoint of paused) {
-        const row = await tx.get(
-          `INSERT INTO webhook_pause_notices (location, endpoint_id, paused_at, told_at) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (location, endpoint_id) DO UPDATE SET paused_at = excluded.paused_at, told_at = excluded.told_at
-           WHERE webhook_pause_notices.paused_at <> excluded.paused_at RETURNING endpoint_id`,
+/** The pauses told (webhook_pause_notices): at most one row per paused endpoint of a location. */
+export function createPauseStore(db: Database, clock: Clock) {
+  return {
+    /** Records this location's paused endpoints; returns the pauses no call had recorded before. */
+    async record(location: string, paused: readonly WebhookEndpoint[]): Promise<WebhookEndpoint[]> {
+      return db.transaction(async (tx) => {
+        const fresh: WebhookEndpoint[] = [];
+        for (const endpoint of paused) {
+          const row = await tx.get(
+            `INSERT INTO webhook_pause_notices (location, endpoint_id, paused_at, told_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (location, endpoint_id) DO UPDATE SET paused_at = excluded.paused_at, told_at = excluded.told_at
+             WHERE webhook_pause_notices.paused_at <> excluded.paused_at RETURNING endpoint_id`,
+            location,
+            endpoint.id,
+            endpoint.pausedAt ?? '',
+            clock.now(),
+          );
+          if (row) fresh.push(endpoint);
+        }
+        // Resumed or removed endpoints: their rows go, so a later pause is told again.
+        const keep = paused.map((_, i) => `$${i + 2}`).join(', ');
+        await tx.run(
+          `DELETE FROM webhook_pause_notices WHERE location = $1${keep ? ` AND endpoint_id NOT IN (${keep})` : ''}`,
           location,
-          endpoint.id,
-          endpoint.pausedAt ?? '',
-          clock.now(),
+          ...paused.map((endpoint) => endpoint.id),
         );
-        if (row) fresh.push(endpoint);
-      }
-      // Resumed or removed endpoints: their rows go, so a later pause is told again.
-      const keep = paused.map((_, i) => `$${i + 2}`).join(', ');
-      await tx.run(
-        `DELETE FROM webhook_pause_notices WHERE location = $1${keep ? ` AND endpoint_id NOT IN (${keep})` : ''}`,
-        location,
-        ...paused.map((endpoint) => endpoint.id),
-      );
-      return fresh;
-    });
-  }
+        return fresh;
+      });
+    },
+  };
+}
+
+export function createPauseNotices(deps: PauseNoticeDeps) {
+  const { directory, users, mailer, logger } = deps;
+  let store: ReturnType<typeof createPauseStore> | undefined;
 
   async function owners(location: RoutedLocation) {
     const found = [];
@@ -110,7 +115,8 @@ export function createPauseNotices(deps: PauseNoticeDeps) {
       return { kind: 'none', reason: 'upstream-failed' };
     }
     const paused = endpoints.filter((endpoint) => endpoint.state === 'paused');
-    const fresh = await record(id, paused);
+    store ??= createPauseStore(await deps.db(), deps.clock);
+    const fresh = await store.record(id, paused);
     let emailed = 0;
     for (const endpoint of fresh) {
       logger.info(
