@@ -5,6 +5,9 @@ import type { ReviewItem } from '@review-desk/shared/reviews';
 // first, a slice at a time; the slices are merged by date, and only what is sure to be in order is
 // shown: nothing newer than the newest review read so far of a location that has more to read.
 
+/** The inbox's queries (each filter and depth its own): read again after any change to a review. */
+export const INBOX_KEY = ['inbox'] as const;
+
 export const INBOX_SOURCES = ['all', 'direct', 'google', 'facebook', 'yelp'] as const;
 export type InboxSource = (typeof INBOX_SOURCES)[number];
 export const SOURCE_LABELS: Record<InboxSource, string> = {

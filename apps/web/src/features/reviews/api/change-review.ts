@@ -8,6 +8,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../lib/http.ts';
 import { inLocation } from '../../../lib/location.ts';
+import { INBOX_KEY } from '../inbox.ts';
 import { reviewKeys } from './get-review.ts';
 import { reviewsKeys } from './get-reviews.ts';
 
@@ -15,8 +16,6 @@ import { reviewsKeys } from './get-reviews.ts';
 // withdrawal, each with the Idempotency-Key of its intent (a retry of the same intent reuses it;
 // the server delivers it at most once), and ignore or reopen. Each names the version it read; the
 // answer is the review as it now is. Afterwards the lists (and the inbox) are read again.
-
-export const INBOX_KEY = ['inbox'] as const;
 
 export type Change =
   | { kind: 'reply'; text: string; version: number; key: string }

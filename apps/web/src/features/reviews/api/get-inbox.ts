@@ -13,8 +13,8 @@ import { ApiError } from '../../../lib/api-error.ts';
 import { getJson, withQuery } from '../../../lib/http.ts';
 import { inLocation } from '../../../lib/location.ts';
 import { locationsQueryOptions } from '../../../lib/location-list.ts';
-import { INBOX_KEY } from '../api/change-review.ts';
 import {
+  INBOX_KEY,
   INBOX_SLICE,
   type InboxFilters,
   type InboxSlice,
