@@ -13,6 +13,7 @@ const PAGES = [
   { path: '/requests', ready: null },
   { path: '/analytics', ready: 'kpi-completed' },
   { path: '/users', ready: 'user-row' },
+  { path: '/settings', ready: 'sms-preview' },
 ] as const;
 
 async function open(page: Page, path: string, ready: string | null) {

@@ -61,7 +61,10 @@ export default function GoogleConnection() {
         <Text size="sm" c="dimmed">
           Connect this location’s Google listing: its Google reviews appear in the inbox, and replies written
           here are posted on Google. Google’s own rules apply (
-          <Anchor href={SETUP}>Business Profile APIs</Anchor>).
+          <Anchor href={SETUP} className="prose-link">
+            Business Profile APIs
+          </Anchor>
+          ).
         </Text>
         {connection && (
           <Alert

@@ -16,7 +16,7 @@ export function SmsPreview({ template, values }: { template: string; values: Tem
       <Text size="sm" fw={600}>
         SMS as the customer sees it
       </Text>
-      <Paper withBorder radius="lg" p="sm" bg="var(--mantine-color-gray-0)">
+      <Paper withBorder radius="lg" p="sm" className="sms-bubble">
         <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="sms-text">
           {text}
         </Text>
