@@ -1,4 +1,6 @@
 import type { BulkJob } from '@review-desk/shared';
+import { FREQUENCY_CAP_DAYS_DEFAULT } from '@review-desk/shared';
+import { DAY_MS } from '@review-desk/shared/time';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type FakeUpstream,
@@ -124,6 +126,12 @@ describe('list sends against the real API', () => {
     expect(done.counts).toMatchObject({ total: 4, skipped: 2, sent: 2 });
     const page = await owner.get(`/bff/bulk-sends/${id}/rows`);
     expect(page.json.data.rows[0]).toMatchObject({ outcome: 'skipped', code: 'recently_sent' });
+    // The reason says when the contact may be asked again: the earlier request's day plus the window.
+    const [sentOn, againOn] = [
+      ...(page.json.data.rows[0].detail as string).matchAll(/\d{4}-\d{2}-\d{2}/g),
+    ].map((m) => Date.parse(m[0]));
+    expect(page.json.data.rows[0].detail).toContain('You can ask again on');
+    expect(againOn! - sentOn!).toBe(FREQUENCY_CAP_DAYS_DEFAULT * DAY_MS);
     const csv = await owner.get(`/bff/bulk-sends/${id}/results.csv`);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     expect(csv.text.split('\r\n')[3]).toContain(',sent,');

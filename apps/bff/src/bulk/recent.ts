@@ -1,4 +1,4 @@
-import { countsTowardCap, type SendRequest } from '@review-desk/shared';
+import { askAgainFrom, countsTowardCap, type SendRequest } from '@review-desk/shared';
 import type { ContactHasher } from '../journal/contact.ts';
 import type { Journal } from '../journal/journal.ts';
 
@@ -22,8 +22,10 @@ export function recentContactCheck(deps: { journal: Journal; hasher: ContactHash
           { now, capDays: deps.capDays },
         ),
       );
-      if (hit)
-        return `A request went to this contact on ${hit.createdAt.slice(0, 10)}, within the ${deps.capDays}-day window: skipped.`;
+      if (hit) {
+        const again = askAgainFrom(hit.createdAt, deps.capDays).toISOString().slice(0, 10);
+        return `A request went to this contact on ${hit.createdAt.slice(0, 10)}, within the ${deps.capDays}-day window: skipped. You can ask again on ${again} (UTC).`;
+      }
     }
     return null;
   };
