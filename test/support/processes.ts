@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // Starts the apps as real processes, the way production runs them, for integration tests,
 // browser tests and benchmarks. Each app logs one JSON line `{"msg":"listening","url":…}` on
@@ -17,6 +17,9 @@ import { fileURLToPath } from 'node:url';
 const READY_TIMEOUT_MS = 60_000;
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Stops an app once the process that started it is gone (exit-with-parent.ts). */
+const EXIT_WITH_PARENT = pathToFileURL(path.join(repoRoot, 'test/support/exit-with-parent.ts')).href;
 
 export const APP_ENTRIES = {
   api: path.join(repoRoot, 'apps/api/src/main.ts'),
@@ -43,7 +46,8 @@ export async function startApp(
   app: keyof typeof APP_ENTRIES,
   options: StartOptions = {},
 ): Promise<RunningApp> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), APP_ENTRIES[app]], {
+  const nodeArgs = ['--import', EXIT_WITH_PARENT, ...(options.nodeArgs ?? [])];
+  const child = spawn(process.execPath, [...nodeArgs, APP_ENTRIES[app]], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH,
@@ -55,7 +59,8 @@ export async function startApp(
       QUIET_HOURS: 'off',
       ...options.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // The IPC channel closes when this process ends, however it ends: the app then stops too.
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   const logs: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => logs.push(line));
