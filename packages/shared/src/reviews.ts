@@ -7,6 +7,12 @@ import { z } from './zod.ts';
 
 export const REVIEW_STATUSES = ['pending', 'responded', 'ignored'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+/** Each status as the dashboard names it (the inbox's words: a review waits for an answer). */
+export const REVIEW_STATUS_LABELS: Record<ReviewStatus, string> = {
+  pending: 'Waiting',
+  responded: 'Answered',
+  ignored: 'Ignored',
+};
 export const reviewStatusSchema = /* @__PURE__ */ z.enum(REVIEW_STATUSES, {
   error: `status must be one of ${REVIEW_STATUSES.join(', ')}`,
 });

@@ -48,7 +48,7 @@ describe('reviews URL ↔ filter state', () => {
     expect(ratingRangeLabel(undefined, 2)).toBe('1–2★');
     expect(ratingRangeLabel(3, 3)).toBe('3★ only');
     expect(describeFilters({ status: 'pending', minRating: 1, maxRating: 2 })).toBe(
-      'status “pending” and rating 1–2★',
+      'status “Waiting” and rating 1–2★',
     );
   });
 

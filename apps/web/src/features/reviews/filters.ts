@@ -7,7 +7,7 @@ import {
   RATING_MAX,
   RATING_MIN,
 } from '@review-desk/shared/limits';
-import { REVIEW_STATUSES, type ReviewStatus } from '@review-desk/shared/reviews';
+import { REVIEW_STATUS_LABELS, REVIEW_STATUSES, type ReviewStatus } from '@review-desk/shared/reviews';
 
 // The Reviews page's state is its URL (?status=&minRating=&maxRating=&limit=&page=): links are shareable,
 // Back/Forward and reload keep it. Anything out of range in a hand-edited or old link is corrected
@@ -128,10 +128,10 @@ export function ratingRangeLabel(
   return `${lo}–${hi}★`;
 }
 
-/** "status “pending” and rating 1–2★" — for empty states and export file names. */
+/** "status “Waiting” and rating 1–2★" — for the empty state. */
 export function describeFilters(filters: Pick<ReviewFilters, 'status' | 'minRating' | 'maxRating'>): string {
   const parts: string[] = [];
-  if (filters.status) parts.push(`status “${filters.status}”`);
+  if (filters.status) parts.push(`status “${REVIEW_STATUS_LABELS[filters.status]}”`);
   const rating = ratingRangeLabel(filters.minRating, filters.maxRating);
   if (rating) parts.push(`rating ${rating}`);
   return parts.join(' and ');

@@ -1,4 +1,4 @@
-import { isSyncedPlatform } from '@review-desk/shared/reviews';
+import { isSyncedPlatform, REVIEW_STATUS_LABELS, type ReviewStatus } from '@review-desk/shared/reviews';
 
 // Plain elements styled like Mantine's Badge (light and outline variants, same colour variables,
 // so app.css's contrast fixes apply): a page of reviews draws two per row, and Mantine's
@@ -6,9 +6,13 @@ import { isSyncedPlatform } from '@review-desk/shared/reviews';
 
 const STATUS_COLORS: Record<string, string> = { pending: 'yellow', responded: 'green', ignored: 'gray' };
 
-/** Review status; a value outside the known three is shown as the service wrote it. */
+/** Review status in the dashboard's words; a value outside the known three is shown as the service wrote it. */
 export function StatusBadge({ status }: { status: string }) {
-  return <span className={`rd-badge rd-badge--light-${STATUS_COLORS[status] ?? 'gray'}`}>{status}</span>;
+  return (
+    <span className={`rd-badge rd-badge--light-${STATUS_COLORS[status] ?? 'gray'}`}>
+      {REVIEW_STATUS_LABELS[status as ReviewStatus] ?? status}
+    </span>
+  );
 }
 
 /** A platform as people write it (Google, Facebook, Yelp). */

@@ -1,5 +1,5 @@
 import { RATING_MAX, RATING_MIN } from '@review-desk/shared/limits';
-import { REVIEW_STATUSES, type ReviewStatus } from '@review-desk/shared/reviews';
+import { REVIEW_STATUS_LABELS, REVIEW_STATUSES, type ReviewStatus } from '@review-desk/shared/reviews';
 import { Button } from '../../../components/button.tsx';
 import { NativeSelect } from '../../../components/field.tsx';
 import { PAGE_SIZES, type ReviewFilters, ratingRangeLabel } from '../filters.ts';
@@ -53,7 +53,7 @@ export function ReviewFiltersBar({
           { value: ANY, label: 'Any status' },
           ...REVIEW_STATUSES.map((status) => ({
             value: status,
-            label: status[0]!.toUpperCase() + status.slice(1),
+            label: REVIEW_STATUS_LABELS[status],
           })),
         ]}
       />

@@ -149,7 +149,7 @@ describe('Reviews page', () => {
     stubFetch(() => ok({ page: 1, limit: 20, total: 0, reviews: [] }));
     renderPage(<ReviewsPage title="Reviews" />, { url: '/reviews?status=ignored&minRating=5' });
     expect(await screen.findByTestId('reviews-empty')).toHaveTextContent(
-      'Nothing matched status “ignored” and rating 5★ only.',
+      'Nothing matched status “Ignored” and rating 5★ only.',
     );
   });
 
