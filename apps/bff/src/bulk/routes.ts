@@ -46,6 +46,9 @@ async function waitingUntil(store: BulkStore, job: BulkJobRecord): Promise<strin
 
 /** A job as the dashboard reads it, in the location (by slug) it belongs to. */
 export async function jobView(store: BulkStore, job: BulkJobRecord, locationSlug: string): Promise<BulkJob> {
+  // Read before the counts: rows only ever finish, so counts read after it hold every row that
+  // made today's cap — never "waiting for tomorrow" beside fewer rows sent than the cap.
+  const waiting = await waitingUntil(store, job);
   return {
     id: job.id,
     status: job.status,
@@ -60,7 +63,7 @@ export async function jobView(store: BulkStore, job: BulkJobRecord, locationSlug
     ratePerMinute: job.status === 'running' ? await store.ratePerMinute(job.id) : null,
     dailyCap: job.dailyCap,
     timeZone: job.timeZone,
-    waitingUntil: await waitingUntil(store, job),
+    waitingUntil: waiting,
   };
 }
 
