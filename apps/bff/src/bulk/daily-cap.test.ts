@@ -102,4 +102,53 @@ describeEngines('a list send with a daily cap', (dialect) => {
     expect(done).toMatchObject({ status: 'done', waitingUntil: null });
     expect(new Set(sent).size).toBe(7);
   });
+
+  it('never says it waits for tomorrow beside fewer rows sent than the cap, whatever settles while it is read', async () => {
+    const { db } = database();
+    const clock = new FakeClock(Date.parse('2026-12-01T15:00:00Z'));
+    const store = createBulkStore(db, () => clock.now());
+    const created = await store.create(
+      {
+        id: randomUUID(),
+        location: 'main',
+        channel: 'email',
+        skipRecent: false,
+        dailyCap: 2,
+        timeZone: 'America/New_York',
+        createdBy: 'u1',
+        createdByEmail: 'owner@example.com',
+        rows: Array.from({ length: 3 }, (_, i) => ({
+          send: { channel: 'email' as const, customerEmail: `race-${i}@example.com` },
+          contactMasked: `race-${i}@…`,
+        })),
+      },
+      UNLIMITED,
+    );
+    for (const index of [0, 1]) expect(await store.claimRow(created.id, index, 'w')).toBe(true);
+    await store.settleRow(created.id, 0, 'w', { outcome: 'sent' });
+    // The second row of the day settles just after the view's first read, whichever read that is.
+    let settled = false;
+    const settleAfterFirstRead = <T>(read: Promise<T>): Promise<T> =>
+      read.then(async (value) => {
+        if (!settled) {
+          settled = true;
+          await store.settleRow(created.id, 1, 'w', { outcome: 'sent' });
+        }
+        return value;
+      });
+    const racing: typeof store = {
+      ...store,
+      counts: (id, total) => settleAfterFirstRead(store.counts(id, total)),
+      sentSince: (id, since) => settleAfterFirstRead(store.sentSince(id, since)),
+    };
+    const view = await jobView(racing, (await store.get(created.id))!, 'main');
+    expect(settled).toBe(true);
+    // Either moment is true alone: not waiting yet, or waiting with both rows counted.
+    expect(view.waitingUntil === null || view.counts.sent >= 2, JSON.stringify(view)).toBe(true);
+    // Read again, the view says both: today's two went, and the next goes at midnight.
+    expect(await jobView(store, (await store.get(created.id))!, 'main')).toMatchObject({
+      waitingUntil: '2026-12-02T05:00:00.000Z',
+      counts: { sent: 2, pending: 1 },
+    });
+  });
 });
