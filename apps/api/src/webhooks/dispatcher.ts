@@ -41,8 +41,6 @@ export type DispatcherOptions = {
   allowPrivate: boolean;
   /** Extra trust anchors for the receivers' certificates (tests' own authority). */
   ca?: string | undefined;
-  /** Told when an endpoint was paused (besides the log line; the dashboard tells the owners when it next reads the endpoints). */
-  onPaused?: (endpoint: EndpointRow) => void;
 };
 
 export function startDispatcher(options: DispatcherOptions) {
@@ -135,7 +133,7 @@ export function startDispatcher(options: DispatcherOptions) {
     });
   }
 
-  const recorder = outcomeRecorder({ store, owner, clock, logger, onPaused: options.onPaused });
+  const recorder = outcomeRecorder({ store, owner, clock, logger });
 
   let soon: NodeJS.Timeout | undefined;
   /** Looks for due deliveries now, or after `ms` (lanes ending together share one look). */

@@ -18,7 +18,6 @@ export type EndpointRow = {
   state: 'active' | 'paused';
   paused_at: number | null;
   paused_reason: string | null;
-  pause_told_at: number | null;
   last_success_at: number | null;
   last_failure_at: number | null;
   created_at: number;
@@ -32,7 +31,6 @@ const NUMBERS = [
   'business_id',
   'previous_until',
   'paused_at',
-  'pause_told_at',
   'last_success_at',
   'last_failure_at',
   'created_at',
@@ -57,8 +55,8 @@ export function endpointStore(db: Queryable) {
     db.prepare(`UPDATE webhook_endpoints SET previous_secret = $5, previous_until = $3, secret = $4
     WHERE id = $1 AND business_id = $2 RETURNING *`);
   const resume =
-    db.prepare(`UPDATE webhook_endpoints SET state = 'active', paused_at = NULL, paused_reason = NULL,
-    pause_told_at = NULL WHERE id = $1 AND business_id = $2 RETURNING *`);
+    db.prepare(`UPDATE webhook_endpoints SET state = 'active', paused_at = NULL, paused_reason = NULL
+    WHERE id = $1 AND business_id = $2 RETURNING *`);
   const pause = db.prepare(`UPDATE webhook_endpoints SET state = 'paused', paused_at = $2, paused_reason = $3
     WHERE id = $1 AND state = 'active' RETURNING *`);
   const succeeded = db.prepare(

@@ -32,13 +32,7 @@ function pauseReason({ endpoint, row, result }: Outcome): string | null {
 const GATHER_MS = 10;
 const GATHER_MAX = 64;
 
-export function outcomeRecorder(deps: {
-  store: Store;
-  owner: string;
-  clock: Clock;
-  logger: Logger;
-  onPaused?: ((endpoint: EndpointRow) => void) | undefined;
-}) {
+export function outcomeRecorder(deps: { store: Store; owner: string; clock: Clock; logger: Logger }) {
   const { store, owner } = deps;
   const outbox = store.events.outbox;
   let waiting: { outcomes: Outcome[]; done: PromiseWithResolvers<void> } | null = null;
@@ -85,7 +79,6 @@ export function outcomeRecorder(deps: {
         { endpoint: endpoint.id, business: endpoint.business_id, reason: endpoint.paused_reason },
         'a webhook endpoint was paused',
       );
-      deps.onPaused?.(endpoint);
     }
   }
 
