@@ -58,7 +58,11 @@ export function InboxList({
   }
 
   return (
-    <table className="data-table inbox-table" aria-busy={busy} aria-label="Reviews waiting for an answer">
+    <table
+      className="data-table inbox-table card-rows"
+      aria-busy={busy}
+      aria-label="Reviews waiting for an answer"
+    >
       <thead>
         <tr>
           <th scope="col">

@@ -27,7 +27,7 @@ export function ReviewsTable({
     markAfterPaint(MARKS.reviewsRows, { rows: reviews.length });
   }, [reviews]);
   return (
-    <DataTable className="reviews-table" busy={busy} columns={COLUMNS}>
+    <DataTable className="reviews-table card-rows" busy={busy} columns={COLUMNS}>
       {reviews.map((review) => (
         <ReviewRow key={String(review.id)} review={review} onOpen={onOpen} />
       ))}
